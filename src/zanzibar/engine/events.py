@@ -1,0 +1,73 @@
+"""Structured game events.
+
+An event is data, never a sentence: the game's ``render_event`` turns it into
+one short sentence per language and per viewer ("you rolled ..." for the
+roller, "Anna rolled ..." for everyone else) at the edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _freeze(value: Any) -> Any:
+    """Lists become tuples so events stay hashable and comparable."""
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a game.
+
+    ``kind`` names the event ("roll", "turn_lost", "move" ...), ``seat`` is the
+    seat that caused it (``None`` for the game itself) and ``data`` holds
+    JSON-compatible details.
+
+    >>> e = Event("roll", 0, {"dice": [4, 2, 1]})
+    >>> e.get("dice")
+    (4, 2, 1)
+    >>> Event.from_json(e.to_json()) == e
+    True
+    """
+
+    kind: str
+    seat: int | None = None
+    data: tuple[tuple[str, Any], ...] | dict[str, Any] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.data, dict):
+            object.__setattr__(
+                self, "data", tuple(sorted((k, _freeze(v)) for k, v in self.data.items()))
+            )
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """One detail of the event."""
+        for k, v in self.data:  # type: ignore[misc]
+            if k == key:
+                return v
+        return default
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The details as a JSON-ready dict."""
+        return {k: _thaw(v) for k, v in self.data}  # type: ignore[misc]
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form: ``{"kind": ..., "seat": ..., "data": {...}}``."""
+        return {"kind": self.kind, "seat": self.seat, "data": self.details}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Event:
+        """Inverse of :meth:`to_json`."""
+        return cls(str(obj["kind"]), obj.get("seat"), dict(obj.get("data") or {}))
