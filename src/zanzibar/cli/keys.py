@@ -15,7 +15,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 #: What Shift+digit types on a US (QWERTY) layout.
-_US_SHIFTED = {"!": "shift+1", "@": "shift+2", "#": "shift+3", "$": "shift+4", "%": "shift+5", "^": "shift+6"}
+_US_SHIFTED = {
+    "!": "shift+1",
+    "@": "shift+2",
+    "#": "shift+3",
+    "$": "shift+4",
+    "%": "shift+5",
+    "^": "shift+6",
+}
 #: The unshifted digit row of a French AZERTY layout (its digits need Shift).
 _AZERTY_ROW = {"&": "1", "é": "2", '"': "3", "'": "4", "(": "5", "-": "6"}
 
@@ -95,7 +102,7 @@ def read_key(fd: int | None = None, layout: str = "qwerty") -> str:
         # Gather the rest of an escape sequence, if one follows quickly.
         while select.select([fd], [], [], 0.03)[0]:
             data += os.read(fd, 1)
-            if len(data) > 1 and data[-1:].isalpha() or data.endswith(b"~"):
+            if (len(data) > 1 and data[-1:].isalpha()) or data.endswith(b"~"):
                 break
     elif data and data[0] >= 0xC0:
         # A multi-byte UTF-8 character (é on AZERTY).

@@ -72,7 +72,10 @@ def dispatch(argv: Sequence[str]) -> int:
         return _load(_PLAIN_COMMANDS[command])(rest)
     if command in {"play", "sim", "solve"}:
         if not rest or rest[0].startswith("-"):
-            print(f"zanzibar {command}: name a game first, e.g. 'zanzibar {command} 421'", file=sys.stderr)
+            print(
+                f"zanzibar {command}: name a game first, e.g. 'zanzibar {command} 421'",
+                file=sys.stderr,
+            )
             return 2
         game = canonical_name(rest[0])
         target = _GAME_COMMANDS.get((command, game))

@@ -43,7 +43,8 @@ class Event:
 
     kind: str
     seat: int | None = None
-    data: tuple[tuple[str, Any], ...] | dict[str, Any] = field(default_factory=tuple)
+    #: A dict when built; stored as sorted (key, frozen value) pairs.
+    data: Any = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         if isinstance(self.data, dict):
@@ -53,7 +54,7 @@ class Event:
 
     def get(self, key: str, default: Any = None) -> Any:
         """One detail of the event."""
-        for k, v in self.data:  # type: ignore[misc]
+        for k, v in self.data:
             if k == key:
                 return v
         return default
@@ -61,7 +62,7 @@ class Event:
     @property
     def details(self) -> dict[str, Any]:
         """The details as a JSON-ready dict."""
-        return {k: _thaw(v) for k, v in self.data}  # type: ignore[misc]
+        return {k: _thaw(v) for k, v in self.data}
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form: ``{"kind": ..., "seat": ..., "data": {...}}``."""

@@ -170,7 +170,9 @@ class Match(Generic[S, A]):
 
     def record(self) -> MatchRecord:
         """The saved form of this match."""
-        return MatchRecord(self.rules.name, self.seats, dict(self.options), self.rng.seed, list(self.log))
+        return MatchRecord(
+            self.rules.name, self.seats, dict(self.options), self.rng.seed, list(self.log)
+        )
 
     @classmethod
     def from_record(cls, rules: GameRules[S, A], record: MatchRecord) -> Match[S, A]:
@@ -196,9 +198,13 @@ class Match(Generic[S, A]):
                 action = rules.action_from_json(entry.value)
                 transition = rules.apply(match.state, entry.seat, action)
             except IllegalActionError as exc:
-                raise CorruptDataError(f"log entry {len(match.log)} does not replay: {exc.message}") from None
+                raise CorruptDataError(
+                    f"log entry {len(match.log)} does not replay: {exc.message}"
+                ) from None
             except ZanzibarError as exc:
-                raise CorruptDataError(f"log entry {len(match.log)} does not replay: {exc.message}") from None
+                raise CorruptDataError(
+                    f"log entry {len(match.log)} does not replay: {exc.message}"
+                ) from None
             match._commit(entry, transition)
             match._resolve_chance(pending)
         return match

@@ -52,10 +52,14 @@ class Outcome:
         }
 
 
-class Bot(Protocol[S, A]):
+S_contra = TypeVar("S_contra", contravariant=True)
+A_co = TypeVar("A_co", covariant=True)
+
+
+class Bot(Protocol[S_contra, A_co]):
     """A player that picks one legal action for the seat to act."""
 
-    def choose(self, state: S) -> A:
+    def choose(self, state: S_contra) -> A_co:
         """Return one action from ``rules.legal_actions(state)``."""
         ...
 
