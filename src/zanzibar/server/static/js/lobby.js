@@ -1,0 +1,214 @@
+// The lobby: the list of tables (game, options, seats, state, spectators)
+// with Join and Watch, the form that creates a table (every option of the
+// chosen game with its description), and joining by invitation link.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { announce } from "./announce.js";
+import {
+  localized, gameTitle, optionSpecs, presets, presetValues, summarize, choiceLabel, formatValue,
+} from "./options.js";
+
+export function title() {
+  return t("lobby_title");
+}
+
+export function helpLines() {
+  return t("help_lobby");
+}
+
+function seatText(seat) {
+  if (seat.bot) return `${seat.name || "Bot"} — ${t("bot_named", { level: seat.bot })}`;
+  if (seat.name) return seat.connected === false ? `${seat.name} (${t("offline")})` : seat.name;
+  return t("free_seat");
+}
+
+function tableRow(app, table) {
+  const info = app.gameInfo(table.game);
+  const free = (table.seats || []).some((s) => !s.name && !s.bot && s.user == null);
+  const mine = (table.seats || []).some((s) => s.user === app.user?.id);
+  const canJoin = mine || (free && table.state === "waiting");
+  return h("tr", { "data-key": `t${table.id}` },
+    h("th", { scope: "row" }, String(table.id)),
+    h("td", {}, table.title || gameTitle(info, table.game)),
+    h("td", {}, summarize(info, table.preset, table.options)),
+    h("td", {}, h("ul", { class: "seat-list" }, (table.seats || []).map((seat) => h("li", { "data-key": `s${seat.seat}` }, seatText(seat))))),
+    h("td", {}, t(`state_${table.state}`)),
+    h("td", {}, String(table.spectators ?? 0)),
+    h("td", {},
+      h("div", { class: "row" },
+        canJoin
+          ? h("button", {
+              type: "button", "data-key": "join", "aria-label": t("join_table", { id: table.id }),
+              onclick: () => app.enterTable(table.id, { mode: "play" }),
+            }, t("join"))
+          : null,
+        h("button", {
+          type: "button", "data-key": "watch", "aria-label": t("watch_table", { id: table.id }),
+          onclick: () => app.enterTable(table.id, { mode: "watch" }),
+        }, t("watch")))));
+}
+
+function tablesSection(app) {
+  const tables = app.tables || [];
+  return h("section", { class: "panel", "aria-labelledby": "tables-heading" },
+    h("h2", { id: "tables-heading" }, t("tables_heading")),
+    tables.length === 0
+      ? h("p", { id: "no-tables" }, t("no_tables"))
+      : h("table", { class: "tables", id: "tables-table" },
+          h("caption", {}, t("tables_caption")),
+          h("thead", {}, h("tr", {},
+            ["col_table", "col_game", "col_options", "col_seats", "col_state", "col_spectators", "col_actions"]
+              .map((key) => h("th", { scope: "col" }, t(key))))),
+          h("tbody", {}, tables.map((table) => tableRow(app, table)))));
+}
+
+function formState(app) {
+  const ui = (app.ui.lobby = app.ui.lobby || {});
+  if (!ui.game || !app.gameInfo(ui.game)) {
+    ui.game = app.games[0]?.name || null;
+    ui.preset = null;
+  }
+  const info = app.gameInfo(ui.game);
+  if (info && ui.preset === null) {
+    ui.preset = presets(info)[0]?.name || "";
+    ui.values = presetValues(info, ui.preset);
+    ui.seats = info.seats?.[0] ?? 2;
+  }
+  return ui;
+}
+
+function optionControl(ui, spec) {
+  const id = `opt-${spec.name}`;
+  const descId = `${id}-desc`;
+  const value = ui.values[spec.name];
+  const description = localized(spec.description);
+  const set = (v) => {
+    ui.values[spec.name] = v;
+  };
+  const hint = h("p", { class: "hint", id: descId },
+    description, " ", `(${t("default_value", { value: formatValue(spec, spec.default) })})`);
+  if (spec.type === "bool") {
+    return h("div", { class: "field", "data-key": id },
+      h("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": descId,
+        onchange: (e) => set(e.target.checked) }),
+      " ", h("label", { for: id, style: "display:inline" }, spec.name.replace(/_/g, " ")),
+      hint);
+  }
+  if (spec.type === "choice") {
+    return h("div", { class: "field", "data-key": id },
+      h("label", { for: id }, spec.name.replace(/_/g, " ")),
+      h("select", { id, "aria-describedby": descId, value: String(value), onchange: (e) => set(e.target.value) },
+        (spec.choices || []).map((choice) =>
+          h("option", { value: choice, selected: choice === value }, choiceLabel(spec, choice)))),
+      hint);
+  }
+  return h("div", { class: "field", "data-key": id },
+    h("label", { for: id }, spec.name.replace(/_/g, " ")),
+    h("input", { type: "number", id, "aria-describedby": descId, value: String(value),
+      min: spec.minimum ?? null, max: spec.maximum ?? null, step: 1,
+      onchange: (e) => set(e.target.value === "" ? spec.default : Number(e.target.value)) }),
+    hint);
+}
+
+async function createTable(app, event) {
+  event.preventDefault();
+  const ui = formState(app);
+  const info = app.gameInfo(ui.game);
+  const base = presetValues(info, ui.preset);
+  const changed = {};
+  for (const [name, value] of Object.entries(ui.values)) if (value !== base[name]) changed[name] = value;
+  const fields = { game: ui.game, seats: Number(ui.seats), private: Boolean(ui.private) };
+  if (ui.preset) fields.preset = ui.preset;
+  if (Object.keys(changed).length) fields.options = changed;
+  ui.error = null;
+  try {
+    const reply = await app.request("table.create", fields);
+    const table = reply.table;
+    app.tableMemory(table.id).save({ mode: "play", invite: table.invite || null });
+    app.table = table;
+    await app.enterTable(table.id, { mode: "play", invite: table.invite || null });
+  } catch (error) {
+    ui.error = error.option ? `${error.message}` : error.message;
+    app.rerender();
+    announce(t("error_prefix", { message: ui.error }), { politeness: "assertive" });
+    const field = error.reply?.option ? document.getElementById(`opt-${error.reply.option}`) : null;
+    (field || document.getElementById("create-submit"))?.focus();
+  }
+}
+
+function createSection(app) {
+  const ui = formState(app);
+  const info = app.gameInfo(ui.game);
+  const seatRange = info?.seats || [2, 2];
+  const presetList = presets(info);
+  const preset = presetList.find((p) => p.name === ui.preset);
+  return h("section", { class: "panel", "aria-labelledby": "create-heading" },
+    h("h2", { id: "create-heading" }, t("create_heading")),
+    h("form", { id: "create-form", "aria-labelledby": "create-heading", onsubmit: (e) => createTable(app, e) },
+      ui.error ? h("p", { class: "error", role: "alert", id: "create-error" }, ui.error) : null,
+      h("div", { class: "field" },
+        h("label", { for: "create-game" }, t("game")),
+        h("select", {
+          id: "create-game", value: ui.game || "",
+          onchange: (e) => { ui.game = e.target.value; ui.preset = null; app.rerender(); },
+        }, app.games.map((g) => h("option", { value: g.name, selected: g.name === ui.game }, gameTitle(g, g.name))))),
+      presetList.length
+        ? h("div", { class: "field" },
+            h("label", { for: "create-preset" }, t("preset")),
+            h("select", {
+              id: "create-preset", value: ui.preset, "aria-describedby": "create-preset-desc",
+              onchange: (e) => { ui.preset = e.target.value; ui.values = presetValues(info, ui.preset); app.rerender(); },
+            }, presetList.map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, p.name))),
+            h("p", { class: "hint", id: "create-preset-desc" }, localized(preset?.description)))
+        : null,
+      h("div", { class: "field" },
+        h("label", { for: "create-seats" }, t("seats")),
+        h("input", {
+          type: "number", id: "create-seats", min: seatRange[0], max: seatRange[1], value: String(ui.seats),
+          "aria-describedby": "create-seats-hint", onchange: (e) => { ui.seats = Number(e.target.value); },
+        }),
+        h("p", { class: "hint", id: "create-seats-hint" }, t("seats_hint", { min: seatRange[0], max: seatRange[1] }))),
+      h("div", { class: "field" },
+        h("input", { type: "checkbox", id: "create-private", checked: Boolean(ui.private), onchange: (e) => { ui.private = e.target.checked; } }),
+        " ", h("label", { for: "create-private", style: "display:inline" }, t("private_table"))),
+      optionSpecs(info).length
+        ? h("fieldset", { "data-key": `opts-${ui.game}-${ui.preset}` },
+            h("legend", {}, t("options_heading")),
+            optionSpecs(info).map((spec) => optionControl(ui, spec)))
+        : null,
+      h("button", { type: "submit", class: "primary", id: "create-submit" }, t("create"))));
+}
+
+function inviteSection(app) {
+  const go = (event) => {
+    event.preventDefault();
+    const input = document.getElementById("invite-input");
+    const text = input.value.trim();
+    const hashPart = text.includes("#") ? text.slice(text.indexOf("#") + 1) : text.includes("?") ? text.slice(text.indexOf("?") + 1) : text;
+    const params = new URLSearchParams(hashPart);
+    const id = params.get("table");
+    if (!id || !/^\d+$/.test(id)) {
+      announce(t("invite_bad"), { politeness: "assertive" });
+      input.focus();
+      return;
+    }
+    app.enterTable(Number(id), { mode: "play", invite: params.get("invite") });
+  };
+  return h("section", { class: "panel", "aria-labelledby": "invite-heading" },
+    h("h2", { id: "invite-heading" }, t("invite_heading")),
+    h("form", { onsubmit: go, class: "row", "aria-labelledby": "invite-heading" },
+      h("label", { for: "invite-input" }, t("invite_link")),
+      h("input", { type: "text", id: "invite-input", size: 40, "aria-describedby": "invite-hint" }),
+      h("button", { type: "submit" }, t("go"))),
+    h("p", { class: "hint", id: "invite-hint" }, t("invite_hint")));
+}
+
+export function render(app) {
+  return [
+    app.error ? h("p", { class: "error", role: "alert" }, app.error) : null,
+    tablesSection(app),
+    createSection(app),
+    inviteSection(app),
+  ];
+}

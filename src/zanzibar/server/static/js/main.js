@@ -1,0 +1,514 @@
+// The web client's entry point: application state, the connection, routing
+// between the three screens (sign in, lobby, table), the header controls and
+// the dialogs (help, rules, settings). Screens are rendered by morphing
+// (dom.js), so an update never takes the focus away from the control the
+// player is on.
+
+import { h, render } from "./dom.js";
+import { t, setLang, lang, guessLang } from "./i18n.js";
+import { Connection, api } from "./protocol.js";
+import { announce, announceUrgent } from "./announce.js";
+import { settings } from "./settings.js";
+import { diceSound, turnSound, chatSound } from "./sound.js";
+import { installKeys } from "./keys.js";
+import * as signin from "./signin.js";
+import * as lobby from "./lobby.js";
+import * as table from "./table.js";
+import { itemText } from "./history.js";
+
+const SCREENS = { signin, lobby, table };
+
+export const app = {
+  token: localStorage.getItem("zanzibar.token") || null,
+  user: JSON.parse(localStorage.getItem("zanzibar.user") || "null"),
+  conn: null,
+  screen: "signin",
+  connState: "idle",
+  games: [],
+  tables: [],
+  tableId: null,
+  table: null,
+  view: null,
+  logLength: 0,
+  items: [],
+  lastSeq: 0,
+  ui: {},
+  error: null,
+
+  rerender,
+  navigate,
+  request,
+  act,
+  ask,
+  enterTable,
+  toLobby,
+  signedIn,
+  signOut,
+  showHelp,
+  showRules,
+  showDialog,
+  gameInfo,
+  tableMemory,
+};
+window.__app = app; // test and debugging hook
+
+// -- per-table memory kept for the tab (survives a reload) ------------------------
+
+function tableMemory(id) {
+  const key = `zanzibar.table.${id}`;
+  const value = JSON.parse(sessionStorage.getItem(key) || "{}");
+  return {
+    announced: value.announced || 0,
+    turn: value.turn || 0,
+    mode: value.mode || null,
+    invite: value.invite || null,
+    save(changes) {
+      Object.assign(value, changes);
+      Object.assign(this, changes);
+      sessionStorage.setItem(key, JSON.stringify(value));
+    },
+  };
+}
+
+// -- rendering ----------------------------------------------------------------------
+
+function screenModule() {
+  return SCREENS[app.screen];
+}
+
+function rerender() {
+  const module = screenModule();
+  const title = module.title(app);
+  const h1 = document.getElementById("page-title");
+  if (h1.textContent !== title) h1.textContent = title;
+  document.title = `${title} · Zanzibar`;
+  render(document.getElementById("screen"), module.render(app));
+  renderHeader();
+}
+
+function renderHeader() {
+  document.getElementById("skip-link").textContent = t("skip_to_main");
+  document.getElementById("lang-label").textContent = t("language");
+  document.getElementById("lang-select").value = lang();
+  document.getElementById("settings-button").textContent = t("settings");
+  document.getElementById("help-button").textContent = t("help");
+  document.getElementById("rules-button").textContent = t("rules");
+  document.getElementById("top-nav").setAttribute("aria-label", t("app_name"));
+  const signout = document.getElementById("signout-button");
+  signout.textContent = t("sign_out");
+  signout.hidden = !app.user;
+  const label = document.getElementById("user-label");
+  label.textContent = app.user
+    ? t("signed_in_as", { name: app.user.name }) + (app.user.guest ? ` (${t("guest")})` : "")
+    : "";
+  const status = document.getElementById("conn-status");
+  const text = { connecting: t("connecting"), reconnecting: t("disconnected") }[app.connState] || "";
+  status.dataset.state = app.connState;
+  if (status.textContent !== text) status.textContent = text;
+  document.getElementById("dialog-close").textContent = t("close");
+}
+
+/** Show another screen and put the focus on its heading. */
+function navigate(screen) {
+  const changed = app.screen !== screen;
+  app.screen = screen;
+  app.error = null;
+  rerender();
+  if (changed) document.getElementById("page-title").focus();
+}
+
+// -- connection --------------------------------------------------------------------
+
+function request(type, fields = {}) {
+  return app.conn.request(type, fields);
+}
+
+function signedIn(session) {
+  app.token = session.token;
+  app.user = session.user;
+  localStorage.setItem("zanzibar.token", session.token);
+  localStorage.setItem("zanzibar.user", JSON.stringify(session.user));
+  if (session.user.lang) {
+    setLang(session.user.lang);
+    localStorage.setItem("zanzibar.lang", session.user.lang);
+  }
+  connect();
+}
+
+function signOut() {
+  app.conn?.close();
+  app.conn = null;
+  app.token = null;
+  app.user = null;
+  app.tableId = null;
+  app.table = null;
+  localStorage.removeItem("zanzibar.token");
+  localStorage.removeItem("zanzibar.user");
+  history.replaceState(null, "", location.pathname);
+  navigate("signin");
+}
+
+function connect() {
+  app.conn?.close();
+  app.conn = new Connection({
+    token: () => app.token,
+    lang: () => lang(),
+    onMessage: receive,
+    onReady: ready,
+    onStatus: (state) => {
+      const was = app.connState;
+      app.connState = state;
+      renderHeader();
+      if (state === "reconnecting" && was === "open") announce(t("disconnected"));
+    },
+    onAuthFailed: () => {
+      signOut();
+    },
+  });
+  app.conn.open();
+}
+
+async function ready(reconnected, welcome) {
+  app.user = welcome.user || app.user;
+  if (reconnected) announce(t("reconnected"));
+  try {
+    const reply = await request("games.list");
+    app.games = reply.games || [];
+  } catch {
+    /* the lobby shows what it can */
+  }
+  request("lobby.subscribe").catch(() => {});
+  if (reconnected && app.tableId !== null) {
+    // Resume the table: only items after the last one shown come back.
+    await resumeTable(app.tableId);
+    return;
+  }
+  const route = parseRoute();
+  if (route.table !== null) {
+    await enterTable(route.table, { invite: route.invite, mode: tableMemory(route.table).mode || "play", fresh: true });
+  } else {
+    navigate("lobby");
+  }
+}
+
+function parseRoute() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const query = new URLSearchParams(location.search);
+  const raw = params.get("table") ?? query.get("table");
+  const id = raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
+  return { table: id, invite: params.get("invite") ?? query.get("invite") };
+}
+
+// -- tables ---------------------------------------------------------------------------
+
+/** Sit at (mode "play") or watch (mode "watch") a table. */
+async function enterTable(id, { invite = null, mode = "play", seat = null, fresh = true } = {}) {
+  const memory = tableMemory(id);
+  if (fresh || app.tableId !== id) {
+    app.items = [];
+    app.lastSeq = 0;
+    app.view = null;
+    app.logLength = 0;
+  }
+  app.tableId = id;
+  const code = invite || memory.invite;
+  const fields = { table: id, since: app.lastSeq };
+  if (code) fields.invite = code;
+  try {
+    let reply;
+    if (mode === "watch") {
+      reply = await request("table.watch", fields);
+    } else {
+      if (seat !== null) fields.seat = seat;
+      reply = await request("table.join", fields);
+    }
+    memory.save({ mode, invite: code || null });
+    if (reply.table) app.table = reply.table;
+    const hash = `#table=${id}${code ? `&invite=${encodeURIComponent(code)}` : ""}`;
+    if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
+    app.ui.table = app.ui.table || {};
+    navigate("table");
+  } catch (error) {
+    if (mode === "play" && (error.code === "conflict" || error.code === "forbidden") && !seat) {
+      // No free seat (or a full table): watch instead.
+      return enterTable(id, { invite, mode: "watch", fresh });
+    }
+    app.tableId = null;
+    app.table = null;
+    app.error = error.message || t("not_found");
+    history.replaceState(null, "", location.pathname + "#lobby");
+    navigate("lobby");
+    announce(t("error_prefix", { message: app.error }), { politeness: "assertive" });
+  }
+}
+
+async function resumeTable(id) {
+  const memory = tableMemory(id);
+  const mode = app.table?.you?.spectator ? "watch" : memory.mode || "play";
+  const fields = { table: id, since: app.lastSeq };
+  if (memory.invite) fields.invite = memory.invite;
+  try {
+    const reply = await request(mode === "watch" ? "table.watch" : "table.join", fields);
+    if (reply.table) app.table = reply.table;
+    rerender();
+  } catch (error) {
+    announce(t("error_prefix", { message: error.message }));
+  }
+}
+
+function toLobby({ leave = false } = {}) {
+  const id = app.tableId;
+  if (leave && id !== null) {
+    request("table.leave", { table: id }).catch(() => {});
+    tableMemory(id).save({ mode: null });
+  }
+  app.tableId = null;
+  app.table = null;
+  app.view = null;
+  app.items = [];
+  app.lastSeq = 0;
+  history.replaceState(null, "", location.pathname + "#lobby");
+  navigate("lobby");
+}
+
+// -- incoming messages ------------------------------------------------------------
+
+function receive(msg) {
+  switch (msg.type) {
+    case "lobby":
+      app.tables = msg.tables || [];
+      if (app.screen === "lobby") rerender();
+      break;
+    case "table":
+      if (msg.table && msg.table.id === app.tableId) {
+        app.table = msg.table;
+        if (app.screen === "table") rerender();
+      }
+      break;
+    case "history":
+      if (msg.table === app.tableId) {
+        for (const item of msg.items || []) takeItem(item);
+        if (app.screen === "table") rerender();
+      }
+      break;
+    case "game.event":
+    case "system":
+    case "chat":
+      if (msg.table === app.tableId || (msg.type === "chat" && msg.table == null)) {
+        takeItem(msg);
+        if (app.screen === "table") rerender();
+      }
+      break;
+    case "game.view":
+      if (msg.table === app.tableId) {
+        app.view = msg.view;
+        app.logLength = msg.log_length ?? app.logLength;
+        if (app.screen === "table") rerender();
+      }
+      break;
+    case "your_turn":
+      if (msg.table === app.tableId) {
+        const memory = tableMemory(msg.table);
+        if ((msg.seq ?? 0) > memory.turn || (msg.seq ?? 0) === 0) {
+          memory.save({ turn: msg.seq ?? 0 });
+          announceUrgent(msg.text);
+          turnSound();
+        }
+      }
+      break;
+    case "error":
+      announce(t("error_prefix", { message: msg.message || msg.code }), { politeness: "assertive" });
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * One item of a table's stream. Items are numbered by `seq`: an item at or
+ * below the last one taken is a repeat (after a reconnection) and is dropped,
+ * and an item already announced before a reload is shown but not read again.
+ */
+function takeItem(item) {
+  const type = item.type || (item.channel === "game" ? "game.event" : item.channel);
+  const normal = { ...item, type, channel: item.channel || (type === "game.event" ? "game" : type) };
+  if (normal.table == null && type === "chat") {
+    app.items.push(normal);
+    announce(itemText(normal), { channel: "chat" });
+    chatSound();
+    return;
+  }
+  const seq = Number(item.seq || 0);
+  if (seq && seq <= app.lastSeq) return;
+  if (seq) app.lastSeq = seq;
+  app.items.push(normal);
+  const memory = tableMemory(app.tableId);
+  if (seq && seq <= memory.announced) return;
+  if (seq) memory.save({ announced: seq });
+  announce(itemText(normal), { channel: normal.channel });
+  if (type === "game.event" && /roll|dice|throw/.test(normal.event?.kind || "")) diceSound(3);
+  if (type === "chat") chatSound();
+}
+
+// -- playing ------------------------------------------------------------------------
+
+async function act(action) {
+  if (app.tableId === null) return false;
+  try {
+    await request("game.action", { table: app.tableId, action, seq: app.logLength });
+    return true;
+  } catch (error) {
+    announce(t("error_prefix", { message: error.message }), { politeness: "assertive" });
+    return false;
+  }
+}
+
+async function ask(topic) {
+  if (app.tableId === null) return;
+  try {
+    const reply = await request("game.ask", { table: app.tableId, topic });
+    announce(reply.text);
+    return reply.text;
+  } catch (error) {
+    announce(t("error_prefix", { message: error.message }));
+    return null;
+  }
+}
+
+function gameInfo(name) {
+  return app.games.find((g) => g.name === name) || null;
+}
+
+// -- dialogs --------------------------------------------------------------------------
+
+function showDialog(title, body) {
+  const dialog = document.getElementById("dialog");
+  const opener = document.activeElement;
+  document.getElementById("dialog-title").textContent = title;
+  render(document.getElementById("dialog-body"), body);
+  if (dialog.open) dialog.close();
+  dialog.onclose = () => {
+    if (opener && opener.isConnected) opener.focus();
+  };
+  dialog.showModal();
+  document.getElementById("dialog-title").focus();
+}
+
+function listOf(lines) {
+  return h("ul", {}, lines.map((line) => h("li", {}, line)));
+}
+
+async function showHelp() {
+  const module = screenModule();
+  const sections = [h("h3", {}, t("help_heading")), listOf(t("help_common"))];
+  const lines = module.helpLines ? module.helpLines(app) : [];
+  if (lines.length) sections.push(listOf(lines));
+  showDialog(t("help_heading"), sections);
+  if (app.screen === "table" && app.tableId !== null) {
+    try {
+      const reply = await request("game.ask", { table: app.tableId, topic: "help" });
+      if (reply.text) {
+        render(document.getElementById("dialog-body"), [
+          ...sections,
+          h("div", { class: "rules-text" }, reply.text),
+        ]);
+      }
+    } catch {
+      /* the client's own help is already shown */
+    }
+  }
+}
+
+async function showRules() {
+  showDialog(t("rules_heading"), [h("p", {}, t("loading"))]);
+  let text = null;
+  if (app.screen === "table" && app.tableId !== null) {
+    try {
+      text = (await request("game.ask", { table: app.tableId, topic: "rules" })).text;
+    } catch {
+      text = null;
+    }
+  }
+  if (!text) {
+    const name = app.table?.game || app.ui.lobby?.game || app.games[0]?.name;
+    const info = gameInfo(name);
+    text = info?.rules || null;
+    if (!text && name) {
+      try {
+        const reply = await api(`/api/games/${encodeURIComponent(name)}/rules?lang=${lang()}`);
+        text = reply.text || reply.rules || null;
+      } catch {
+        text = null;
+      }
+    }
+  }
+  render(document.getElementById("dialog-body"), h("div", { class: "rules-text" }, text || "—"));
+}
+
+function showSettings() {
+  const checkbox = (name, label) =>
+    h("div", { class: "field" },
+      h("input", {
+        type: "checkbox", id: `set-${name}`, checked: settings.get(name),
+        onchange: (e) => settings.set(name, e.target.checked),
+      }),
+      " ",
+      h("label", { for: `set-${name}`, style: "display:inline" }, label));
+  showDialog(t("settings_heading"), [
+    checkbox("speech", t("speech_mode")),
+    checkbox("sound", t("sound_on")),
+    h("div", { class: "field" },
+      h("label", { for: "set-volume" }, t("volume")),
+      h("input", {
+        type: "range", id: "set-volume", min: 0, max: 100, step: 5, value: settings.get("volume"),
+        oninput: (e) => settings.set("volume", Number(e.target.value)),
+        onchange: () => diceSound(3),
+      })),
+    h("fieldset", {},
+      h("legend", {}, t("announce_channels")),
+      checkbox("announce_game", t("channel_game")),
+      checkbox("announce_chat", t("channel_chat")),
+      checkbox("announce_system", t("channel_system"))),
+  ]);
+}
+
+// -- start --------------------------------------------------------------------------
+
+function boot() {
+  setLang(app.user?.lang || guessLang());
+  const select = document.getElementById("lang-select");
+  select.addEventListener("change", () => {
+    setLang(select.value);
+    localStorage.setItem("zanzibar.lang", select.value);
+    rerender();
+    // The server renders game sentences in the language given at hello.
+    if (app.conn && app.token) {
+      app.conn.close();
+      connect();
+    }
+  });
+  document.getElementById("help-button").addEventListener("click", showHelp);
+  document.getElementById("rules-button").addEventListener("click", showRules);
+  document.getElementById("settings-button").addEventListener("click", showSettings);
+  document.getElementById("signout-button").addEventListener("click", signOut);
+  window.addEventListener("hashchange", () => {
+    const route = parseRoute();
+    if (!app.user) return;
+    if (route.table !== null && route.table !== app.tableId) {
+      enterTable(route.table, { invite: route.invite, mode: "play", fresh: true });
+    } else if (route.table === null && app.screen === "table") {
+      toLobby();
+    }
+  });
+  installKeys(app, SCREENS);
+  if (app.token) {
+    app.screen = "lobby";
+    rerender();
+    connect();
+  } else {
+    navigate("signin");
+    document.getElementById("page-title").blur();
+  }
+}
+
+boot();
