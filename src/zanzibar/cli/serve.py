@@ -1,0 +1,131 @@
+"""``zanzibar serve``: run the salon on uvicorn.
+
+``zanzibar serve [--host H] [--port P] [--db URL] [--data-dir D] [--bot-delay S]``
+starts the HTTP API, the WebSocket endpoint and the web client on
+127.0.0.1:8421 by default, with SQLite under ``./data`` (or
+``$ZANZIBAR_DATA_DIR``). ``--port 0`` picks a free port; either way the
+address is printed once the salon is ready, on a line of its own
+("Zanzibar salon ready at http://127.0.0.1:8421/"), so scripts and tests can
+wait for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from zanzibar.cli.main import make_parser
+from zanzibar.server.settings import (
+    DEFAULT_BOT_DELAY,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    Settings,
+    default_data_dir,
+)
+
+#: The line printed once the server accepts connections (tests look for it).
+READY_PREFIX = "Zanzibar salon ready at "
+#: How long to wait for the salon to start (migrations, restoring tables).
+_STARTUP_LIMIT_S = 120.0
+
+
+def parse_settings(argv: list[str]) -> tuple[Settings, str]:
+    """Settings and the log level from the command line."""
+    parser = make_parser("serve", "Start the Zanzibar salon (HTTP API, WebSocket and web client).")
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--db",
+        default="",
+        metavar="URL",
+        help="SQLAlchemy URL (default: SQLite in the data directory)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        metavar="D",
+        help="where data is kept (default $ZANZIBAR_DATA_DIR or ./data)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=DEFAULT_BOT_DELAY,
+        metavar="S",
+        help=f"seconds a bot waits before acting (default {DEFAULT_BOT_DELAY})",
+    )
+    parser.add_argument(
+        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"port {args.port} is not between 0 and 65535")
+    if args.bot_delay < 0:
+        parser.error("the bot delay cannot be negative")
+    return Settings(
+        host=args.host,
+        port=args.port,
+        db_url=args.db,
+        data_dir=args.data_dir if args.data_dir is not None else default_data_dir(),
+        bot_delay=args.bot_delay,
+    ), args.log_level
+
+
+async def _serve(server: object, settings: Settings) -> int:
+    import uvicorn
+
+    assert isinstance(server, uvicorn.Server)
+    task = asyncio.create_task(server.serve())
+    steps = int(_STARTUP_LIMIT_S / 0.02)
+    for _ in range(steps):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.02)
+    if not server.started:
+        if not task.done():
+            server.should_exit = True
+        await task
+        print("zanzibar serve: the salon did not start", file=sys.stderr)
+        return 1
+    port = settings.port
+    for listener in server.servers:
+        for sock in listener.sockets:
+            port = sock.getsockname()[1]
+            break
+    url = Settings(host=settings.host, port=port).url
+    print(f"{READY_PREFIX}{url}", flush=True)
+    print(f"data: {settings.db_url or settings.data_dir.resolve()}", flush=True)
+    await task
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Run the salon until interrupted."""
+    import uvicorn
+
+    from zanzibar.server.app import WS_MAX_SIZE, create_app
+
+    settings, log_level = parse_settings(argv)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=log_level,
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    loop_factory = config.get_loop_factory()
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        return runner.run(_serve(server, settings))

@@ -1,0 +1,328 @@
+"""The OpenAPI 3.1 description of the salon's HTTP JSON API.
+
+Written by hand so that every body has a real schema (OpenAPI 3.1 schemas are
+JSON Schema 2020-12, shared with :mod:`zanzibar.server.schemas`). The app
+validates sign-in bodies with the request schemas below, and
+``tests/server/test_openapi.py`` checks that every HTTP route of the app is
+described here and that live answers match their response schemas.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from zanzibar import __version__
+
+JsonSchema = dict[str, Any]
+
+_NAME: JsonSchema = {"type": "string", "minLength": 1, "maxLength": 32}
+_LANG: JsonSchema = {"type": "string", "enum": ["en", "fr"]}
+_PASSWORD: JsonSchema = {"type": "string", "minLength": 1, "maxLength": 256}
+
+GUEST_REQUEST: JsonSchema = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {"name": _NAME, "lang": _LANG},
+    "additionalProperties": False,
+}
+REGISTER_REQUEST: JsonSchema = {
+    "type": "object",
+    "required": ["name", "password"],
+    "properties": {"name": _NAME, "password": _PASSWORD, "lang": _LANG},
+    "additionalProperties": False,
+}
+LOGIN_REQUEST: JsonSchema = {
+    "type": "object",
+    "required": ["name", "password"],
+    "properties": {"name": _NAME, "password": _PASSWORD},
+    "additionalProperties": False,
+}
+
+USER: JsonSchema = {
+    "type": "object",
+    "required": ["id", "name", "lang", "guest"],
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "lang": _LANG,
+        "guest": {"type": "boolean"},
+    },
+}
+SESSION: JsonSchema = {
+    "type": "object",
+    "required": ["token", "user"],
+    "properties": {
+        "token": {"type": "string", "minLength": 1},
+        "user": {"$ref": "#/components/schemas/User"},
+    },
+}
+ERROR: JsonSchema = {
+    "type": "object",
+    "required": ["code", "message"],
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "option": {"type": "string"},
+    },
+}
+SEAT: JsonSchema = {
+    "type": "object",
+    "required": ["seat", "user", "name", "bot", "connected"],
+    "properties": {
+        "seat": {"type": "integer", "minimum": 0},
+        "user": {"type": ["integer", "null"]},
+        "name": {"type": ["string", "null"]},
+        "bot": {"type": ["string", "null"]},
+        "connected": {"type": "boolean"},
+    },
+}
+TABLE_SUMMARY: JsonSchema = {
+    "type": "object",
+    "required": [
+        "id",
+        "game",
+        "title",
+        "preset",
+        "options",
+        "seats",
+        "host",
+        "state",
+        "spectators",
+        "private",
+    ],
+    "properties": {
+        "id": {"type": ["integer", "string"]},
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "preset": {"type": ["string", "null"]},
+        "options": {"type": "object"},
+        "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
+        "host": {"type": ["integer", "string", "null"]},
+        "state": {"type": "string", "enum": ["waiting", "playing", "paused", "finished"]},
+        "spectators": {"type": "integer", "minimum": 0},
+        "private": {"type": "boolean"},
+    },
+}
+GAME_INFO: JsonSchema = {
+    "type": "object",
+    "required": ["name", "title", "options", "presets", "seats", "bot_levels"],
+    "properties": {
+        "name": {"type": "string"},
+        "title": {"type": "string"},
+        "options": {
+            "type": "object",
+            "description": "OptionSchema.to_json(lang): every option and every preset",
+            "required": ["options", "presets"],
+        },
+        "presets": {"type": "array", "items": {"type": "string"}},
+        "seats": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+        "bot_levels": {"type": "array", "items": {"type": "string"}},
+    },
+}
+MATCH_RECORD: JsonSchema = {
+    "type": "object",
+    "description": "engine.match.MatchRecord.to_json(): replays to the identical game",
+    "required": ["game", "seats", "options", "seed", "log"],
+    "properties": {
+        "game": {"type": "string"},
+        "seats": {"type": "integer"},
+        "options": {"type": "object"},
+        "seed": {"type": "integer"},
+        "log": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["kind", "seat", "value"],
+                "properties": {
+                    "kind": {"enum": ["action", "chance"]},
+                    "seat": {"type": ["integer", "null"]},
+                },
+            },
+        },
+    },
+}
+GAME_RECORD: JsonSchema = {
+    "type": "object",
+    "required": ["id", "game", "options", "seats", "record", "outcome", "started", "finished"],
+    "properties": {
+        "id": {"type": "integer"},
+        "game": {"type": "string"},
+        "options": {"type": "object"},
+        "seats": {"type": "array", "items": {"type": ["string", "null"]}},
+        "record": {"$ref": "#/components/schemas/MatchRecord"},
+        "outcome": {"type": ["object", "null"]},
+        "started": {"type": ["string", "number", "null"]},
+        "finished": {"type": ["string", "number", "null"]},
+    },
+}
+USER_STATS: JsonSchema = {
+    "type": "object",
+    "description": "Games played, won and lost, in total and per game.",
+    "required": ["name"],
+    "properties": {"name": {"type": "string"}},
+}
+
+COMPONENTS: dict[str, JsonSchema] = {
+    "User": USER,
+    "Session": SESSION,
+    "Error": ERROR,
+    "Seat": SEAT,
+    "TableSummary": TABLE_SUMMARY,
+    "GameInfo": GAME_INFO,
+    "MatchRecord": MATCH_RECORD,
+    "GameRecord": GAME_RECORD,
+    "UserStats": USER_STATS,
+    "GuestRequest": GUEST_REQUEST,
+    "RegisterRequest": REGISTER_REQUEST,
+    "LoginRequest": LOGIN_REQUEST,
+}
+
+
+def _ref(name: str) -> JsonSchema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: JsonSchema, description: str) -> JsonSchema:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_REFUSED = _json(_ref("Error"), "Refused; nothing changed (same codes as the WebSocket protocol)")
+
+
+def _sign_in(summary: str, request: str, refusals: dict[str, Any]) -> JsonSchema:
+    return {
+        "post": {
+            "summary": summary,
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _ref(request)}},
+            },
+            "responses": {"200": _json(_ref("Session"), "Signed in"), **refusals},
+        }
+    }
+
+
+_LANG_PARAMETER = {
+    "name": "lang",
+    "in": "query",
+    "required": False,
+    "schema": _LANG,
+    "description": "Language of titles and option descriptions (default en)",
+}
+
+PATHS: dict[str, Any] = {
+    "/api/guest": _sign_in(
+        "Sign in as a guest (a name) and get a session token",
+        "GuestRequest",
+        {"400": _REFUSED, "409": _REFUSED},
+    ),
+    "/api/register": _sign_in(
+        "Create an account (password hashed with argon2) and sign in",
+        "RegisterRequest",
+        {"400": _REFUSED, "409": _REFUSED},
+    ),
+    "/api/login": _sign_in(
+        "Sign in to an account", "LoginRequest", {"400": _REFUSED, "401": _REFUSED}
+    ),
+    "/api/games": {
+        "get": {
+            "summary": "The games of the salon with their option schemas",
+            "parameters": [_LANG_PARAMETER],
+            "responses": {
+                "200": _json(
+                    {
+                        "type": "object",
+                        "required": ["games"],
+                        "properties": {"games": {"type": "array", "items": _ref("GameInfo")}},
+                    },
+                    "The games",
+                )
+            },
+        }
+    },
+    "/api/tables": {
+        "get": {
+            "summary": "Public tables as the lobby lists them",
+            "responses": {
+                "200": _json(
+                    {
+                        "type": "object",
+                        "required": ["tables"],
+                        "properties": {"tables": {"type": "array", "items": _ref("TableSummary")}},
+                    },
+                    "The public tables",
+                )
+            },
+        }
+    },
+    "/api/games/{game_id}": {
+        "get": {
+            "summary": "A finished (or running) game with its full log; `zanzibar replay ID` replays it",
+            "parameters": [
+                {
+                    "name": "game_id",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "integer", "minimum": 0},
+                }
+            ],
+            "responses": {"200": _json(_ref("GameRecord"), "The game"), "404": _REFUSED},
+        }
+    },
+    "/api/users/{name}/stats": {
+        "get": {
+            "summary": "Games played, won and lost by a player, per game",
+            "parameters": [
+                {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+            ],
+            "responses": {"200": _json(_ref("UserStats"), "The statistics"), "404": _REFUSED},
+        }
+    },
+    "/api/openapi.json": {
+        "get": {
+            "summary": "This OpenAPI document",
+            "responses": {
+                "200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}
+            },
+        }
+    },
+}
+
+
+def document() -> dict[str, Any]:
+    """The whole OpenAPI document (a fresh copy each time)."""
+    return copy.deepcopy(
+        {
+            "openapi": "3.1.0",
+            "info": {
+                "title": "Zanzibar salon HTTP API",
+                "version": __version__,
+                "description": (
+                    "Sign-in and read-only queries of the Zanzibar game salon. Playing goes "
+                    "through the WebSocket endpoint /ws, described in docs/protocol.md."
+                ),
+            },
+            "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+            "paths": PATHS,
+            "components": {"schemas": COMPONENTS},
+        }
+    )
+
+
+def response_schema(path: str, method: str, status: int) -> JsonSchema:
+    """The response body schema of one route, resolvable on its own (for tests).
+
+    >>> response_schema("/api/guest", "post", 200)["required"]
+    ['token', 'user']
+    """
+    doc = document()
+    body = doc["paths"][path][method]["responses"][str(status)]["content"]["application/json"]
+    schema: JsonSchema = body["schema"]
+    if "$ref" in schema:
+        schema = COMPONENTS[schema["$ref"].rsplit("/", 1)[1]]
+    return {
+        **copy.deepcopy(schema),
+        "$defs": {},
+        "components": {"schemas": doc["components"]["schemas"]},
+    }

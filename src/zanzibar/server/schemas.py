@@ -1,0 +1,418 @@
+"""JSON Schemas of protocol v1: one per message type, both directions.
+
+The transport checks every incoming frame against the schema of its type
+before the salon sees it, so the salon only ever handles well-formed
+requests; tests check every outgoing message against the server-side schemas.
+Validators are compiled once, at import. ``docs/protocol.md`` is the prose;
+``tests/server/test_schemas.py`` checks that every type it names has a schema here.
+
+>>> check_incoming('{"v": 1, "type": "ping"}')
+{'v': 1, 'type': 'ping'}
+>>> check_incoming('{"v": 1, "type": "dance"}')
+Traceback (most recent call last):
+...
+zanzibar.server.schemas.ProtocolError: unknown message type 'dance'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+PROTOCOL_VERSION = 1
+#: The largest frame the server reads (in UTF-8 bytes); larger ones get ``too_large``.
+MAX_FRAME_BYTES = 16 * 1024
+#: Longest chat line, in characters (the salon answers ``too_long`` beyond it).
+MAX_CHAT_CHARS = 500
+
+JsonSchema = dict[str, Any]
+
+# -- building blocks -------------------------------------------------------------------
+
+_ID: JsonSchema = {
+    "anyOf": [
+        {"type": "string", "maxLength": 64},
+        {"type": "integer", "minimum": -(2**53), "maximum": 2**53},
+    ]
+}
+_TABLE_ID: JsonSchema = {
+    "anyOf": [
+        {"type": "integer", "minimum": 0, "maximum": 2**53},
+        {"type": "string", "minLength": 1, "maxLength": 64},
+    ]
+}
+_NAME: JsonSchema = {"type": "string", "minLength": 1, "maxLength": 64}
+_LANG: JsonSchema = {"enum": ["en", "fr"]}
+_SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 63}
+_SEQ: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 2**53}
+_USER_ID: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 2**53}
+_TEXT: JsonSchema = {"type": "string", "maxLength": 4 * MAX_CHAT_CHARS}
+_CHANNEL: JsonSchema = {"enum": ["game", "chat", "system"]}
+_OPTION_VALUE: JsonSchema = {
+    "anyOf": [
+        {"type": "boolean"},
+        {"type": "integer", "minimum": -(2**31), "maximum": 2**31},
+        {"type": "string", "maxLength": 64},
+    ]
+}
+_OPTIONS: JsonSchema = {
+    "type": "object",
+    "maxProperties": 64,
+    "propertyNames": {"maxLength": 64},
+    "additionalProperties": _OPTION_VALUE,
+}
+_INVITE: JsonSchema = {"type": "string", "minLength": 1, "maxLength": 64}
+_BOT_LEVEL: JsonSchema = {"type": "string", "minLength": 1, "maxLength": 32}
+#: A game's own action JSON: the rules parse it; here only its size is bounded.
+_ACTION: JsonSchema = {
+    "anyOf": [
+        {"type": "object", "maxProperties": 16},
+        {"type": "string", "maxLength": 256},
+        {"type": "array", "maxItems": 64},
+    ]
+}
+
+_USER: JsonSchema = {
+    "type": "object",
+    "required": ["id", "name", "lang", "guest"],
+    "properties": {"id": _USER_ID, "name": _NAME, "lang": _LANG, "guest": {"type": "boolean"}},
+}
+_SEAT_INFO: JsonSchema = {
+    "type": "object",
+    "required": ["seat", "user", "name", "bot", "connected"],
+    "properties": {
+        "seat": _SEAT,
+        "user": {"anyOf": [_USER_ID, {"type": "null"}]},
+        "name": {"type": ["string", "null"]},
+        "bot": {"type": ["string", "null"]},
+        "connected": {"type": "boolean"},
+    },
+}
+_TABLE_SUMMARY_PROPERTIES: JsonSchema = {
+    "id": _TABLE_ID,
+    "game": {"type": "string"},
+    "title": {"type": "string"},
+    "preset": {"type": ["string", "null"]},
+    "options": {"type": "object"},
+    "seats": {"type": "array", "items": _SEAT_INFO},
+    "host": {"type": ["integer", "string", "null"]},
+    "state": {"enum": ["waiting", "playing", "paused", "finished"]},
+    "spectators": {"type": "integer", "minimum": 0},
+    "private": {"type": "boolean"},
+}
+_TABLE_SUMMARY: JsonSchema = {
+    "type": "object",
+    "required": [
+        "id",
+        "game",
+        "title",
+        "preset",
+        "options",
+        "seats",
+        "host",
+        "state",
+        "spectators",
+        "private",
+    ],
+    "properties": _TABLE_SUMMARY_PROPERTIES,
+}
+_TABLE: JsonSchema = {
+    "type": "object",
+    "required": [
+        *_TABLE_SUMMARY["required"],
+        "invite",
+        "you",
+        "spectator_names",
+        "clock",
+        "game_id",
+    ],
+    "properties": {
+        **_TABLE_SUMMARY_PROPERTIES,
+        "invite": {"type": ["string", "null"]},
+        "you": {
+            "type": "object",
+            "required": ["seat", "host", "spectator"],
+            "properties": {
+                "seat": {"anyOf": [_SEAT, {"type": "null"}]},
+                "host": {"type": "boolean"},
+                "spectator": {"type": "boolean"},
+            },
+        },
+        "spectator_names": {"type": "array", "items": {"type": "string"}},
+        "clock": {"type": ["integer", "null"]},
+        "game_id": {"type": ["integer", "null"]},
+    },
+}
+_EVENT: JsonSchema = {
+    "type": "object",
+    "required": ["kind", "seat", "data"],
+    "properties": {
+        "kind": {"type": "string"},
+        "seat": {"anyOf": [_SEAT, {"type": "null"}]},
+        "data": {"type": "object"},
+    },
+}
+
+
+def _message(
+    type_name: str,
+    required: Mapping[str, JsonSchema] | None = None,
+    optional: Mapping[str, JsonSchema] | None = None,
+    *,
+    closed: bool = True,
+) -> JsonSchema:
+    """The schema of one message: the envelope plus its own fields.
+
+    Client messages are ``closed`` (an unexpected field is refused, so a typo
+    never passes silently); server messages stay open so the server may add
+    fields without breaking older clients.
+    """
+    properties: dict[str, JsonSchema] = {
+        "v": {"const": PROTOCOL_VERSION},
+        "type": {"const": type_name},
+        "id": _ID,
+        **(required or {}),
+        **(optional or {}),
+    }
+    schema: JsonSchema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": type_name,
+        "type": "object",
+        "required": ["v", "type", *(required or {})],
+        "properties": properties,
+    }
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+# -- client -> server ------------------------------------------------------------------
+
+CLIENT_SCHEMAS: dict[str, JsonSchema] = {
+    "hello": _message(
+        "hello", {"token": {"type": "string", "minLength": 1, "maxLength": 256}}, {"lang": _LANG}
+    ),
+    "ping": _message("ping"),
+    "lobby.subscribe": _message("lobby.subscribe"),
+    "lobby.unsubscribe": _message("lobby.unsubscribe"),
+    "games.list": _message("games.list"),
+    "table.create": _message(
+        "table.create",
+        {"game": {"type": "string", "minLength": 1, "maxLength": 32}},
+        {
+            "preset": {"type": ["string", "null"], "maxLength": 64},
+            "options": _OPTIONS,
+            "seats": {"type": "integer", "minimum": 1, "maximum": 64},
+            "private": {"type": "boolean"},
+        },
+    ),
+    "table.join": _message(
+        "table.join", {"table": _TABLE_ID}, {"seat": _SEAT, "invite": _INVITE, "since": _SEQ}
+    ),
+    "table.watch": _message(
+        "table.watch", {"table": _TABLE_ID}, {"invite": _INVITE, "since": _SEQ}
+    ),
+    "table.leave": _message("table.leave", {"table": _TABLE_ID}),
+    "table.options": _message(
+        "table.options",
+        {"table": _TABLE_ID},
+        {"preset": {"type": ["string", "null"], "maxLength": 64}, "options": _OPTIONS},
+    ),
+    "table.start": _message("table.start", {"table": _TABLE_ID}),
+    "table.add_bot": _message(
+        "table.add_bot", {"table": _TABLE_ID}, {"level": _BOT_LEVEL, "seat": _SEAT}
+    ),
+    "table.remove_bot": _message("table.remove_bot", {"table": _TABLE_ID, "seat": _SEAT}),
+    "table.kick": _message("table.kick", {"table": _TABLE_ID, "user": _USER_ID}),
+    "table.hand_host": _message("table.hand_host", {"table": _TABLE_ID, "user": _USER_ID}),
+    "table.hold": _message("table.hold", {"table": _TABLE_ID, "hold": {"type": "boolean"}}),
+    "table.clock": _message(
+        "table.clock",
+        {
+            "table": _TABLE_ID,
+            "seconds": {
+                "anyOf": [{"type": "integer", "minimum": 1, "maximum": 86400}, {"type": "null"}]
+            },
+        },
+    ),
+    "game.action": _message("game.action", {"table": _TABLE_ID, "action": _ACTION}, {"seq": _SEQ}),
+    "game.ask": _message(
+        "game.ask",
+        {"table": _TABLE_ID, "topic": {"type": "string", "minLength": 1, "maxLength": 32}},
+    ),
+    "chat.say": _message("chat.say", {"table": _TABLE_ID, "text": _TEXT}),
+    "chat.me": _message("chat.me", {"table": _TABLE_ID, "text": _TEXT}),
+    "chat.private": _message("chat.private", {"to": _NAME, "text": _TEXT}),
+    "history": _message("history", {"table": _TABLE_ID}, {"since": _SEQ, "channel": _CHANNEL}),
+}
+
+# -- server -> client ------------------------------------------------------------------
+
+_ITEM_BASE = {"table": {"anyOf": [_TABLE_ID, {"type": "null"}]}, "seq": _SEQ}
+
+SERVER_SCHEMAS: dict[str, JsonSchema] = {
+    "ok": _message("ok", closed=False),
+    "error": _message(
+        "error",
+        {
+            "code": {
+                "enum": [
+                    "bad_json",
+                    "bad_version",
+                    "unknown_type",
+                    "invalid",
+                    "too_large",
+                    "unauthenticated",
+                    "forbidden",
+                    "not_found",
+                    "not_your_turn",
+                    "illegal_action",
+                    "stale",
+                    "bad_option",
+                    "rate_limited",
+                    "too_long",
+                    "conflict",
+                    "error",
+                ]
+            },
+            "message": {"type": "string", "minLength": 1},
+        },
+        {"option": {"type": "string"}},
+        closed=False,
+    ),
+    "welcome": _message(
+        "welcome", {"user": _USER, "protocol": {"const": PROTOCOL_VERSION}}, closed=False
+    ),
+    "pong": _message("pong", closed=False),
+    "lobby": _message(
+        "lobby", {"tables": {"type": "array", "items": _TABLE_SUMMARY}}, closed=False
+    ),
+    "table": _message("table", {"table": _TABLE}, closed=False),
+    "game.event": _message(
+        "game.event",
+        {**_ITEM_BASE, "channel": {"const": "game"}, "event": _EVENT, "text": {"type": "string"}},
+        closed=False,
+    ),
+    "game.view": _message(
+        "game.view",
+        {
+            "table": _TABLE_ID,
+            "seq": _SEQ,
+            "view": {"type": "object"},
+            "log_length": {"type": "integer", "minimum": 0},
+        },
+        closed=False,
+    ),
+    "your_turn": _message(
+        "your_turn", {"table": _TABLE_ID, "seq": _SEQ, "text": {"type": "string"}}, closed=False
+    ),
+    "chat": _message(
+        "chat",
+        {
+            **_ITEM_BASE,
+            "channel": {"const": "chat"},
+            "from": {"type": "string"},
+            "text": {"type": "string"},
+            "me": {"type": "boolean"},
+            "private": {"type": "boolean"},
+        },
+        {"to": {"type": "string"}},
+        closed=False,
+    ),
+    "system": _message(
+        "system",
+        {
+            **_ITEM_BASE,
+            "channel": {"const": "system"},
+            "kind": {"type": "string"},
+            "text": {"type": "string"},
+        },
+        closed=False,
+    ),
+    "history": _message(
+        "history",
+        {
+            "table": _TABLE_ID,
+            "items": {"type": "array", "items": {"type": "object", "required": ["type", "seq"]}},
+        },
+        closed=False,
+    ),
+}
+
+_CLIENT_VALIDATORS = {name: Draft202012Validator(schema) for name, schema in CLIENT_SCHEMAS.items()}
+_SERVER_VALIDATORS = {name: Draft202012Validator(schema) for name, schema in SERVER_SCHEMAS.items()}
+
+
+class ProtocolError(Exception):
+    """An incoming frame the server refuses before the salon sees it."""
+
+    def __init__(self, code: str, message: str, request_id: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+    def reply(self) -> dict[str, Any]:
+        """The ``error`` message sent back."""
+        out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error"}
+        if self.request_id is not None:
+            out["id"] = self.request_id
+        out.update(code=self.code, message=self.message)
+        return out
+
+
+def _request_id(obj: Mapping[str, Any]) -> Any:
+    """The client's ``id`` if it is one we may echo, else None."""
+    value = obj.get("id")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and len(value) <= 64:
+        return value
+    if isinstance(value, int) and abs(value) <= 2**53:
+        return value
+    return None
+
+
+def _describe(error: Any) -> str:
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"{where}: {error.message}" if where else str(error.message)
+
+
+def check_incoming(frame: str | bytes) -> dict[str, Any]:
+    """Parse and validate one client frame; raise :class:`ProtocolError` if refused."""
+    size = len(frame.encode("utf-8")) if isinstance(frame, str) else len(frame)
+    if size > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}")
+    try:
+        obj = json.loads(frame)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("bad_json", "the message must be a JSON object")
+    request_id = _request_id(obj)
+    version = obj.get("v")
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
+        raise ProtocolError(
+            "bad_version", f"protocol version {version!r} is not supported (use 1)", request_id
+        )
+    type_name = obj.get("type")
+    validator = _CLIENT_VALIDATORS.get(type_name) if isinstance(type_name, str) else None
+    if validator is None:
+        shown = type_name if isinstance(type_name, str) and len(type_name) <= 40 else "?"
+        raise ProtocolError("unknown_type", f"unknown message type '{shown}'", request_id)
+    error = next(iter(validator.iter_errors(obj)), None)
+    if error is not None:
+        raise ProtocolError("invalid", f"invalid {type_name}: {_describe(error)}", request_id)
+    return obj
+
+
+def outgoing_errors(message: Mapping[str, Any]) -> list[str]:
+    """Every way a server message breaks its schema (empty if it is valid); for tests."""
+    type_name = message.get("type")
+    validator = _SERVER_VALIDATORS.get(type_name) if isinstance(type_name, str) else None
+    if validator is None:
+        return [f"no schema for server message type {type_name!r}"]
+    return [_describe(e) for e in validator.iter_errors(dict(message))]

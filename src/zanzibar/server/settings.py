@@ -1,0 +1,81 @@
+"""Where the salon listens and where it keeps its data.
+
+One small value gathers what ``zanzibar serve`` needs: the address, the data
+directory and the database URL. The defaults keep everything local: the
+loopback address, port 8421 (a nod to 421), and SQLite in ``./data`` (or in
+``$ZANZIBAR_DATA_DIR``), so a first ``zanzibar serve`` needs no set-up.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8421
+#: The environment variable naming the data directory.
+DATA_DIR_ENV = "ZANZIBAR_DATA_DIR"
+#: The SQLite file inside the data directory.
+DB_FILE_NAME = "zanzibar.sqlite3"
+#: Seconds a bot waits before it acts, so people can follow what it does.
+DEFAULT_BOT_DELAY = 0.5
+
+
+def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$ZANZIBAR_DATA_DIR`` if set, else ``./data``.
+
+    >>> default_data_dir({"ZANZIBAR_DATA_DIR": "/srv/zanzibar"})
+    PosixPath('/srv/zanzibar')
+    >>> default_data_dir({})
+    PosixPath('data')
+    """
+    env = os.environ if environ is None else environ
+    value = env.get(DATA_DIR_ENV, "").strip()
+    return Path(value) if value else Path("data")
+
+
+def sqlite_url(data_dir: Path) -> str:
+    """The SQLAlchemy URL of the SQLite database kept in ``data_dir``.
+
+    >>> sqlite_url(Path("/srv/z"))
+    'sqlite+aiosqlite:////srv/z/zanzibar.sqlite3'
+    """
+    return f"sqlite+aiosqlite:///{data_dir / DB_FILE_NAME}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server needs to start.
+
+    ``db_url`` left empty means SQLite under ``data_dir``; any SQLAlchemy async
+    URL (``postgresql+asyncpg://...``) may be given instead.
+
+    >>> s = Settings(data_dir=Path("/tmp/z"))
+    >>> s.database_url
+    'sqlite+aiosqlite:////tmp/z/zanzibar.sqlite3'
+    >>> s.url
+    'http://127.0.0.1:8421/'
+    """
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    db_url: str = ""
+    data_dir: Path = field(default_factory=default_data_dir)
+    bot_delay: float = DEFAULT_BOT_DELAY
+
+    @property
+    def database_url(self) -> str:
+        """The SQLAlchemy URL actually used."""
+        return self.db_url or sqlite_url(self.data_dir)
+
+    @property
+    def url(self) -> str:
+        """The address people open in a browser."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def prepare(self) -> None:
+        """Create the data directory (SQLite needs it before the first write)."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)

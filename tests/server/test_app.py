@@ -1,0 +1,246 @@
+"""The transport alone, in process, against a fake salon: HTTP routes and /ws framing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from _fakesalon import FakeSalon
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from zanzibar.server.app import Outbox, create_app, to_jsonable
+from zanzibar.server.schemas import MAX_FRAME_BYTES
+
+
+@pytest.fixture
+def salon() -> FakeSalon:
+    return FakeSalon()
+
+
+@pytest.fixture
+def client(salon: FakeSalon) -> Iterator[TestClient]:
+    with TestClient(create_app(salon)) as test_client:
+        yield test_client
+
+
+def test_lifespan_starts_and_stops_the_salon(salon: FakeSalon) -> None:
+    with TestClient(create_app(salon)):
+        assert salon.started and not salon.stopped
+    assert salon.stopped
+
+
+def test_guest_sign_in_returns_token_and_user(client: TestClient) -> None:
+    response = client.post("/api/guest", json={"name": "Anna", "lang": "fr"})
+    assert response.status_code == 200
+    assert response.json() == {
+        "token": "token-1",
+        "user": {"id": 1, "name": "Anna", "lang": "fr", "guest": True},
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (b"{not json", "bad_json"),
+        (json.dumps({"lang": "en"}).encode(), "invalid"),
+        (json.dumps({"name": "", "lang": "en"}).encode(), "invalid"),
+        (json.dumps({"name": "Anna", "lang": "de"}).encode(), "invalid"),
+        (json.dumps({"name": "Anna", "extra": 1}).encode(), "invalid"),
+        (json.dumps(["Anna"]).encode(), "invalid"),
+        (b"x" * 20000, "too_large"),
+    ],
+)
+def test_bad_sign_in_bodies_are_refused(
+    client: TestClient, salon: FakeSalon, body: bytes, code: str
+) -> None:
+    response = client.post("/api/guest", content=body)
+    assert response.status_code in {400, 413}
+    assert response.json()["code"] == code
+    assert salon.sessions == {}
+
+
+def test_salon_refusal_keeps_its_code(client: TestClient) -> None:
+    response = client.post("/api/guest", json={"name": "taken"})
+    assert response.status_code == 409
+    assert response.json()["code"] == "conflict"
+
+
+def test_login_failure_is_401(client: TestClient) -> None:
+    response = client.post("/api/login", json={"name": "Nobody", "password": "x"})
+    assert response.status_code == 401
+    assert response.json()["code"] == "unauthenticated"
+
+
+def test_register_then_login(client: TestClient) -> None:
+    registered = client.post("/api/register", json={"name": "Bob", "password": "right"})
+    assert registered.json()["user"]["guest"] is False
+    logged_in = client.post("/api/login", json={"name": "Bob", "password": "right"})
+    assert logged_in.json()["token"] == registered.json()["token"]
+
+
+def test_read_only_routes(client: TestClient) -> None:
+    assert client.get("/api/tables").json()["tables"][0]["game"] == "421"
+    assert client.get("/api/games/7").json()["id"] == 7
+    assert client.get("/api/games/8").status_code == 404
+    assert client.get("/api/games/abc").status_code == 404
+    assert client.get("/api/users/Anna/stats").json()["name"] == "Anna"
+    assert client.get("/api/users/Nobody/stats").status_code == 404
+    assert client.get("/api/games").status_code == 200
+
+
+def test_to_jsonable_handles_nested_values() -> None:
+    class WithJson:
+        def to_json(self) -> dict[str, Any]:
+            return {"a": (1, 2)}
+
+    assert to_jsonable([WithJson()]) == [{"a": [1, 2]}]
+
+
+# -- the socket ----------------------------------------------------------------------------
+
+
+def _hello(ws: Any, token: str = "token-1") -> dict[str, Any]:
+    ws.send_text(json.dumps({"v": 1, "type": "hello", "token": token}))
+    reply: dict[str, Any] = ws.receive_json()
+    return reply
+
+
+def test_hello_then_ping(client: TestClient) -> None:
+    client.post("/api/guest", json={"name": "Anna"})
+    with client.websocket_connect("/ws") as ws:
+        assert _hello(ws)["type"] == "welcome"
+        ws.send_text(json.dumps({"v": 1, "type": "ping", "id": "p1"}))
+        assert ws.receive_json() == {"v": 1, "type": "pong", "id": "p1"}
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("{oops", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        ('"hello"', "bad_json"),
+        ('{"type": "ping"}', "bad_version"),
+        ('{"v": 2, "type": "ping", "id": 5}', "bad_version"),
+        ('{"v": true, "type": "ping"}', "bad_version"),
+        ('{"v": 1, "type": "dance", "id": 5}', "unknown_type"),
+        ('{"v": 1}', "unknown_type"),
+        ('{"v": 1, "type": "table.join", "id": 5}', "invalid"),
+        ('{"v": 1, "type": "table.join", "table": 1, "seat": -1}', "invalid"),
+        ('{"v": 1, "type": "ping", "extra": 1}', "invalid"),
+        ('{"v": 1, "type": "chat.say", "table": 1, "text": 5}', "invalid"),
+        ('{"v": 1, "type": "table.create", "game": "421", "options": {"x": [1]}}', "invalid"),
+    ],
+)
+def test_refused_frames_never_reach_the_salon(
+    client: TestClient, salon: FakeSalon, frame: str, code: str
+) -> None:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(frame)
+        reply = ws.receive_json()
+        assert reply["type"] == "error"
+        assert reply["code"] == code
+        assert reply["message"]
+        if '"id": 5' in frame:
+            assert reply["id"] == 5
+        # the socket still works afterwards
+        ws.send_text('{"v": 1, "type": "ping", "id": "after"}')
+        assert ws.receive_json()["code"] == "unauthenticated"
+    assert [m["type"] for m in salon.handled] == ["ping"]
+
+
+def test_oversized_frame_is_refused_and_socket_survives(
+    client: TestClient, salon: FakeSalon
+) -> None:
+    client.post("/api/guest", json={"name": "Anna"})
+    with client.websocket_connect("/ws") as ws:
+        _hello(ws)
+        big = json.dumps({"v": 1, "type": "chat.say", "table": 1, "text": "x" * MAX_FRAME_BYTES})
+        ws.send_text(big)
+        assert ws.receive_json()["code"] == "too_large"
+        ws.send_bytes(b"\xff" * (MAX_FRAME_BYTES + 1))
+        assert ws.receive_json()["code"] == "too_large"
+        ws.send_text(json.dumps({"v": 1, "type": "ping"}))
+        assert ws.receive_json()["type"] == "pong"
+    assert [m["type"] for m in salon.handled] == ["hello", "ping"]
+
+
+def test_binary_json_frames_are_read_as_text(client: TestClient) -> None:
+    client.post("/api/guest", json={"name": "Anna"})
+    with client.websocket_connect("/ws") as ws:
+        _hello(ws)
+        ws.send_bytes(b'{"v": 1, "type": "ping", "id": 3}')
+        assert ws.receive_json() == {"v": 1, "type": "pong", "id": 3}
+        ws.send_bytes(b"\xff\xfe")
+        assert ws.receive_json()["code"] == "bad_json"
+
+
+def test_a_salon_bug_becomes_an_error_reply(client: TestClient) -> None:
+    client.post("/api/guest", json={"name": "Anna"})
+    with client.websocket_connect("/ws") as ws:
+        _hello(ws)
+        ws.send_text(json.dumps({"v": 1, "type": "chat.say", "id": 9, "table": 1, "text": "crash"}))
+        reply = ws.receive_json()
+        assert (reply["type"], reply["id"], reply["code"]) == ("error", 9, "error")
+        ws.send_text(json.dumps({"v": 1, "type": "ping"}))
+        assert ws.receive_json()["type"] == "pong"
+
+
+def test_disconnect_is_reported_to_the_salon(client: TestClient, salon: FakeSalon) -> None:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"v": 1, "type": "ping"}))
+        ws.receive_json()
+        assert len(salon.connections) == 1
+    # leaving the block closes the socket; the server side notices
+    for _ in range(100):
+        if salon.disconnected:
+            break
+        client.get("/api/tables")
+    assert salon.disconnected == 1
+    assert salon.connections == []
+
+
+def test_many_messages_arrive_in_order(client: TestClient) -> None:
+    client.post("/api/guest", json={"name": "Anna"})
+    with client.websocket_connect("/ws") as ws:
+        _hello(ws)
+        ws.send_text(json.dumps({"v": 1, "type": "chat.say", "table": 1, "text": "flood"}))
+        seqs = [ws.receive_json()["seq"] for _ in range(100)]
+        assert seqs == list(range(1, 101))
+
+
+def test_outbox_drops_a_client_that_cannot_keep_up() -> None:
+    sent: list[str] = []
+
+    class StuckSocket:
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+            await asyncio.sleep(3600)
+
+    async def scenario() -> None:
+        outbox = Outbox(StuckSocket(), limit=10)  # type: ignore[arg-type]
+        outbox.start()
+        for n in range(50):
+            await outbox.send({"n": n})
+        await asyncio.sleep(0.01)
+        assert outbox.too_slow and outbox.closed
+        assert outbox.queue.qsize() <= 11
+        assert sent == ['{"n":0}']
+        assert outbox.task is not None
+        outbox.task.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_static_root_does_not_break_the_api(client: TestClient) -> None:
+    response = client.get("/api/openapi.json")
+    assert response.status_code == 200
+    assert response.json()["openapi"].startswith("3.")
+
+
+def test_websocket_close_on_unknown_path(client: TestClient) -> None:
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/nope") as ws:
+        ws.receive_json()
