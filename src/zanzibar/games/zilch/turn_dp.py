@@ -1,0 +1,197 @@
+"""Exact dynamic programming over one turn, vectorised with NumPy.
+
+Within a turn the points only go up (every scoring roll adds at least one
+scoring unit, 50 points), so a turn is an acyclic decision problem: given what
+banking is worth at each turn total and what a zilch is worth, the value of
+every (turn total, dice to roll) follows by backward induction from the
+largest turn total down to 0. This module does that one computation; the
+callers decide what "worth" means:
+
+* expected banked score (``bank[t] = t``, zilch worth 0): :func:`expected_turn`;
+* probability of winning, for the two-player solver (:mod:`.solver`);
+* probability of beating a leader in a last turn.
+
+The batch axis ``K`` lets one call solve many independent turns at once (all
+score pairs of a block of the solver), which is where the speed comes from.
+
+Arrays are indexed by turn total in *units* (the greatest common divisor of all
+scores, 50 in every preset). At the top turn total ``T`` the player must bank
+(turn totals beyond ``T`` are counted as ``T``); callers choose ``T`` far enough
+out that banking is the best move there anyway, and tests check it.
+
+Slots: ``C[t, s]`` is the value of standing at turn total ``t`` with the choice
+to bank or roll, where slot ``s`` in 1..6 means "s dice left to roll" and slot 0
+means "hot dice" (all dice scored: six dice to roll again, banking allowed only
+if hot dice are not compulsory).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import gcd
+
+import numpy as np
+import numpy.typing as npt
+
+from zanzibar.games.zilch.scoring import ScoringTable, roll_outcomes
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Value standing for "not allowed" (banking below a threshold).
+FORBIDDEN = -1.0e18
+
+
+@dataclass(frozen=True)
+class RollGroups:
+    """The outcomes of a roll of ``n`` dice, grouped by what they let the player do.
+
+    Two outcomes that offer the same best score for every number of dice kept
+    are interchangeable for any player who prefers more points to fewer with
+    the same dice left, so they are merged and their probabilities added.
+    Row ``r`` is one option (gain ``gains[r]`` units, then ``slots[r]``); the
+    rows of group ``g`` are ``starts[g]`` to ``starts[g + 1] - 1``.
+    """
+
+    n: int
+    zilch: float
+    probs: FloatArray
+    gains: IntArray
+    slots: IntArray
+    starts: IntArray
+
+    @property
+    def rows(self) -> int:
+        """Number of option rows."""
+        return len(self.gains)
+
+
+@dataclass(frozen=True)
+class TurnModel:
+    """Everything the turn DP needs to know about the rules."""
+
+    unit: int
+    groups: tuple[RollGroups, ...]  # index n - 1 for n dice
+    hot_dice_compulsory: bool
+
+    def zilch_probability(self, n: int) -> float:
+        """Probability that a roll of ``n`` dice scores nothing."""
+        return self.groups[n - 1].zilch
+
+
+def scoring_unit(table: ScoringTable, *others: int) -> int:
+    """The greatest common divisor of every score (and of ``others``, e.g. thresholds)."""
+    values = [table.one, table.five, table.three_ones, 200, 300, 400, 500, 600]
+    values += [table.straight, table.three_pairs, table.four_and_pair, table.two_triplets]
+    values += [table.nothing, *others]
+    unit = 0
+    for value in values:
+        unit = gcd(unit, value)
+    return unit or 1
+
+
+@lru_cache(maxsize=32)
+def build_model(table: ScoringTable, unit: int, hot_dice_compulsory: bool) -> TurnModel:
+    """Group the rolls of 1..6 dice for the DP."""
+    groups = []
+    for n in range(1, 7):
+        merged: dict[tuple[tuple[int, int], ...], int] = {}
+        zilch_ways = 0
+        for counts, ways in roll_outcomes(n):
+            best = table.best_by_kept(counts)
+            if not best:
+                zilch_ways += ways
+                continue
+            merged[best] = merged.get(best, 0) + ways
+        probs, gains, slots, starts = [], [], [], []
+        for best, ways in sorted(merged.items()):
+            starts.append(len(gains))
+            probs.append(ways / 6**n)
+            for kept, value in best:
+                if value % unit:
+                    raise ValueError(f"score {value} is not a multiple of the unit {unit}")
+                gains.append(value // unit)
+                slots.append(n - kept)
+        groups.append(
+            RollGroups(
+                n=n,
+                zilch=zilch_ways / 6**n,
+                probs=np.array(probs, dtype=np.float64),
+                gains=np.array(gains, dtype=np.int64),
+                slots=np.array(slots, dtype=np.int64),
+                starts=np.array(starts, dtype=np.int64),
+            )
+        )
+    return TurnModel(unit, tuple(groups), hot_dice_compulsory)
+
+
+@dataclass
+class TurnSolution:
+    """Values of one batch of turns: ``C[t, slot, k]`` and ``R[t, n - 1, k]``.
+
+    ``R[t, n - 1]`` is the value of rolling ``n`` dice with turn total ``t``
+    (before the roll); ``C`` as described in the module docstring.
+    """
+
+    C: FloatArray
+    R: FloatArray
+
+    @property
+    def start(self) -> FloatArray:
+        """Value of a turn's first roll (six dice, turn total 0), per batch item."""
+        return self.R[0, 5]
+
+
+def solve_turn(model: TurnModel, bank: FloatArray, zilch: FloatArray) -> TurnSolution:
+    """Backward induction over one turn.
+
+    ``bank[t, k]``: value of banking at turn total ``t`` (``FORBIDDEN`` where not
+    allowed; it must be allowed at the top ``t = T``). ``zilch[k]``: value of
+    losing the turn's points. Returns the values of every decision point.
+    """
+    top = bank.shape[0] - 1
+    batch = bank.shape[1]
+    C = np.empty((top + 1, 7, batch))
+    R = np.full((top + 1, 6, batch), np.nan)
+    C[top, :, :] = bank[top]
+    flat = C.reshape((top + 1) * 7, batch)
+    hot_compulsory = model.hot_dice_compulsory
+    for t in range(top - 1, -1, -1):
+        for n in range(1, 7):
+            g = model.groups[n - 1]
+            index = np.minimum(t + g.gains, top) * 7 + g.slots
+            best = np.maximum.reduceat(flat[index], g.starts, axis=0)
+            R[t, n - 1] = g.probs @ best + g.zilch * zilch
+        np.maximum(R[t], bank[t], out=C[t, 1:])
+        C[t, 0] = R[t, 5] if hot_compulsory else C[t, 6]
+    return TurnSolution(C, R)
+
+
+def expected_turn(model: TurnModel, threshold: int, top_units: int = 800) -> TurnSolution:
+    """Max-expected-banked-score values of one turn (batch of one).
+
+    ``threshold`` is the smallest turn total (points) that may be banked.
+    """
+    t = np.arange(top_units + 1, dtype=np.float64) * model.unit
+    bank = np.where(t >= threshold, t, FORBIDDEN)[:, None]
+    bank[-1] = t[-1]
+    return solve_turn(model, bank, np.zeros(1))
+
+
+def beat_turn(
+    model: TurnModel, needed: int, threshold: int, tie_value: float, top_units: int
+) -> TurnSolution:
+    """Values of a last turn that wins by banking more than ``needed`` points.
+
+    Banking exactly ``needed`` (if allowed) is worth ``tie_value``; a zilch is a
+    loss, or a tie when ``needed`` is 0.
+    """
+    t = np.arange(top_units + 1) * model.unit
+    bank = np.full(top_units + 1, FORBIDDEN)
+    allowed = t >= threshold
+    bank[allowed & (t > needed)] = 1.0
+    bank[allowed & (t == needed)] = tie_value
+    bank[-1] = max(bank[-1], 0.0)
+    zilch = np.array([tie_value if needed == 0 else 0.0])
+    return solve_turn(model, bank[:, None], zilch)
