@@ -23,7 +23,8 @@ export function optionSpecs(info) {
 
 export function presets(info) {
   if (!info) return [];
-  const list = info.presets ?? info.options?.presets ?? [];
+  const fromSchema = info.options && !Array.isArray(info.options) ? info.options.presets : null;
+  const list = fromSchema ?? info.presets ?? [];
   return list.map((p) => (typeof p === "string" ? { name: p, description: "", values: {} } : p));
 }
 

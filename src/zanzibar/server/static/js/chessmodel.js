@@ -1,0 +1,136 @@
+// Reading a chess game's view (rules.view) for drawing: the board from the
+// FEN (multi-digit empty runs, 12 x 12 and larger), the legal moves grouped by
+// square, the last move, check, the setup choices. Piece names in English and
+// French for the letters of Zanzibar-S (and orthodox chess), used when the
+// server sends none.
+
+const FILES = "abcdefghijklmnop";
+
+const NAMES = {
+  en: { k: "King", q: "Queen", g: "Eagle", l: "Lion", u: "Rhinoceros", f: "Buffalo", i: "Prince",
+        b: "Bishop", n: "Knight", m: "Camel", r: "Rook", c: "Cannon", e: "Elephant", z: "Giraffe",
+        v: "Crocodile", w: "Machine", p: "Pawn", a: "Archbishop", d: "Duchess", s: "Sorceress" },
+  fr: { k: "Roi", q: "Dame", g: "Aigle", l: "Lion", u: "Rhinocéros", f: "Buffle", i: "Prince",
+        b: "Fou", n: "Cavalier", m: "Chameau", r: "Tour", c: "Canon", e: "Éléphant", z: "Girafe",
+        v: "Crocodile", w: "Machine", p: "Pion", a: "Archevêque", d: "Duchesse", s: "Sorcière" },
+};
+
+let serverNames = null;
+
+/** Piece names sent by the server ({letter: {en, fr}} or {letter: name}) take precedence. */
+export function setPieceNames(names) {
+  serverNames = names || null;
+}
+
+export function pieceName(letter, lang) {
+  const key = String(letter).toLowerCase();
+  const fromServer = serverNames?.[key] ?? serverNames?.[key.toUpperCase()];
+  if (fromServer) return typeof fromServer === "string" ? fromServer : fromServer[lang] || fromServer.en || key;
+  return (NAMES[lang] || NAMES.en)[key] || (NAMES.en[key] ?? key.toUpperCase());
+}
+
+export function squareName(file, rank) {
+  return `${FILES[file]}${rank + 1}`;
+}
+
+function parseSquare(sq) {
+  const m = /^([a-p])(\d{1,2})$/.exec(sq);
+  return m ? { file: FILES.indexOf(m[1]), rank: Number(m[2]) - 1 } : null;
+}
+
+/** Parse the placement field of a FEN into {squares: Map, files, ranks}. */
+export function parseFen(fen) {
+  const [placement = "", side = "w"] = String(fen || "").trim().split(/\s+/);
+  const rows = placement.split("/");
+  const ranks = rows.length;
+  const squares = new Map();
+  let files = 0;
+  rows.forEach((row, index) => {
+    const rank = ranks - 1 - index;
+    let file = 0;
+    const tokens = row.match(/\d+|\+?[A-Za-z]~?/g) || [];
+    for (const token of tokens) {
+      if (/^\d+$/.test(token)) {
+        file += Number(token);
+        continue;
+      }
+      const letter = token.replace(/[+~]/g, "");
+      squares.set(squareName(file, rank), { letter: letter.toLowerCase(), color: letter === letter.toUpperCase() ? "w" : "b" });
+      file += 1;
+    }
+    files = Math.max(files, file);
+  });
+  return { squares, files: files || 12, ranks: ranks || 12, side: side === "b" ? "b" : "w" };
+}
+
+/** A coordinate move ("f2h4", "e11e12q", "f2-h4") -> {from, to, promotion}. */
+export function parseMove(text) {
+  const m = /^([a-p]\d{1,2})[-x]?([a-p]\d{1,2})=?([a-zA-Z])?$/.exec(String(text || "").trim());
+  return m ? { from: m[1], to: m[2], promotion: m[3] ? m[3].toLowerCase() : null } : null;
+}
+
+function findFen(view) {
+  const state = view?.state || {};
+  return view?.fen || state.fen || state.position?.fen || state.board_fen || null;
+}
+
+function moveOfAction(action) {
+  if (!action || typeof action !== "object") return null;
+  const text = action.move ?? action.uci ?? null;
+  return text ? parseMove(text) : null;
+}
+
+/** Everything the chess view needs, read from the current view. */
+export function chessModel(ctx) {
+  const view = ctx.view || {};
+  const state = view.state || {};
+  if (view.pieces || state.pieces) setPieceNames(view.pieces || state.pieces);
+  const board = parseFen(findFen(view));
+  const legal = Array.isArray(view.legal) ? view.legal : [];
+  const moves = [];
+  const setups = [];
+  for (const action of legal) {
+    const move = moveOfAction(action);
+    if (move) moves.push({ ...move, action });
+    else setups.push(action);
+  }
+  const last = view.last_move || state.last_move || null;
+  let lastMove = null;
+  if (last) {
+    const parsed = typeof last === "string" ? parseMove(last) : parseMove(last.move || last.uci || "");
+    lastMove = {
+      from: parsed?.from || last.from || null,
+      to: parsed?.to || last.to || null,
+      text: (typeof last === "object" && (last.text || last.san || last.move)) || String(last),
+    };
+  }
+  const sideToMove = state.side ? (String(state.side).startsWith("b") ? "b" : "w") : board.side;
+  return {
+    files: board.files,
+    ranks: board.ranks,
+    sideToMove,
+    inCheck: Boolean(view.check ?? state.check ?? state.in_check),
+    lastMove,
+    pieceAt: (sq) => board.squares.get(sq) || null,
+    coords: (sq) => parseSquare(sq) || { file: 0, rank: 0 },
+    defaultCursor: () => (ctx.mySeat === 1 ? squareName(5, board.ranks - 2) : squareName(5, 1)),
+    myColor: (c) => (c.mySeat === 0 ? "w" : c.mySeat === 1 ? "b" : null),
+    flipped: (c) => c.mySeat === 1,
+    targetsFrom: (from) => [...new Set(moves.filter((m) => m.from === from).map((m) => m.to))],
+    movesBetween: (from, to) => moves.filter((m) => m.from === from && m.to === to),
+    setupActions: () =>
+      setups.map((action, index) => ({
+        action,
+        label: action.label || action.text || action.description || describeSetup(action) || `#${index + 1}`,
+      })),
+  };
+}
+
+function describeSetup(action) {
+  const parts = [];
+  for (const [key, value] of Object.entries(action)) {
+    if (key === "type") continue;
+    parts.push(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
+  }
+  return parts.join(", ");
+}

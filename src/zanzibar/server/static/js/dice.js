@@ -1,0 +1,202 @@
+// The 421 and Zilch view: the dice as pips (SVG) and as text, which dice are
+// selected, the roll / stop / bank buttons, the roll limit, everyone's tokens
+// or scores, the pot and the phase, and whose turn it is.
+//
+// Keys (by KeyboardEvent.code, so AZERTY works): Digit1..6 select a die,
+// Shift+Digit1..6 unselect it, Space says the selection, R rolls, X stops
+// (421) or banks (Zilch), D repeats the last roll, S the scores, T the turn.
+// The selection is the player's own until they roll; it is sent with the action.
+
+import { h, s } from "./dom.js";
+import { t, joinWords } from "./i18n.js";
+import { announce } from "./announce.js";
+import { digitOf, activatesItself } from "./keys.js";
+import { diceModel } from "./dicemodel.js";
+
+const PIPS = {
+  1: [[50, 50]],
+  2: [[28, 28], [72, 72]],
+  3: [[28, 28], [50, 50], [72, 72]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+  6: [[28, 25], [72, 25], [28, 50], [72, 50], [28, 75], [72, 75]],
+};
+
+function dieSvg(value) {
+  return s("svg", { viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" },
+    s("rect", { class: "die-face", x: 5, y: 5, width: 90, height: 90, rx: 16 }),
+    (PIPS[value] || []).map(([cx, cy]) => s("circle", { class: "pip", cx, cy, r: 9 })));
+}
+
+function selectedSet(ctx, model) {
+  const ui = ctx.ui;
+  // A new roll (or a new turn) clears the selection.
+  const stamp = `${ctx.view?.to_act}|${model.stamp}`;
+  if (ui.diceStamp !== stamp) {
+    ui.diceStamp = stamp;
+    ui.selected = new Set();
+  }
+  return ui.selected;
+}
+
+function dieLabel(model, index, selected) {
+  const value = model.dice[index];
+  const parts = [t("die_n", { n: index + 1, value: value ? String(value) : t("die_not_rolled") })];
+  if (model.keptLabel && model.kept?.[index]) parts.push(model.keptLabel);
+  if (selected.has(index)) parts.push(t("die_selected"));
+  return parts.join(", ");
+}
+
+function selectionText(model, selected) {
+  const sel = [];
+  const unsel = [];
+  model.dice.forEach((value, index) => {
+    if (!model.selectable(index)) return;
+    const word = `${index + 1} (${value ?? "-"})`;
+    (selected.has(index) ? sel : unsel).push(word);
+  });
+  if (sel.length === 0) return t("selection_none");
+  return t("selection", { sel: joinWords(sel), unsel: joinWords(unsel) });
+}
+
+function toggle(ctx, model, index, on) {
+  if (index < 0 || index >= model.dice.length || !model.selectable(index)) return false;
+  const selected = selectedSet(ctx, model);
+  if (on) selected.add(index);
+  else selected.delete(index);
+  announce(`${dieLabel(model, index, selected)}`);
+  ctx.rerender();
+  return true;
+}
+
+async function doRoll(ctx, model) {
+  const selected = [...selectedSet(ctx, model)].sort((a, b) => a - b);
+  const action = model.rollAction(selected);
+  if (!action) {
+    announce(model.rollRefusal(selected), { politeness: "assertive" });
+    return;
+  }
+  await ctx.act(action);
+}
+
+async function doStop(ctx, model) {
+  const selected = [...selectedSet(ctx, model)].sort((a, b) => a - b);
+  const action = model.stopAction(selected);
+  if (!action) {
+    announce(model.stopRefusal(selected), { politeness: "assertive" });
+    return;
+  }
+  await ctx.act(action);
+}
+
+export function helpLines() {
+  return t("help_dice");
+}
+
+export function handleKey(ctx, event) {
+  if (!ctx.view) return false;
+  const model = diceModel(ctx);
+  const digit = digitOf(event.code);
+  if (digit !== null && digit <= 6) {
+    if (!ctx.myTurn) {
+      announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      return true;
+    }
+    return toggle(ctx, model, digit - 1, !event.shiftKey) || true;
+  }
+  if (event.code === "Space") {
+    if (activatesItself(event.target)) return false;
+    announce(model.dice.some((v) => v) ? selectionText(model, selectedSet(ctx, model)) : t("no_dice"));
+    return true;
+  }
+  if (event.shiftKey) return false;
+  switch (event.code) {
+    case "KeyR":
+      if (ctx.myTurn) doRoll(ctx, model);
+      else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      return true;
+    case "KeyX":
+      if (ctx.myTurn) doStop(ctx, model);
+      else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      return true;
+    case "KeyD":
+      ctx.ask("dice");
+      return true;
+    case "KeyS":
+      ctx.ask("scores");
+      return true;
+    case "KeyT":
+      ctx.ask("turn");
+      return true;
+    default:
+      return false;
+  }
+}
+
+function scoreTable(ctx, model) {
+  return h("table", { class: "scoreboard", id: "scoreboard" },
+    h("caption", { class: "visually-hidden" }, t("players_heading")),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, t("players_heading")),
+      model.columns.map((col) => h("th", { scope: "col" }, col.label)))),
+    h("tbody", {}, model.players.map((player) =>
+      h("tr", { "data-key": `p${player.seat}`, "data-turn": String(player.seat === ctx.view.to_act && !ctx.view.over) },
+        h("th", { scope: "row" },
+          ctx.names[player.seat] ?? `#${player.seat + 1}`,
+          player.seat === ctx.mySeat ? ` ${t("you_mark")}` : "",
+          player.seat === ctx.view.to_act && !ctx.view.over ? h("span", { class: "visually-hidden" }, ` (${t("turn_of", { name: "" }).trim()})`) : null),
+        model.columns.map((col) => h("td", {}, col.value(player)))))));
+}
+
+export function render(ctx) {
+  const model = diceModel(ctx);
+  const selected = selectedSet(ctx, model);
+  const canAct = ctx.myTurn;
+  const rollable = canAct && Boolean(model.rollAction([...selected].sort((a, b) => a - b)));
+  const stoppable = canAct && Boolean(model.stopAction([...selected].sort((a, b) => a - b)));
+  const diceText = model.dice.some((v) => v)
+    ? t("dice_text", { dice: model.dice.map((v) => v ?? "-").join(" ") })
+    : t("no_dice");
+  return h("div", { id: "dice-view", "data-game": ctx.game },
+    h("ul", { class: "row", id: "dice-facts", style: "list-style:none;padding:0" },
+      model.facts.map((fact, i) => h("li", { "data-key": `f${i}`, class: "badge" }, fact))),
+    h("h3", { id: "dice-heading" }, t("dice_heading")),
+    h("p", { class: "dice-text", id: "dice-text" }, diceText, model.combination ? ` — ${model.combination}` : ""),
+    model.extraDice ? h("p", { id: "dice-extra" }, model.extraDice) : null,
+    h("div", { class: "dice-row", role: "group", "aria-labelledby": "dice-heading" },
+      model.dice.map((value, index) =>
+        h("button", {
+          type: "button",
+          class: `die${model.kept?.[index] ? " kept" : ""}`,
+          "data-key": `die${index}`,
+          id: `die-${index + 1}`,
+          "aria-pressed": model.selectable(index) ? String(selected.has(index)) : null,
+          "aria-disabled": canAct && model.selectable(index) ? null : "true",
+          "aria-label": dieLabel(model, index, selected),
+          onclick: () => {
+            if (!canAct || !model.selectable(index)) return;
+            toggle(ctx, model, index, !selected.has(index));
+          },
+        },
+        value ? dieSvg(value) : s("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, s("rect", { class: "die-face", x: 5, y: 5, width: 90, height: 90, rx: 16 })),
+        h("span", { class: "die-caption", "aria-hidden": "true" }, `${index + 1}: ${value ?? "–"}`)))),
+    h("div", { class: "row", id: "dice-actions" },
+      h("button", {
+        type: "button", class: "primary", id: "roll-button",
+        "aria-disabled": rollable ? null : "true",
+        onclick: () => canAct && doRoll(ctx, model),
+      }, `${model.rollLabel(selected)} (R)`),
+      model.stopLabel
+        ? h("button", {
+            type: "button", id: "stop-button",
+            "aria-disabled": stoppable ? null : "true",
+            onclick: () => canAct && doStop(ctx, model),
+          }, `${model.stopLabel} (X)`)
+        : null),
+    h("div", { class: "row", id: "dice-questions" },
+      h("button", { type: "button", id: "say-selection", onclick: () => announce(model.dice.some((v) => v) ? selectionText(model, selected) : t("no_dice")) }, t("say_selection")),
+      h("button", { type: "button", id: "say-dice", onclick: () => ctx.ask("dice") }, t("say_dice")),
+      h("button", { type: "button", id: "say-scores", onclick: () => ctx.ask("scores") }, t("say_scores")),
+      h("button", { type: "button", id: "say-turn", onclick: () => ctx.ask("turn") }, t("say_turn"))),
+    scoreTable(ctx, model));
+}
