@@ -23,10 +23,10 @@ _GAME_COMMANDS: dict[tuple[str, str], str] = {
     ("play", "zilch"): "zanzibar.cli.zilch:play",
     ("sim", "zilch"): "zanzibar.cli.zilch:sim",
     ("solve", "zilch"): "zanzibar.cli.zilch:solve",
-    ("play", "zanzibar-s"): "zanzibar.cli.chess:play",
-    ("play", "chess"): "zanzibar.cli.chess:play",
-    ("play", "shako"): "zanzibar.cli.chess:play",
-    ("play", "metamachy"): "zanzibar.cli.chess:play",
+    ("play", "zanzibar-s"): "zanzibar.cli.chess_play:play",
+    ("play", "chess"): "zanzibar.cli.chess_play:play",
+    ("play", "shako"): "zanzibar.cli.chess_play:play",
+    ("play", "metamachy"): "zanzibar.cli.chess_play:play",
 }
 
 #: Commands that take no game argument -> "module:function".
