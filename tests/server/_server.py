@@ -36,6 +36,8 @@ class ServerProcess:
     data_dir: Path
     port: int
     bot_delay: float = 0.0
+    round_pause: float = 0.0
+    takeover_delay: float = 0.5
     log_path: Path = field(default_factory=Path)
 
     @property
@@ -61,7 +63,13 @@ class ServerProcess:
     def restart(self) -> ServerProcess:
         """Stop if running, then start again on the same data directory and port."""
         self.stop()
-        return start_server(self.data_dir, port=self.port, bot_delay=self.bot_delay)
+        return start_server(
+            self.data_dir,
+            port=self.port,
+            bot_delay=self.bot_delay,
+            round_pause=self.round_pause,
+            takeover_delay=self.takeover_delay,
+        )
 
     def logs(self) -> str:
         """What the process printed (useful in assertion messages)."""
@@ -95,6 +103,8 @@ def start_server(
     *,
     port: int = 0,
     bot_delay: float = 0.0,
+    round_pause: float = 0.0,
+    takeover_delay: float = 0.5,
     extra_args: list[str] | None = None,
     env: dict[str, str] | None = None,
 ) -> ServerProcess:
@@ -118,6 +128,10 @@ def start_server(
         str(data_dir),
         "--bot-delay",
         str(bot_delay),
+        "--round-pause",
+        str(round_pause),
+        "--takeover-delay",
+        str(takeover_delay),
         *(extra_args or []),
     ]
     process_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
@@ -138,7 +152,9 @@ def start_server(
             process.kill()
             process.wait(timeout=10)
         raise
-    return ServerProcess(url, process, data_dir, actual_port, bot_delay, log_path)
+    return ServerProcess(
+        url, process, data_dir, actual_port, bot_delay, round_pause, takeover_delay, log_path
+    )
 
 
 def _wait_until_answers(url: str, deadline: float) -> None:

@@ -53,7 +53,7 @@ class WsClient:
     @classmethod
     async def open(cls, ws_url: str, name: str = "anon", **kwargs: Any) -> WsClient:
         """Open a socket without signing in."""
-        ws = await connect(ws_url, max_size=4 * 1024 * 1024, **kwargs)
+        ws = await connect(ws_url, max_size=4 * 1024 * 1024, proxy=None, **kwargs)
         return cls(ws, name)
 
     @classmethod
@@ -117,6 +117,13 @@ class WsClient:
         """Say hello; return ``welcome`` (or the error)."""
         await self.ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
         return await self.wait_for(lambda m: m["type"] in {"welcome", "error"})
+
+    async def ping(self, timeout: float = DEFAULT_TIMEOUT_S) -> Message:
+        """Send ``ping``; return the ``pong`` (or the error)."""
+        request_id = await self.send("ping")
+        return await self.wait_for(
+            lambda m: m["type"] in {"pong", "error"} and m.get("id") == request_id, timeout
+        )
 
     async def reply_to(self, request_id: Any, timeout: float = DEFAULT_TIMEOUT_S) -> Message:
         """The ``ok``/``error`` carrying ``request_id``."""

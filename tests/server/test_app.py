@@ -184,7 +184,7 @@ def test_a_salon_bug_becomes_an_error_reply(client: TestClient) -> None:
         _hello(ws)
         ws.send_text(json.dumps({"v": 1, "type": "chat.say", "id": 9, "table": 1, "text": "crash"}))
         reply = ws.receive_json()
-        assert (reply["type"], reply["id"], reply["code"]) == ("error", 9, "error")
+        assert (reply["type"], reply["id"], reply["code"]) == ("error", 9, "internal")
         ws.send_text(json.dumps({"v": 1, "type": "ping"}))
         assert ws.receive_json()["type"] == "pong"
 

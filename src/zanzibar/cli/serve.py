@@ -20,6 +20,8 @@ from zanzibar.server.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOST,
     DEFAULT_PORT,
+    DEFAULT_ROUND_PAUSE,
+    DEFAULT_TAKEOVER_DELAY,
     Settings,
     default_data_dir,
 )
@@ -63,19 +65,36 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         help=f"seconds a bot waits before acting (default {DEFAULT_BOT_DELAY})",
     )
     parser.add_argument(
+        "--round-pause",
+        type=float,
+        default=DEFAULT_ROUND_PAUSE,
+        metavar="S",
+        help=f"seconds of pause between rounds (default {DEFAULT_ROUND_PAUSE})",
+    )
+    parser.add_argument(
+        "--takeover-delay",
+        type=float,
+        default=DEFAULT_TAKEOVER_DELAY,
+        metavar="S",
+        help=f"seconds before a bot takes the seat of a player who dropped (default {DEFAULT_TAKEOVER_DELAY})",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"port {args.port} is not between 0 and 65535")
-    if args.bot_delay < 0:
-        parser.error("the bot delay cannot be negative")
+    for flag in ("bot_delay", "round_pause", "takeover_delay"):
+        if getattr(args, flag) < 0:
+            parser.error(f"--{flag.replace('_', '-')} cannot be negative")
     return Settings(
         host=args.host,
         port=args.port,
         db_url=args.db,
         data_dir=args.data_dir if args.data_dir is not None else default_data_dir(),
         bot_delay=args.bot_delay,
+        round_pause=args.round_pause,
+        takeover_delay=args.takeover_delay,
     ), args.log_level
 
 

@@ -127,20 +127,29 @@ def _zanzibar_error_response(exc: ZanzibarError) -> JSONResponse:
 
 
 def games_json(lang: str = "en") -> list[dict[str, Any]]:
-    """Every installed game with its option schema, presets, seats and bot levels."""
+    """Every installed game with its options, presets, seats and bot levels.
+
+    The same shape as the salon's ``games.list`` reply; a game that fails to
+    load is left out (and logged) rather than taking the list down.
+    """
     out = []
     for name in game_names():
-        rules = get_rules(name)
-        defaults = rules.options.resolve()
-        low, high = rules.seat_range(defaults)
+        try:
+            rules = get_rules(name)
+            schema = rules.options.to_json(lang)
+            low, high = rules.seat_range(rules.options.resolve())
+            levels = list(rules.bot_levels())
+        except Exception:
+            log.exception("game %s is not available", name)
+            continue
         out.append(
             {
                 "name": rules.name,
-                "title": rules.title.get(lang) or rules.title.get("en", rules.name),
-                "options": rules.options.to_json(lang),
-                "presets": [p.name for p in rules.options.presets],
+                "title": rules.title.get(lang) or rules.title.get("en") or rules.name,
+                "options": schema["options"],
+                "presets": schema["presets"],
                 "seats": [low, high],
-                "bot_levels": list(rules.bot_levels()),
+                "bot_levels": levels,
             }
         )
     return out
@@ -224,7 +233,10 @@ def _lang(request: Request) -> str:
 
 async def list_games(request: Request) -> Response:
     """The games of the salon with their option schemas (``?lang=fr`` for French)."""
-    return JSONResponse({"games": games_json(_lang(request))})
+    salon = _salon(request)
+    info = getattr(salon, "games_info", None)
+    games = info(_lang(request)) if callable(info) else games_json(_lang(request))
+    return JSONResponse({"games": to_jsonable(games)})
 
 
 async def list_tables(request: Request) -> Response:
@@ -368,7 +380,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 reply: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error"}
                 if "id" in message:
                     reply["id"] = message["id"]
-                reply.update(code="error", message="internal error; nothing was changed")
+                reply.update(code="internal", message="internal error; nothing was changed")
                 await outbox.send(reply)
     finally:
         with contextlib.suppress(Exception):
@@ -386,7 +398,12 @@ def _make_salon(settings: Settings) -> SalonService:
     # Imported late: the transport only needs the salon when it builds one.
     salon_class = importlib.import_module("zanzibar.salon").Salon
     settings.prepare()
-    salon: SalonService = salon_class(db_url=settings.database_url, bot_delay=settings.bot_delay)
+    salon: SalonService = salon_class(
+        db_url=settings.database_url,
+        bot_delay=settings.bot_delay,
+        round_pause=settings.round_pause,
+        takeover_delay=settings.takeover_delay,
+    )
     return salon
 
 

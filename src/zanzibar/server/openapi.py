@@ -111,11 +111,15 @@ GAME_INFO: JsonSchema = {
         "name": {"type": "string"},
         "title": {"type": "string"},
         "options": {
-            "type": "object",
-            "description": "OptionSchema.to_json(lang): every option and every preset",
-            "required": ["options", "presets"],
+            "type": "array",
+            "description": "every option: name, type, default, allowed values, description",
+            "items": {"type": "object", "required": ["name", "type", "default"]},
         },
-        "presets": {"type": "array", "items": {"type": "string"}},
+        "presets": {
+            "type": "array",
+            "description": "named sets of option values, the default first",
+            "items": {"type": "object", "required": ["name", "values"]},
+        },
         "seats": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
         "bot_levels": {"type": "array", "items": {"type": "string"}},
     },
@@ -159,8 +163,16 @@ GAME_RECORD: JsonSchema = {
 USER_STATS: JsonSchema = {
     "type": "object",
     "description": "Games played, won and lost, in total and per game.",
-    "required": ["name"],
-    "properties": {"name": {"type": "string"}},
+    "required": ["user", "games"],
+    "properties": {
+        "user": {"type": "string"},
+        "id": {"type": "integer"},
+        "games": {
+            "type": "object",
+            "description": "per game name (and 'total'): played, won, lost, drawn",
+            "additionalProperties": {"type": "object"},
+        },
+    },
 }
 
 COMPONENTS: dict[str, JsonSchema] = {

@@ -275,6 +275,8 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
                     "rate_limited",
                     "too_long",
                     "conflict",
+                    "internal",
+                    "corrupt_data",
                     "error",
                 ]
             },

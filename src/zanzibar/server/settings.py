@@ -21,6 +21,10 @@ DATA_DIR_ENV = "ZANZIBAR_DATA_DIR"
 DB_FILE_NAME = "zanzibar.sqlite3"
 #: Seconds a bot waits before it acts, so people can follow what it does.
 DEFAULT_BOT_DELAY = 0.5
+#: Seconds of pause between rounds (the host may hold it longer).
+DEFAULT_ROUND_PAUSE = 5.0
+#: Seconds after a seated player drops mid-game before a bot takes the seat over.
+DEFAULT_TAKEOVER_DELAY = 15.0
 
 
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -64,6 +68,8 @@ class Settings:
     db_url: str = ""
     data_dir: Path = field(default_factory=default_data_dir)
     bot_delay: float = DEFAULT_BOT_DELAY
+    round_pause: float = DEFAULT_ROUND_PAUSE
+    takeover_delay: float = DEFAULT_TAKEOVER_DELAY
 
     @property
     def database_url(self) -> str:

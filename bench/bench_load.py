@@ -1,0 +1,533 @@
+"""Load benchmark: N simulated players over loopback WebSockets at tables with bots.
+
+    .venv/bin/python bench/bench_load.py                       # modest defaults
+    .venv/bin/python bench/bench_load.py --players 1000 --tables 300 --duration 60 --procs 2
+
+It starts a ``zanzibar serve`` process on a free loopback port with a
+temporary data directory (or uses ``--server URL``, loopback only), signs in
+the players as guests, seats them at tables of one game (each table gets one
+bot besides its players), starts the games and lets every player answer its
+turns with a random legal action after a short think time. When a game ends,
+its host starts a new one at the same table.
+
+It prints, for the measured window:
+* actions per second (players' actions accepted by the server; bots' actions
+  are counted apart);
+* the latency from a player sending an action to the first event it caused
+  reaching *every* seat of the table (p50, p90, p99, max);
+* beside it, the reference measured in the same run on the same sockets: the
+  round trip of a protocol ``ping`` (what the transport alone costs under the
+  same load);
+* the CPU time the server process used, to show what limits the figures.
+
+Loops are bounded by ``--duration`` and by the number of players; only
+127.0.0.1 is ever contacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+READY_PREFIX = "Zanzibar salon ready at "
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+# -- the simulated players ---------------------------------------------------------------------
+
+
+@dataclass
+class TablePlan:
+    """One table: its players' names; the first one is the host."""
+
+    names: list[str]
+    bots: int = 1
+
+
+@dataclass
+class WorkerResult:
+    """What one load process measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    pings: list[float] = field(default_factory=list)
+    actions: int = 0
+    refused: int = 0
+    bot_events: int = 0
+    games_finished: int = 0
+    connected: int = 0
+    errors: list[str] = field(default_factory=list)
+    window: float = 0.0
+
+
+class Player:
+    """One simulated player: one socket, plays its seat, measures what it sees."""
+
+    def __init__(self, world: World, name: str, think: float, rng: random.Random) -> None:
+        self.world = world
+        self.name = name
+        self.think = think
+        self.rng = rng
+        self.ws: Any = None
+        self.table: Any = None
+        self.seat: int | None = None
+        self.ids = itertools.count(1)
+        self.replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.pings: dict[int, float] = {}
+        self.acted_on: int = -1
+        self.view: dict[str, Any] = {}
+        self.log_length = 0
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self, server: str) -> None:
+        import httpx
+        from websockets.asyncio.client import connect
+
+        async with httpx.AsyncClient(timeout=60) as http:
+            response = await http.post(server + "api/guest", json={"name": self.name, "lang": "en"})
+            response.raise_for_status()
+            token = response.json()["token"]
+        self.ws = await connect(
+            server.replace("http://", "ws://") + "ws",
+            proxy=None,
+            max_size=4 * 1024 * 1024,
+            ping_interval=None,
+            compression=None,
+            open_timeout=60,
+        )
+        await self.ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+        welcome = json.loads(await self.ws.recv())
+        if welcome.get("type") != "welcome":
+            raise RuntimeError(f"{self.name}: {welcome}")
+        self.reader = asyncio.create_task(self.read())
+
+    async def request(self, type_name: str, **fields: Any) -> dict[str, Any]:
+        request_id = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.replies[request_id] = future
+        await self.ws.send(json.dumps({"v": 1, "type": type_name, "id": request_id, **fields}))
+        return await asyncio.wait_for(future, 60)
+
+    async def ping(self) -> None:
+        request_id = next(self.ids)
+        self.pings[request_id] = time.perf_counter()
+        await self.ws.send(json.dumps({"v": 1, "type": "ping", "id": request_id}))
+
+    async def read(self) -> None:
+        world = self.world
+        try:
+            async for frame in self.ws:
+                now = time.perf_counter()
+                message = json.loads(frame)
+                kind = message["type"]
+                if kind == "pong":
+                    sent = self.pings.pop(message.get("id"), None)
+                    if sent is not None and world.measuring:
+                        world.result.pings.append(now - sent)
+                    continue
+                if kind in {"ok", "error"}:
+                    future = self.replies.pop(message.get("id"), None)
+                    if future is not None and not future.done():
+                        future.set_result(message)
+                    continue
+                if kind == "game.event" and message.get("table") == self.table:
+                    world.arrived(self.table, message["seq"], self, now)
+                    if message["event"].get("seat") is not None and world.is_bot_seat(
+                        self.table, message["event"]["seat"]
+                    ):
+                        world.bot_event(self)
+                elif kind == "game.view" and message.get("table") == self.table:
+                    self.view = message["view"]
+                    self.log_length = message["log_length"]
+                    world.last_seq_seen(self.table, message["seq"])
+                    if self.view.get("over"):
+                        world.game_over(self)
+                    elif (
+                        self.view.get("to_act") == self.seat
+                        and self.view.get("legal")
+                        and self.acted_on != self.log_length
+                    ):
+                        self.acted_on = self.log_length
+                        world.spawn(self.act(self.log_length, self.view["legal"]))
+        except Exception as exc:  # the socket closed
+            if not world.stopping:
+                world.result.errors.append(f"{self.name}: reader stopped: {exc!r}")
+
+    async def act(self, log_length: int, legal: list[Any]) -> None:
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5 * self.think, 1.5 * self.think))
+        if self.world.stopping:
+            return
+        action = self.rng.choice(legal)
+        base_seq = self.world.table_seq.get(self.table, 0)
+        started = time.perf_counter()
+        reply = await self.request("game.action", table=self.table, action=action, seq=log_length)
+        if reply["type"] == "ok":
+            self.world.action_sent(self.table, base_seq, started)
+        else:
+            self.world.result.refused += 1
+
+
+class World:
+    """All players of one load process and the measurements they share."""
+
+    def __init__(self, server: str, plans: list[TablePlan], think: float, seed: int) -> None:
+        self.server = server
+        self.plans = plans
+        self.think = think
+        self.rng = random.Random(seed)
+        self.result = WorkerResult()
+        self.measuring = False
+        self.stopping = False
+        self.players: list[Player] = []
+        self.members: dict[Any, list[Player]] = {}
+        self.bot_seats: dict[Any, set[int]] = {}
+        self.table_seq: dict[Any, int] = {}
+        #: (table, seq) -> arrival time per player
+        self.arrivals: dict[tuple[Any, int], dict[int, float]] = {}
+        #: (table, base_seq, sent_at) of accepted actions
+        self.sent: list[tuple[Any, int, float]] = []
+        self.hosts: dict[Any, Player] = {}
+        self.restarting: set[Any] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coroutine: Any) -> None:
+        """Run a task, keeping a reference until it is done."""
+        task = asyncio.create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def arrived(self, table: Any, seq: int, player: Player, now: float) -> None:
+        if self.table_seq.get(table, 0) < seq:
+            self.table_seq[table] = seq
+        if self.measuring:
+            self.arrivals.setdefault((table, seq), {})[id(player)] = now
+
+    def last_seq_seen(self, table: Any, seq: int) -> None:
+        if self.table_seq.get(table, 0) < seq:
+            self.table_seq[table] = seq
+
+    def is_bot_seat(self, table: Any, seat: int) -> bool:
+        return seat in self.bot_seats.get(table, set())
+
+    def bot_event(self, player: Player) -> None:
+        if self.measuring and self.hosts.get(player.table) is player:
+            self.result.bot_events += 1
+
+    def action_sent(self, table: Any, base_seq: int, started: float) -> None:
+        if self.measuring:
+            self.result.actions += 1
+            self.sent.append((table, base_seq, started))
+
+    def game_over(self, player: Player) -> None:
+        table = player.table
+        if self.hosts.get(table) is player and table not in self.restarting and not self.stopping:
+            self.restarting.add(table)
+            if self.measuring:
+                self.result.games_finished += 1
+            self.spawn(self.restart(player))
+
+    async def restart(self, host: Player) -> None:
+        await asyncio.sleep(0.2)
+        try:
+            reply = await host.request("table.start", table=host.table)
+            if reply["type"] != "ok":
+                self.result.errors.append(
+                    f"restart refused: {reply.get('code')}: {reply.get('message')}"
+                )
+        finally:
+            self.restarting.discard(host.table)
+
+    async def set_up(self) -> None:
+        for plan in self.plans:
+            group = [
+                Player(self, name, self.think, random.Random(self.rng.random()))
+                for name in plan.names
+            ]
+            self.players.extend(group)
+        # sign in and connect in bounded batches
+        for start in range(0, len(self.players), 50):
+            await asyncio.gather(
+                *(p.connect(self.server) for p in self.players[start : start + 50])
+            )
+        self.result.connected = len(self.players)
+        index = 0
+        for plan in self.plans:
+            group = self.players[index : index + len(plan.names)]
+            index += len(plan.names)
+            await self.seat_table(group, plan)
+
+    async def seat_table(self, group: list[Player], plan: TablePlan) -> None:
+        host = group[0]
+        seats = len(group) + plan.bots
+        reply = await host.request("table.create", game=GAME, seats=seats)
+        if reply["type"] != "ok":
+            raise RuntimeError(f"table.create refused: {reply}")
+        table = reply["table"]["id"]
+        host.table, host.seat = table, reply["table"]["you"]["seat"]
+        self.hosts[table] = host
+        self.members[table] = group
+        for player in group[1:]:
+            joined = await player.request("table.join", table=table)
+            if joined["type"] != "ok":
+                raise RuntimeError(f"table.join refused: {joined}")
+            player.table, player.seat = table, joined["seat"]
+        taken = {p.seat for p in group}
+        for _ in range(plan.bots):
+            added = await host.request("table.add_bot", table=table)
+            if added["type"] != "ok":
+                raise RuntimeError(f"table.add_bot refused: {added}")
+        self.bot_seats[table] = set(range(seats)) - taken
+        started = await host.request("table.start", table=table)
+        if started["type"] != "ok":
+            raise RuntimeError(f"table.start refused: {started}")
+
+    async def pinger(self, deadline: float) -> None:
+        players = list(self.players)
+        for _ in range(1_000_000):
+            if time.perf_counter() >= deadline:
+                return
+            for player in self.rng.sample(players, min(len(players), 20)):
+                await player.ping()
+            await asyncio.sleep(0.05)
+
+    def latencies(self) -> tuple[list[float], int]:
+        """Action -> first resulting event at every seat; and how many were incomplete."""
+        out: list[float] = []
+        incomplete = 0
+        for table, base_seq, started in self.sent:
+            members = self.members[table]
+            found = None
+            for seq in range(base_seq + 1, base_seq + 50):
+                if (table, seq) in self.arrivals:
+                    found = self.arrivals[(table, seq)]
+                    if min(found.values()) >= started:
+                        break
+                    found = None
+            if found is None or len(found) < len(members):
+                incomplete += 1
+                continue
+            out.append(max(found.values()) - started)
+        return out, incomplete
+
+    async def run(self, warmup: float, duration: float) -> WorkerResult:
+        await self.set_up()
+        await asyncio.sleep(warmup)
+        self.measuring = True
+        began = time.perf_counter()
+        await self.pinger(began + duration)
+        self.measuring = False
+        self.result.window = time.perf_counter() - began
+        self.stopping = True
+        await asyncio.sleep(0.3)
+        latencies, incomplete = self.latencies()
+        self.result.latencies = latencies
+        if incomplete:
+            self.result.errors.append(
+                f"{incomplete} actions whose event did not reach every seat in the window"
+            )
+        for player in self.players:
+            await player.ws.close()
+        return self.result
+
+
+GAME = "421"
+
+
+def worker(
+    server: str,
+    plans: list[TablePlan],
+    think: float,
+    seed: int,
+    warmup: float,
+    duration: float,
+    game: str,
+) -> WorkerResult:
+    """One load process: play its tables and return what it measured."""
+    global GAME
+    GAME = game
+    try:
+        import uvloop
+
+        runner = asyncio.Runner(loop_factory=uvloop.new_event_loop)
+    except ImportError:
+        runner = asyncio.Runner()
+    with runner:
+        return runner.run(World(server, plans, think, seed).run(warmup, duration))
+
+
+def _worker_entry(args: tuple[Any, ...]) -> WorkerResult:
+    return worker(*args)
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def start_server(data_dir: Path, bot_delay: float) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """``zanzibar serve --port 0`` on loopback; (process, url, log path)."""
+    log_path = data_dir.parent / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "zanzibar.cli.main",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--data-dir",
+                str(data_dir),
+                "--bot-delay",
+                str(bot_delay),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    for _ in range(1200):
+        for line in log_path.read_text(errors="replace").splitlines():
+            if line.startswith(READY_PREFIX):
+                return process, line[len(READY_PREFIX) :].strip(), log_path
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("the server did not start:\n" + log_path.read_text(errors="replace"))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of the values lie (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def plan_tables(players: int, tables: int, bots: int) -> list[TablePlan]:
+    """Spread the players over the tables as evenly as possible."""
+    if tables < 1 or players < tables:
+        raise SystemExit("need at least one player per table")
+    per, extra = divmod(players, tables)
+    plans = []
+    counter = itertools.count(1)
+    for index in range(tables):
+        size = per + (1 if index < extra else 0)
+        plans.append(TablePlan([f"p{next(counter)}" for _ in range(size)], bots))
+    return plans
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=60)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--bots", type=int, default=1, help="bots per table")
+    parser.add_argument("--game", default="421")
+    parser.add_argument("--duration", type=float, default=15.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--think", type=float, default=0.5, help="mean seconds a player thinks")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="the server's bot delay")
+    parser.add_argument("--procs", type=int, default=1, help="load-generating processes")
+    parser.add_argument("--server", default=None, help="use a running server (loopback only)")
+    parser.add_argument("--seed", type=int, default=421)
+    args = parser.parse_args(argv)
+    if args.players > 5000 or args.tables > 2000 or args.duration > 600:
+        raise SystemExit("bounded: at most 5000 players, 2000 tables, 600 s")
+
+    process = None
+    if args.server:
+        host = urlparse(args.server).hostname
+        if host not in LOOPBACK:
+            raise SystemExit("only loopback servers may be targeted")
+        url = args.server.rstrip("/") + "/"
+        tmp = None
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="zanzibar-bench-")
+        process, url, _ = start_server(Path(tmp.name) / "data", args.bot_delay)
+    try:
+        plans = plan_tables(args.players, args.tables, args.bots)
+        chunks = [plans[i :: args.procs] for i in range(args.procs)]
+        jobs = [
+            (url, chunk, args.think, args.seed + i, args.warmup, args.duration, args.game)
+            for i, chunk in enumerate(chunks)
+            if chunk
+        ]
+        cpu_before = cpu_seconds(process.pid) if process else 0.0
+        wall_before = time.perf_counter()
+        if len(jobs) == 1:
+            results = [worker(*jobs[0])]
+        else:
+            with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+                results = pool.map(_worker_entry, jobs)
+        wall = time.perf_counter() - wall_before
+        cpu = cpu_seconds(process.pid) - cpu_before if process else float("nan")
+    finally:
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if tmp is not None:
+            tmp.cleanup()
+
+    latencies = [x for r in results for x in r.latencies]
+    pings = [x for r in results for x in r.pings]
+    actions = sum(r.actions for r in results)
+    window = max(r.window for r in results)
+    ms = 1000.0
+    print(
+        f"game {args.game}: {sum(r.connected for r in results)} players connected at {args.tables} tables "
+        f"({args.bots} bot(s) each), think {args.think}s, bot delay {args.bot_delay}s, {args.procs} load process(es)"
+    )
+    print(
+        f"measured window: {window:.1f} s; players' actions accepted: {actions} "
+        f"({actions / window:.1f}/s), refused: {sum(r.refused for r in results)}, "
+        f"bot events seen: {sum(r.bot_events for r in results)}, games finished: {sum(r.games_finished for r in results)}"
+    )
+    print(f"{'':34}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}{'n':>8}")
+    for label, values in (
+        ("action -> event at every seat (ms)", latencies),
+        ("reference: ping round trip (ms)", pings),
+    ):
+        print(
+            f"{label:34}"
+            + "".join(f"{percentile(values, q) * ms:9.2f}" for q in (0.5, 0.9, 0.99))
+            + f"{(max(values) if values else float('nan')) * ms:9.2f}{len(values):8d}"
+        )
+    if process is not None:
+        print(
+            f"server CPU: {cpu:.1f} s over {wall:.1f} s of wall time ({100 * cpu / wall:.0f}% of one core)"
+        )
+    if latencies:
+        print(f"mean action latency {statistics.fmean(latencies) * ms:.2f} ms")
+    for r in results:
+        for error in r.errors[:5]:
+            print(f"note: {error}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

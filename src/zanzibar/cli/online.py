@@ -1,0 +1,440 @@
+"""Play on a running salon from the terminal: ``zanzibar play GAME --server URL``.
+
+Three layers, each usable alone:
+
+* :class:`SalonClient` signs in over HTTP (guest, or an account) and speaks
+  protocol v1 over one WebSocket (``request`` waits for the reply carrying
+  its ``id``; pushed messages are kept in arrival order);
+* :class:`OnlineDriver` is a :class:`zanzibar.cli.terminal.Driver` whose actions
+  go to the server and whose events come back from it, so the same
+  :class:`~zanzibar.cli.terminal.TerminalClient`, with the game's own keys and
+  commands, plays offline and online;
+* :func:`play_online` creates a table (or joins one), fills it with bots,
+  starts it and hands over to the terminal client.
+
+Everything is synchronous (the ``websockets`` sync client): the terminal
+loop is synchronous too, and a line-oriented client has nothing else to do
+while it waits for the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from zanzibar.engine.errors import (
+    IllegalActionError,
+    NotYourTurnError,
+    OptionError,
+    ZanzibarError,
+)
+from zanzibar.engine.events import Event
+from zanzibar.engine.i18n import LANGUAGES
+from zanzibar.engine.rules import GameRules
+
+Message = dict[str, Any]
+
+#: Seconds to wait for a reply to a request.
+REPLY_TIMEOUT_S = 30.0
+#: Seconds without any message while waiting for other players before giving up.
+IDLE_TIMEOUT_S = 3600.0
+
+
+class ServerError(ZanzibarError):
+    """The server refused a request; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str, **details: object) -> None:
+        super().__init__(message, **details)
+        self.code = code
+
+
+def refusal(reply: Mapping[str, Any]) -> ZanzibarError:
+    """The engine error matching a protocol ``error`` reply.
+
+    >>> type(refusal({"code": "not_your_turn", "message": "wait"})).__name__
+    'NotYourTurnError'
+    >>> refusal({"code": "stale", "message": "old"}).code
+    'stale'
+    """
+    code = str(reply.get("code", "error"))
+    message = str(reply.get("message", code))
+    if code == "not_your_turn":
+        return NotYourTurnError(message)
+    if code == "illegal_action":
+        return IllegalActionError(message)
+    if code == "bad_option":
+        return OptionError(message, option=str(reply.get("option", "")))
+    return ServerError(code, message)
+
+
+def http_url(server: str) -> str:
+    """The server's base URL, with a scheme and a trailing slash.
+
+    >>> http_url("127.0.0.1:8421")
+    'http://127.0.0.1:8421/'
+    >>> ws_url("http://127.0.0.1:8421")
+    'ws://127.0.0.1:8421/ws'
+    """
+    url = server if "://" in server else f"http://{server}"
+    return url.rstrip("/") + "/"
+
+
+def ws_url(server: str) -> str:
+    """The WebSocket endpoint of a server."""
+    base = http_url(server)
+    scheme = "wss://" if base.startswith("https://") else "ws://"
+    return scheme + base.split("://", 1)[1] + "ws"
+
+
+def sign_in(
+    server: str, name: str, lang: str = "en", password: str | None = None, register: bool = False
+) -> Message:
+    """A session ``{"token", "user"}``: as a guest, or with an account."""
+    import httpx
+
+    if password is None:
+        route, body = "api/guest", {"name": name, "lang": lang}
+    elif register:
+        route, body = "api/register", {"name": name, "password": password, "lang": lang}
+    else:
+        route, body = "api/login", {"name": name, "password": password}
+    try:
+        response = httpx.post(http_url(server) + route, json=body, timeout=REPLY_TIMEOUT_S)
+    except httpx.HTTPError as exc:
+        raise ZanzibarError(f"cannot reach {server}: {exc}") from None
+    data = (
+        response.json()
+        if response.headers.get("content-type", "").startswith("application/json")
+        else {}
+    )
+    if response.status_code != 200:
+        raise refusal(
+            data or {"code": "error", "message": f"{server} answered {response.status_code}"}
+        )
+    session: Message = data
+    return session
+
+
+class SalonClient:
+    """One signed-in WebSocket session of protocol v1."""
+
+    def __init__(self, server: str, token: str, lang: str | None = None) -> None:
+        from websockets.sync.client import connect
+
+        self.server = http_url(server)
+        self.token = token
+        self.ws = connect(
+            ws_url(server), proxy=None, max_size=4 * 1024 * 1024, open_timeout=REPLY_TIMEOUT_S
+        )
+        self.pushed: collections.deque[Message] = collections.deque()
+        self._ids = itertools.count(1)
+        hello: Message = {"v": 1, "type": "hello", "token": token}
+        if lang:
+            hello["lang"] = lang
+        self.ws.send(json.dumps(hello))
+        welcome = self._receive_until(lambda m: m["type"] in {"welcome", "error"}, REPLY_TIMEOUT_S)
+        if welcome["type"] == "error":
+            self.close()
+            raise refusal(welcome)
+        self.user: Message = welcome["user"]
+
+    @classmethod
+    def sign_in(
+        cls,
+        server: str,
+        name: str,
+        lang: str = "en",
+        password: str | None = None,
+        register: bool = False,
+    ) -> SalonClient:
+        """Sign in over HTTP and open the socket."""
+        session = sign_in(server, name, lang, password, register)
+        return cls(server, session["token"], lang)
+
+    # -- receiving ---------------------------------------------------------------------
+
+    def _read(self, timeout: float) -> Message | None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            frame = self.ws.recv(timeout=timeout)
+        except TimeoutError:
+            return None
+        except ConnectionClosed:
+            raise ZanzibarError("the server closed the connection") from None
+        message: Message = json.loads(frame)
+        return message
+
+    def _receive_until(self, predicate: Callable[[Message], bool], timeout: float) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ZanzibarError("the server did not answer in time")
+            message = self._read(remaining)
+            if message is None:
+                continue
+            if predicate(message):
+                return message
+            self.pushed.append(message)
+
+    def next_pushed(self, timeout: float = IDLE_TIMEOUT_S) -> Message:
+        """The next message the server pushed (table, game.event, chat ...)."""
+        if self.pushed:
+            return self.pushed.popleft()
+        message = self._read(timeout)
+        if message is None:
+            raise ZanzibarError("nothing happened for too long; leaving")
+        return message
+
+    # -- sending -----------------------------------------------------------------------
+
+    def request(self, type_name: str, **fields: Any) -> Message:
+        """Send a request and return its ``ok`` reply; raise the matching error if refused."""
+        request_id = next(self._ids)
+        self.ws.send(json.dumps({"v": 1, "type": type_name, "id": request_id, **fields}))
+        reply = self._receive_until(
+            lambda m: m["type"] in {"ok", "error"} and m.get("id") == request_id, REPLY_TIMEOUT_S
+        )
+        if reply["type"] == "error":
+            raise refusal(reply)
+        return reply
+
+    def close(self) -> None:
+        """Close the socket."""
+        self.ws.close()
+
+
+class OnlineDriver:
+    """A terminal-client driver playing one seat of a salon table.
+
+    The state comes from the server's ``game.view`` (``view["state"]``), the
+    events from its ``game.event`` messages, in ``seq`` order. ``live`` (set by
+    :func:`play_online`) prints events as they arrive while others play.
+    """
+
+    def __init__(
+        self,
+        client: SalonClient,
+        table: Any,
+        rules: GameRules[Any, Any],
+        seat: int,
+        names: Sequence[str],
+    ) -> None:
+        self.client = client
+        self.table = table
+        self.rules = rules
+        self.seat = seat
+        self.names: Sequence[str] = list(names)
+        self.view: Message = {}
+        self.log_length = 0
+        self.last_seq = 0
+        self.live: Callable[[list[Event]], None] | None = None
+        self._state: Any = None
+
+    # -- what the terminal client reads ------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The game state of the latest view."""
+        if self._state is None and "state" in self.view:
+            self._state = self.rules.state_from_json(self.view["state"])
+        return self._state
+
+    def to_act(self) -> int | None:
+        """The seat to act, as the server last said."""
+        value = self.view.get("to_act")
+        return value if isinstance(value, int) else None
+
+    def is_over(self) -> bool:
+        """True once the server said the game is over."""
+        return bool(self.view.get("over"))
+
+    # -- the server's messages ---------------------------------------------------------
+
+    def absorb(self, message: Message) -> list[Event]:
+        """Take one pushed message into account; return any new game events."""
+        if message.get("table") != self.table:
+            return []
+        kind = message["type"]
+        if kind == "history":
+            events: list[Event] = []
+            for item in message.get("items", []):
+                events.extend(self.absorb({**item, "table": self.table}))
+            return events
+        if kind == "game.event" and message.get("seq", 0) > self.last_seq:
+            self.last_seq = message["seq"]
+            return [Event.from_json(message["event"])]
+        if kind in {"chat", "system"} and message.get("seq", 0) > self.last_seq:
+            self.last_seq = message["seq"]
+        if kind == "game.view":
+            self.view = message["view"]
+            self.log_length = int(message.get("log_length", self.log_length))
+            self._state = None
+        if kind == "table":
+            self._update_names(message["table"])
+        return []
+
+    def _update_names(self, table: Mapping[str, Any]) -> None:
+        self.names = _names_of(table, len(self.names))
+
+    def _my_turn(self) -> bool:
+        return not self.is_over() and self.to_act() == self.seat
+
+    def submit(self, action: Any) -> list[Event]:
+        """Send the action; return the events up to the view that includes it."""
+        before = self.log_length
+        self.client.request(
+            "game.action", table=self.table, action=self.rules.action_to_json(action), seq=before
+        )
+        events: list[Event] = []
+        while self.log_length <= before:
+            events.extend(self.absorb(self.client.next_pushed(REPLY_TIMEOUT_S)))
+        return events
+
+    def advance(self) -> list[Event]:
+        """Wait while others play; events are shown live, the last batch is returned."""
+        batch: list[Event] = []
+        while not (self._my_turn() or self.is_over()) or self.client.pushed:
+            fresh = self.absorb(self.client.next_pushed())
+            if fresh and self.live is not None:
+                self.live(batch)
+                batch = []
+            batch.extend(fresh)
+        return batch
+
+    def wait_for_start(self) -> list[Event]:
+        """Wait for the first view of the game; the events until then."""
+        events: list[Event] = []
+        while not self.view:
+            events.extend(self.absorb(self.client.next_pushed()))
+        return events
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def add_online_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of online play (``--server`` turns it on)."""
+    group = parser.add_argument_group("online play (with --server)")
+    group.add_argument(
+        "--server", metavar="URL", help="play on a running salon, e.g. http://127.0.0.1:8421"
+    )
+    group.add_argument(
+        "--name", default="", help="your name at the salon (default: your login name)"
+    )
+    group.add_argument(
+        "--password", default=None, help="sign in to an account instead of as a guest"
+    )
+    group.add_argument("--register", action="store_true", help="create the account first")
+    group.add_argument("--table", default=None, help="join this table instead of creating one")
+    group.add_argument("--invite", default=None, help="invitation code of a private table")
+
+
+def _table_id(raw: str) -> Any:
+    return int(raw) if raw.isdigit() else raw
+
+
+def _names_of(table: Mapping[str, Any], seats: int) -> list[str]:
+    names = [f"#{n + 1}" for n in range(seats)]
+    for seat in table.get("seats", []):
+        if isinstance(seat.get("seat"), int) and seat["seat"] < seats and seat.get("name"):
+            names[seat["seat"]] = str(seat["name"])
+    return names
+
+
+def open_table(
+    client: SalonClient,
+    game: str,
+    *,
+    table: Any = None,
+    invite: str | None = None,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    seats: int | None = None,
+    bots: int | None = None,
+    level: str | None = None,
+) -> tuple[Message, int]:
+    """Join ``table``, or create one, fill it with bots and start it; return (table, seat)."""
+    if table is not None:
+        fields: Message = {"table": table}
+        if invite:
+            fields["invite"] = invite
+        reply = client.request("table.join", **fields)
+        return _table_of(client, reply["table"]), int(reply["seat"])
+    create: Message = {"game": game}
+    if preset:
+        create["preset"] = preset
+    if options:
+        create["options"] = dict(options)
+    if seats:
+        create["seats"] = seats
+    reply = client.request("table.create", **create)
+    info: Message = reply["table"]
+    table_id = info["id"]
+    wanted = len(info.get("seats", [])) - 1 if bots is None else bots
+    for _ in range(max(0, wanted)):
+        bot: Message = {"table": table_id}
+        if level:
+            bot["level"] = level
+        client.request("table.add_bot", **bot)
+    client.request("table.start", table=table_id)
+    return _table_of(client, table_id), int(info["you"]["seat"])
+
+
+def _table_of(client: SalonClient, table_id: Any) -> Message:
+    """The latest ``table`` message the server pushed about ``table_id``."""
+    for message in reversed(client.pushed):
+        if message["type"] == "table" and message["table"]["id"] == table_id:
+            found: Message = message["table"]
+            return found
+    return {"id": table_id, "seats": []}
+
+
+def play_online(
+    rules: GameRules[Any, Any],
+    commands: Any,
+    args: argparse.Namespace,
+    *,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    seats: int | None = None,
+    bots: int | None = None,
+    level: str | None = None,
+    lines: Sequence[str] | None = None,
+    output: Callable[[str], None] | None = None,
+) -> int:
+    """Play one game on ``args.server`` with the game's terminal ``commands``."""
+    from zanzibar.cli.terminal import TerminalClient
+
+    lang = getattr(args, "lang", "en") if getattr(args, "lang", "en") in LANGUAGES else "en"
+    name = args.name or "Player"
+    client = SalonClient.sign_in(args.server, name, lang, args.password, args.register)
+    try:
+        table, seat = open_table(
+            client,
+            rules.name,
+            table=_table_id(args.table) if args.table else None,
+            invite=args.invite,
+            preset=preset,
+            options=options,
+            seats=seats,
+            bots=bots,
+            level=level,
+        )
+        names = _names_of(table, max(len(table.get("seats", [])), seat + 1))
+        driver = OnlineDriver(client, table["id"], rules, seat, names)
+        terminal = TerminalClient(driver, commands, lang=lang, output=output)
+        driver.live = terminal.show_events
+        terminal.show_events(driver.wait_for_start())
+        status = terminal.run(lines)
+        if not driver.is_over():
+            client.request("table.leave", table=table["id"])
+        return status
+    finally:
+        client.close()

@@ -1,0 +1,157 @@
+"""Protocol schemas: every message type of docs/protocol.md has one, and they bite."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from zanzibar.server.schemas import (
+    CLIENT_SCHEMAS,
+    MAX_FRAME_BYTES,
+    SERVER_SCHEMAS,
+    ProtocolError,
+    check_incoming,
+    outgoing_errors,
+)
+
+PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def documented_types() -> set[str]:
+    """Message types named in protocol.md: a backticked name followed by its `{body}`,
+    and the ``"type"`` of the full ``{"v":1,...}`` examples."""
+    text = PROTOCOL_DOC.read_text()
+    with_body = re.findall(r"`([a-z_]+(?:\.[a-z_]+)*)`\s+`\{", text)
+    examples = re.findall(r'\{"v":\s*1,\s*"type":\s*"([a-z_.]+)"', text)
+    return set(with_body) | set(examples)
+
+
+def test_the_document_parse_finds_the_core_types() -> None:
+    found = documented_types()
+    assert {"hello", "welcome", "ping", "pong", "game.action", "game.event", "ok", "error"} <= found
+
+
+def test_every_documented_type_has_a_schema() -> None:
+    missing = documented_types() - set(CLIENT_SCHEMAS) - set(SERVER_SCHEMAS)
+    assert not missing, f"protocol.md names types without a schema: {sorted(missing)}"
+
+
+def test_every_schema_is_documented() -> None:
+    extra = (set(CLIENT_SCHEMAS) | set(SERVER_SCHEMAS)) - documented_types()
+    assert not extra, f"schemas for types protocol.md does not describe: {sorted(extra)}"
+
+
+def test_each_schema_names_its_own_type() -> None:
+    for table in (CLIENT_SCHEMAS, SERVER_SCHEMAS):
+        for name, schema in table.items():
+            assert schema["properties"]["type"] == {"const": name}
+            assert schema["properties"]["v"] == {"const": 1}
+
+
+VALID_CLIENT_MESSAGES = [
+    {"type": "hello", "token": "abc", "lang": "fr"},
+    {"type": "ping", "id": "x"},
+    {"type": "lobby.subscribe"},
+    {"type": "games.list", "id": 4},
+    {
+        "type": "table.create",
+        "game": "421",
+        "preset": "salon",
+        "options": {"tokens": 21, "dry": True},
+    },
+    {"type": "table.create", "game": "zilch", "seats": 3, "private": True},
+    {"type": "table.join", "table": 3, "seat": 1, "since": 12},
+    {"type": "table.join", "table": 3, "invite": "K3X9"},
+    {"type": "table.watch", "table": 3},
+    {"type": "table.leave", "table": 3},
+    {"type": "table.options", "table": 3, "options": {"tokens": "11"}},
+    {"type": "table.start", "table": 3},
+    {"type": "table.add_bot", "table": 3, "level": "strong"},
+    {"type": "table.remove_bot", "table": 3, "seat": 2},
+    {"type": "table.kick", "table": 3, "user": 12},
+    {"type": "table.hand_host", "table": 3, "user": 12},
+    {"type": "table.hold", "table": 3, "hold": True},
+    {"type": "table.clock", "table": 3, "seconds": None},
+    {"type": "table.clock", "table": 3, "seconds": 30},
+    {"type": "game.action", "table": 3, "action": {"type": "roll", "dice": [0, 2]}, "seq": 5},
+    {"type": "game.ask", "table": 3, "topic": "scores"},
+    {"type": "chat.say", "table": 3, "text": "hello"},
+    {"type": "chat.me", "table": 3, "text": "waves"},
+    {"type": "chat.private", "to": "Anna", "text": "hi"},
+    {"type": "history", "table": 3, "since": 0, "channel": "chat"},
+]
+
+
+@pytest.mark.parametrize("message", VALID_CLIENT_MESSAGES, ids=lambda m: m["type"])
+def test_valid_client_messages_pass(message: dict[str, object]) -> None:
+    frame = json.dumps({"v": 1, **message})
+    assert check_incoming(frame) == {"v": 1, **message}
+
+
+INVALID_CLIENT_MESSAGES = [
+    ({"type": "hello"}, "invalid"),
+    ({"type": "hello", "token": ""}, "invalid"),
+    ({"type": "hello", "token": "t", "lang": "de"}, "invalid"),
+    ({"type": "table.create", "game": "421", "options": {"tokens": [21]}}, "invalid"),
+    ({"type": "table.create", "game": "421", "seats": 0}, "invalid"),
+    ({"type": "table.join", "table": -1}, "invalid"),
+    ({"type": "table.join", "table": 1, "seat": 64}, "invalid"),
+    ({"type": "table.hold", "table": 1, "hold": "yes"}, "invalid"),
+    ({"type": "game.action", "table": 1}, "invalid"),
+    ({"type": "game.action", "table": 1, "action": 5}, "invalid"),
+    ({"type": "game.action", "table": 1, "action": {}, "seq": -1}, "invalid"),
+    ({"type": "chat.say", "table": 1}, "invalid"),
+    ({"type": "history", "table": 1, "channel": "music"}, "invalid"),
+    ({"type": "ping", "id": {"a": 1}}, "invalid"),
+    ({"type": "ping", "id": True}, "invalid"),
+    ({"type": "pong"}, "unknown_type"),
+    ({"type": "welcome"}, "unknown_type"),
+    ({"type": 5}, "unknown_type"),
+]
+
+
+@pytest.mark.parametrize(("message", "code"), INVALID_CLIENT_MESSAGES)
+def test_invalid_client_messages_are_refused(message: dict[str, object], code: str) -> None:
+    with pytest.raises(ProtocolError) as refusal:
+        check_incoming(json.dumps({"v": 1, **message}))
+    assert refusal.value.code == code
+    assert refusal.value.reply()["type"] == "error"
+
+
+def test_too_large_is_measured_in_bytes() -> None:
+    text = "é" * (MAX_FRAME_BYTES // 2)  # fits in characters, not in bytes
+    frame = json.dumps({"v": 1, "type": "chat.say", "table": 1, "text": text}, ensure_ascii=False)
+    assert len(frame) < 2 * MAX_FRAME_BYTES
+    with pytest.raises(ProtocolError) as refusal:
+        check_incoming(frame)
+    assert refusal.value.code == "too_large"
+
+
+def test_deep_nesting_is_bad_json_not_a_crash() -> None:
+    with pytest.raises(ProtocolError) as refusal:
+        check_incoming("[" * 10_000 + "]" * 10_000)
+    assert refusal.value.code in {"bad_json", "too_large"}
+    with pytest.raises(ProtocolError):
+        check_incoming(
+            '{"v": 1, "type": "game.action", "table": 1, "action": ' + "[" * 5000 + "]" * 5000 + "}"
+        )
+
+
+def test_the_id_is_echoed_only_when_it_is_usable() -> None:
+    with pytest.raises(ProtocolError) as refusal:
+        check_incoming('{"v": 1, "type": "nope", "id": "abc"}')
+    assert refusal.value.reply()["id"] == "abc"
+    with pytest.raises(ProtocolError) as refusal:
+        check_incoming('{"v": 1, "type": "nope", "id": ["abc"]}')
+    assert "id" not in refusal.value.reply()
+
+
+def test_server_schemas_accept_good_and_refuse_bad_messages() -> None:
+    assert outgoing_errors({"v": 1, "type": "pong"}) == []
+    assert outgoing_errors({"v": 1, "type": "error", "code": "stale", "message": "old"}) == []
+    assert outgoing_errors({"v": 1, "type": "error", "code": "oops", "message": "x"})
+    assert outgoing_errors({"v": 1, "type": "game.event", "table": 1, "seq": 1})
+    assert outgoing_errors({"v": 1, "type": "mystery"})
