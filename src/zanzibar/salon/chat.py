@@ -1,0 +1,100 @@
+"""Chat rules: what a line may hold and how often one may speak.
+
+Lines are at most :data:`MAX_LENGTH` characters; a user may send at most
+:data:`RATE_COUNT` lines in any :data:`RATE_WINDOW` seconds (table chat and
+private messages together). A refused line does not count against the limit.
+``/me waves`` is an action line, shown as "* Anna waves".
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from zanzibar.salon.errors import SalonError
+
+MAX_LENGTH = 500
+RATE_COUNT = 5
+RATE_WINDOW = 5.0
+
+
+def clean_text(raw: Any) -> tuple[str, bool]:
+    """The text of a chat line and whether it is a ``/me`` action.
+
+    >>> clean_text("/me waves")
+    ('waves', True)
+    >>> clean_text(" hello ")
+    ('hello', False)
+    >>> clean_text("x" * 501)
+    Traceback (most recent call last):
+    ...
+    zanzibar.salon.errors.SalonError: a chat line is at most 500 characters
+    """
+    if not isinstance(raw, str):
+        raise SalonError("invalid", "a chat line must be text")
+    if len(raw) > MAX_LENGTH:
+        raise SalonError("too_long", f"a chat line is at most {MAX_LENGTH} characters")
+    text = raw.strip()
+    me = False
+    if text.startswith("/me ") or text == "/me":
+        me, text = True, text[3:].strip()
+    if not text:
+        raise SalonError("invalid", "a chat line cannot be empty")
+    if any(ch in text for ch in "\x00\r"):
+        text = text.replace("\x00", "").replace("\r", "")
+    return text, me
+
+
+class RateLimiter:
+    """At most ``count`` events per ``window`` seconds per key (a sliding window).
+
+    >>> now = [0.0]
+    >>> limiter = RateLimiter(2, 5.0, clock=lambda: now[0])
+    >>> limiter.allow(1), limiter.allow(1), limiter.allow(1)
+    (True, True, False)
+    >>> now[0] = 5.0
+    >>> limiter.allow(1)
+    True
+    """
+
+    def __init__(
+        self,
+        count: int = RATE_COUNT,
+        window: float = RATE_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.count = count
+        self.window = window
+        self.clock = clock
+        self._times: dict[int, deque[float]] = {}
+
+    def check(self, key: int) -> None:
+        """Raise ``rate_limited`` if ``key`` may not send now (records nothing)."""
+        times = self._prune(key)
+        if len(times) >= self.count:
+            raise SalonError(
+                "rate_limited",
+                f"at most {self.count} messages every {self.window:g} seconds; wait a moment",
+            )
+
+    def record(self, key: int) -> None:
+        """Count one message of ``key``."""
+        self._prune(key).append(self.clock())
+
+    def allow(self, key: int) -> bool:
+        """Check and record in one step; False if over the limit."""
+        try:
+            self.check(key)
+        except SalonError:
+            return False
+        self.record(key)
+        return True
+
+    def _prune(self, key: int) -> deque[float]:
+        times = self._times.setdefault(key, deque())
+        limit = self.clock() - self.window
+        while times and times[0] <= limit:
+            times.popleft()
+        return times

@@ -1,0 +1,102 @@
+"""A client connection: who it is, its language, and its outgoing queue.
+
+Messages to a connection go through its own queue and writer task, so a slow
+socket never holds a table's lock and every connection receives its messages
+in the order the salon produced them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from zanzibar.salon.accounts import User
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: A connection whose queue grows past this is too slow to follow; it is cut off.
+MAX_QUEUE = 5000
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """One socket of one user (a user may hold several)."""
+
+    def __init__(self, send: Send) -> None:
+        self.id = next(_ids)
+        self.send = send
+        self.user: User | None = None
+        self.lang = "en"
+        self.lobby = False
+        #: Tables whose live items this connection receives.
+        self.tables: set[int] = set()
+        self.closed = False
+        #: Messages queued and not yet handed to ``send``.
+        self.pending = 0
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write(), name=f"salon-conn-{self.id}")
+
+    def __repr__(self) -> str:
+        who = self.user.name if self.user else "?"
+        return f"<Connection {self.id} {who}>"
+
+    @property
+    def user_id(self) -> int | None:
+        """The signed-in user's id, if any."""
+        return self.user.id if self.user else None
+
+    def put(self, message: dict[str, Any]) -> None:
+        """Queue one message (never blocks)."""
+        if self.closed:
+            return
+        if self._queue.qsize() >= MAX_QUEUE:
+            log.warning("%r is too slow: %d messages waiting; cutting it off", self, MAX_QUEUE)
+            self.close()
+            return
+        self.pending += 1
+        self._queue.put_nowait(message)
+
+    async def drained(self) -> None:
+        """Wait until every queued message has been handed to ``send``."""
+        if not self.closed:
+            await self._queue.join()
+
+    def close(self) -> None:
+        """Stop sending (queued messages are dropped)."""
+        self.closed = True
+        self._writer.cancel()
+        self._discard()
+
+    def _discard(self) -> None:
+        while not self._queue.empty():
+            self._queue.get_nowait()
+            self._queue.task_done()
+        self.pending = 0
+
+    async def _write(self) -> None:
+        while True:
+            message = await self._queue.get()
+            try:
+                await self.send(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.info("%r: send failed; no more messages go to it", self)
+                self.closed = True
+                self._queue.task_done()
+                self._discard()
+                return
+            self.pending -= 1
+            self._queue.task_done()
+
+    async def wait_closed(self) -> None:
+        """Wait for the writer task to end after :meth:`close`."""
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer

@@ -1,0 +1,132 @@
+"""The salon's storage schema (SQLAlchemy 2 Core tables).
+
+The Alembic migrations in ``salon/migrations`` create exactly this schema
+(a test compares them). Identifiers are given by the salon itself, which is
+the only writer, so inserts never need a round trip for a generated key.
+
+JSON columns hold what is naturally a document: a table's options and seats,
+one history item, one game log entry, a game's outcome.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(64), nullable=False),
+    #: ``name`` folded to lower case: names are unique regardless of case.
+    Column("name_key", String(64), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=True),
+    Column("lang", String(8), nullable=False),
+    Column("guest", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    #: SHA-256 of the token: a stolen database does not yield usable tokens.
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("game", String(32), nullable=False),
+    Column("preset", String(64), nullable=True),
+    Column("options", JSON, nullable=False),
+    Column("capacity", Integer, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("invite", String(32), nullable=True),
+    Column("host_id", Integer, nullable=True),
+    Column("state", String(16), nullable=False),
+    Column("hold", Boolean, nullable=False),
+    Column("clock", Integer, nullable=True),
+    Column("game_id", Integer, nullable=True),
+    #: [{"user": id|null, "name": str|null, "bot": level|null, "away": bool}, ...]
+    Column("seats", JSON, nullable=False),
+    #: Users sent away by the host, who may not sit again.
+    Column("banned", JSON, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("closed", Float, nullable=True),
+)
+
+history = Table(
+    "history",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("channel", String(8), nullable=False),
+    #: The item as data: event JSON, chat line or system kind with its values.
+    Column("item", JSON, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("table_id", Integer, ForeignKey("tables.id"), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("outcome", JSON, nullable=True),
+    #: running, finished or abandoned
+    Column("status", String(16), nullable=False),
+    Column("started", Float, nullable=False),
+    Column("finished", Float, nullable=True),
+)
+
+game_log = Table(
+    "game_log",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("entry", JSON, nullable=False),
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(32), nullable=True),
+    #: won, lost, draw, or null while the game runs
+    Column("result", String(8), nullable=True),
+)
+Index("ix_game_players_user", game_players.c.user_id)
+
+private_messages = Table(
+    "private_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("sender_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("recipient_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("me", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+)

@@ -1,0 +1,177 @@
+"""Storage: the async engine, migrations at start, and one writer that batches.
+
+Every change the salon acknowledges goes through :meth:`Store.write`, which
+returns only once the change is committed. Writes wait in a queue; a single
+writer task takes everything queued, runs it in ONE transaction and commits,
+so under load many tables share one commit (group commit) while an idle salon
+commits each action at once. If a batch fails, its jobs are retried one by
+one so that one bad job cannot sink the others.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
+process being killed (``kill -9``), which is the salon's requirement; only a
+power cut or an OS crash can lose the last commits. ``durable=True`` selects
+``synchronous=FULL`` for that case, at the cost of one fsync per commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.sql import Executable
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+#: A statement and its parameters (a dict, or a list of dicts for executemany).
+Op = tuple[Executable, Any]
+
+
+def alembic_config(url: str) -> Config:
+    """An Alembic configuration pointing at the packaged migrations."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def make_engine(url: str, durable: bool = False) -> AsyncEngine:
+    """An async engine; SQLite gets WAL, a busy timeout and foreign keys."""
+    engine = create_async_engine(url)
+    if engine.dialect.name == "sqlite":
+        synchronous = "FULL" if durable else "NORMAL"
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
+            cursor.execute("PRAGMA busy_timeout=10000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+    return engine
+
+
+async def migrate(engine: AsyncEngine, url: str) -> None:
+    """Apply every Alembic migration up to the head, on the salon's own engine."""
+    config = alembic_config(url)
+
+    def upgrade(connection: Connection) -> None:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+    async with engine.begin() as conn:
+        await conn.run_sync(upgrade)
+
+
+@dataclass
+class _Job:
+    ops: Sequence[Op]
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class Store:
+    """The database behind the salon: reads on demand, writes through one queue."""
+
+    def __init__(self, url: str, durable: bool = False) -> None:
+        self.url = url
+        self.engine = make_engine(url, durable)
+        self._queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        #: Commits made and jobs written, for benchmarks.
+        self.commits = 0
+        self.jobs = 0
+
+    async def start(self) -> None:
+        """Migrate the schema and start the writer."""
+        await migrate(self.engine, self.url)
+        self._writer = asyncio.create_task(self._write_loop(), name="salon-store-writer")
+
+    async def stop(self) -> None:
+        """Finish queued writes, stop the writer, close connections."""
+        if self._writer is not None:
+            while not self._queue.empty():
+                await asyncio.sleep(0)
+                job = self._queue.get_nowait()
+                await self._run([job])
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    async def abandon(self) -> None:
+        """Drop everything without waiting: what a crash leaves behind (for tests)."""
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    async def write(self, ops: Sequence[Op]) -> None:
+        """Run ``ops`` in a transaction and return once they are committed.
+
+        Raises whatever the database raised if they could not be committed.
+        """
+        if not ops:
+            return
+        if self._writer is None:
+            raise RuntimeError("the store is not started")
+        job = _Job(ops)
+        self._queue.put_nowait(job)
+        await asyncio.shield(job.done)
+
+    async def _write_loop(self) -> None:
+        while True:
+            jobs = [await self._queue.get()]
+            while not self._queue.empty():
+                jobs.append(self._queue.get_nowait())
+            await self._run(jobs)
+
+    async def _run(self, jobs: list[_Job]) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                for job in jobs:
+                    await _execute(conn, job.ops)
+            self.commits += 1
+            self.jobs += len(jobs)
+            for job in jobs:
+                if not job.done.done():
+                    job.done.set_result(None)
+        except Exception as exc:
+            if len(jobs) == 1:
+                log.exception("database write failed")
+                if not jobs[0].done.done():
+                    jobs[0].done.set_exception(exc)
+                return
+            for job in jobs:
+                await self._run([job])
+
+    async def read(self, statement: Executable, params: Any = None) -> list[Any]:
+        """All rows of a query."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(statement, params)
+            return list(result.fetchall())
+
+
+async def _execute(conn: AsyncConnection, ops: Sequence[Op]) -> None:
+    for statement, params in ops:
+        if params is None:
+            await conn.execute(statement)
+        else:
+            await conn.execute(statement, params)

@@ -1,0 +1,79 @@
+"""Saved games read back from storage: the record behind ``GET /api/games/{id}``
+and ``zanzibar replay``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import inspect, select
+
+from zanzibar.engine.match import LogEntry, MatchRecord
+from zanzibar.salon import models as m
+from zanzibar.salon.persistence import Store
+
+
+async def read_match_record(store: Store, game_id: int) -> MatchRecord | None:
+    """The MatchRecord of a stored game (seed, options and every log entry)."""
+    rows = await store.read(select(m.games).where(m.games.c.id == game_id))
+    if not rows:
+        return None
+    game = rows[0]
+    entries = await store.read(
+        select(m.game_log.c.entry).where(m.game_log.c.game_id == game_id).order_by(m.game_log.c.idx)
+    )
+    return MatchRecord(
+        game.game,
+        game.seats,
+        dict(game.options),
+        int(game.seed),
+        [LogEntry.from_json(e[0]) for e in entries],
+    )
+
+
+async def read_record(store: Store, game_id: int) -> dict[str, Any] | None:
+    """A stored game as the HTTP API returns it, or None if there is no such game."""
+    rows = await store.read(select(m.games).where(m.games.c.id == game_id))
+    if not rows:
+        return None
+    game = rows[0]
+    record = await read_match_record(store, game_id)
+    assert record is not None
+    players = await store.read(
+        select(m.game_players)
+        .where(m.game_players.c.game_id == game_id)
+        .order_by(m.game_players.c.seat)
+    )
+    return {
+        "id": game.id,
+        "table": game.table_id,
+        "game": game.game,
+        "options": dict(game.options),
+        "seats": [p.name for p in players],
+        "players": [
+            {"seat": p.seat, "user": p.user_id, "name": p.name, "bot": p.bot, "result": p.result}
+            for p in players
+        ],
+        "record": record.to_json(),
+        "outcome": game.outcome,
+        "status": game.status,
+        "started": game.started,
+        "finished": game.finished,
+    }
+
+
+async def read_game_record(db_url: str, game_id: int) -> dict[str, Any] | None:
+    """Read one game straight from a salon database (no running salon needed).
+
+    Does not migrate or write anything; a database without the salon's
+    tables has no games.
+    """
+    store = Store(db_url)
+    try:
+        async with store.engine.connect() as conn:
+            has_games = await conn.run_sync(lambda c: inspect(c).has_table("games"))
+        if not has_games:
+            return None
+        return await read_record(store, game_id)
+    finally:
+        await store.engine.dispose()

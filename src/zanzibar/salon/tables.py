@@ -1,0 +1,299 @@
+"""A table: seats, host, options, state, its game and its history.
+
+The table is plain state; the :class:`~zanzibar.salon.service.Salon` changes it
+under ``table.lock`` so one table's requests and bot moves are applied one at a
+time, in order. States: ``waiting`` (seats filling), ``playing``, ``paused``
+(between rounds), ``finished`` (the host may start again).
+
+New history items are first *staged*; once stored they are committed to the
+history and sent. If storing fails they are dropped with the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from zanzibar.engine.events import Event
+from zanzibar.engine.match import Match
+from zanzibar.engine.rules import Bot, GameRules
+from zanzibar.salon.history import Channel, History, Item
+from zanzibar.salon.messages import system_text
+from zanzibar.salon.seats import Seat
+
+State = Literal["waiting", "playing", "paused", "finished"]
+STATES: tuple[str, ...] = ("waiting", "playing", "paused", "finished")
+
+
+@dataclass
+class GameInfo:
+    """Who played one game of a table, seat by seat (to render its events)."""
+
+    id: int
+    names: tuple[str, ...]
+    users: tuple[int | None, ...]
+
+    def seat_of(self, user: int | None) -> int | None:
+        """The seat ``user`` held in this game, if any."""
+        if user is None:
+            return None
+        for seat, holder in enumerate(self.users):
+            if holder == user:
+                return seat
+        return None
+
+
+@dataclass
+class Table:
+    """One table of the salon."""
+
+    id: int
+    rules: GameRules[Any, Any]
+    preset: str | None
+    options: dict[str, Any]
+    #: Seats when no game runs; a game uses only the occupied ones, renumbered.
+    capacity: int
+    seats: list[Seat]
+    private: bool = False
+    invite: str | None = None
+    host: int | None = None
+    state: State = "waiting"
+    hold: bool = False
+    clock: int | None = None
+    game_id: int | None = None
+    banned: set[int] = field(default_factory=set)
+    created: float = 0.0
+    match: Match[Any, Any] | None = None
+    games: dict[int, GameInfo] = field(default_factory=dict)
+    history: History = field(default_factory=History)
+    #: Users watching (not seated).
+    spectators: set[int] = field(default_factory=set)
+    #: Connection ids receiving this table's live items.
+    subscribers: dict[int, Any] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    staged: list[Item] = field(default_factory=list)
+    bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
+    #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
+    clock_seat: int | None = None
+    #: Background work: the pending bot move, the clock, the pause between rounds.
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    pause_task: asyncio.Task[None] | None = None
+
+    # -- seats ---------------------------------------------------------------------
+
+    def seat_of(self, user: int | None) -> int | None:
+        """The seat ``user`` holds, if any."""
+        if user is None:
+            return None
+        for index, seat in enumerate(self.seats):
+            if seat.user == user:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        """Users holding a seat (present or away)."""
+        return [s.user for s in self.seats if s.user is not None]
+
+    def present_humans(self) -> list[int]:
+        """Users holding a seat who have not left it."""
+        return [s.user for s in self.seats if s.user is not None and not s.left]
+
+    def is_member(self, user: int) -> bool:
+        """Seated (even away) or watching."""
+        return self.seat_of(user) is not None or user in self.spectators
+
+    @property
+    def running(self) -> bool:
+        """A game is in progress (playing or paused between rounds)."""
+        return self.state in ("playing", "paused")
+
+    def bot_level(self, seat: int) -> str | None:
+        """The level of the bot that plays ``seat`` now, or None if a person does."""
+        holder = self.seats[seat]
+        if holder.bot is not None and holder.user is None:
+            return holder.bot
+        if holder.away or self.clock_seat == seat:
+            return self.rules.bot_levels()[0]
+        return None
+
+    # -- history ---------------------------------------------------------------------
+
+    def stage(self, channel: Channel, data: dict[str, Any]) -> Item:
+        """Prepare the next history item (kept once stored)."""
+        item = self.history.make(channel, data, pending=len(self.staged))
+        self.staged.append(item)
+        return item
+
+    def stage_system(self, kind: str, **values: Any) -> Item:
+        """Prepare a system item."""
+        return self.stage("system", {"kind": kind, "values": values})
+
+    def commit_staged(self) -> list[Item]:
+        """The staged items were stored: append them to the history."""
+        items, self.staged = self.staged, []
+        for item in items:
+            self.history.add(item)
+        return items
+
+    def drop_staged(self) -> None:
+        """Storing failed: forget the staged items."""
+        self.staged = []
+
+    # -- words -----------------------------------------------------------------------
+
+    def title(self, lang: str) -> str:
+        """The game's title in ``lang``."""
+        titles = self.rules.title
+        return titles.get(lang) or titles.get("en") or self.rules.name
+
+    def render(self, item: Item, lang: str, user: int | None) -> str:
+        """The sentence of a game or system item for one user (cached)."""
+        if item.channel == "chat":
+            return str(item.data["text"])
+        if item.channel == "system":
+            key: tuple[str, int | None] = (lang, None)
+            text = item.texts.get(key)
+            if text is None:
+                text = system_text(item.data["kind"], lang, item.data.get("values", {}))
+                item.texts[key] = text
+            return text
+        info = self.games.get(int(item.data["game_id"]))
+        viewer = info.seat_of(user) if info else None
+        key = (lang, viewer)
+        text = item.texts.get(key)
+        if text is None:
+            names = list(info.names) if info else []
+            event = Event.from_json(item.data["event"])
+            text = self.rules.render_event(event, lang, viewer, names)
+            item.texts[key] = text
+        return text
+
+    def message(self, item: Item, lang: str, user: int | None) -> dict[str, Any]:
+        """The protocol message of a history item for one user."""
+        data = item.data
+        if item.channel == "game":
+            return {
+                "v": 1,
+                "type": "game.event",
+                "table": self.id,
+                "seq": item.seq,
+                "channel": "game",
+                "game_id": data["game_id"],
+                "event": data["event"],
+                "text": self.render(item, lang, user),
+            }
+        if item.channel == "chat":
+            return {
+                "v": 1,
+                "type": "chat",
+                "table": self.id,
+                "seq": item.seq,
+                "channel": "chat",
+                "from": data["from"],
+                "user": data["user"],
+                "text": data["text"],
+                "me": bool(data["me"]),
+                "private": False,
+            }
+        return {
+            "v": 1,
+            "type": "system",
+            "table": self.id,
+            "seq": item.seq,
+            "channel": "system",
+            "kind": data["kind"],
+            "text": self.render(item, lang, user),
+        }
+
+    def current_names(self) -> list[str]:
+        """Seat names now (empty seats as "")."""
+        return [s.name or "" for s in self.seats]
+
+    # -- JSON -----------------------------------------------------------------------
+
+    def summary(
+        self, lang: str, connected: Callable[[int], bool], name_of: Callable[[int], str]
+    ) -> dict[str, Any]:
+        """The protocol's ``TableSummary``."""
+        return {
+            "id": self.id,
+            "game": self.rules.name,
+            "title": self.title(lang),
+            "preset": self.preset,
+            "options": dict(self.options),
+            "seats": [
+                {
+                    "seat": index,
+                    "user": seat.user,
+                    "name": seat.name,
+                    "bot": seat.bot
+                    if seat.user is None
+                    else (self.rules.bot_levels()[0] if seat.away else None),
+                    "away": seat.away,
+                    "connected": seat.user is not None and connected(seat.user),
+                }
+                for index, seat in enumerate(self.seats)
+            ],
+            "host": self.host,
+            "host_name": name_of(self.host) if self.host is not None else None,
+            "state": self.state,
+            "spectators": len(self.spectators),
+            "private": self.private,
+        }
+
+    def to_json_for(
+        self,
+        user: int,
+        lang: str,
+        connected: Callable[[int], bool],
+        name_of: Callable[[int], str],
+    ) -> dict[str, Any]:
+        """The protocol's ``Table`` as ``user`` sees it."""
+        out = self.summary(lang, connected, name_of)
+        seat = self.seat_of(user)
+        out["invite"] = self.invite if (seat is not None or user == self.host) else None
+        out["you"] = {
+            "seat": seat,
+            "host": user == self.host,
+            "spectator": user in self.spectators,
+        }
+        out["spectator_names"] = sorted(name_of(u) for u in self.spectators)
+        out["clock"] = self.clock
+        out["hold"] = self.hold
+        out["game_id"] = self.game_id
+        out["log_length"] = len(self.match.log) if self.match is not None else 0
+        out["last_seq"] = self.history.last_seq
+        return out
+
+    def row(self) -> dict[str, Any]:
+        """The stored columns (without ``created``/``closed``)."""
+        return {
+            "game": self.rules.name,
+            "preset": self.preset,
+            "options": dict(self.options),
+            "capacity": self.capacity,
+            "private": self.private,
+            "invite": self.invite,
+            "host_id": self.host,
+            "state": self.state,
+            "hold": self.hold,
+            "clock": self.clock,
+            "game_id": self.game_id,
+            "seats": [s.to_json() for s in self.seats],
+            "banned": sorted(self.banned),
+        }
+
+
+def round_ended(rules: GameRules[Any, Any], events: Sequence[Event]) -> bool:
+    """True if these events close a round (the salon then pauses).
+
+    A game says so with an ``is_round_end(event)`` method; games without one
+    never pause.
+    """
+    hook = getattr(rules, "is_round_end", None)
+    if hook is None:
+        return False
+    return any(bool(hook(event)) for event in events)

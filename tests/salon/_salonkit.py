@@ -1,0 +1,133 @@
+"""Helpers shared by the salon tests: a salon on a temporary SQLite file and fake clients."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from _racegame import RULES as RACE
+
+from zanzibar.engine.errors import ZanzibarError
+from zanzibar.engine.rules import GameRules
+from zanzibar.games import get_rules
+from zanzibar.salon import Salon
+from zanzibar.salon.connections import Connection
+
+
+def rules_for(name: str) -> GameRules[Any, Any]:
+    """The test race, then the registry's games."""
+    if name == "race":
+        return RACE
+    return get_rules(name)
+
+
+def available_games() -> list[str]:
+    names = ["race"]
+    for name in ("421", "zilch", "zanzibar-s"):
+        try:
+            get_rules(name)
+        except (ZanzibarError, ImportError):
+            continue
+        names.append(name)
+    return names
+
+
+def game_available(name: str) -> bool:
+    return name in available_games()
+
+
+def make_salon(path: Path, **kwargs: Any) -> Salon:
+    settings: dict[str, Any] = {
+        "bot_delay": 0,
+        "round_pause": 0,
+        "takeover_delay": 0,
+        "lobby_delay": 0,
+        "bot_threads": False,
+        "rules_for": rules_for,
+        "games": available_games,
+    }
+    settings.update(kwargs)
+    return Salon(f"sqlite+aiosqlite:///{path}", **settings)
+
+
+class Client:
+    """A fake connection that records what the salon sends."""
+
+    def __init__(self, salon: Salon, name: str) -> None:
+        self.salon = salon
+        self.name = name
+        self.inbox: list[dict[str, Any]] = []
+        self.conn: Connection | None = None
+        self.token = ""
+        self.user_id = 0
+        self._ids = 0
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        self.inbox.append(message)
+
+    async def sign_in(self, lang: str = "en", token: str | None = None) -> Client:
+        if token is None:
+            session = await self.salon.guest(self.name, lang)
+            token = session.token
+            self.user_id = session.user.id
+            self.name = session.user.name
+        self.token = token
+        self.conn = await self.salon.connect(self._send)
+        reply = await self.request("hello", token=token, lang=lang)
+        assert reply["type"] == "welcome", reply
+        self.user_id = reply["user"]["id"]
+        return self
+
+    async def reconnect(self, lang: str = "en") -> Client:
+        await self.sign_in(lang, self.token)
+        return self
+
+    async def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send one message, settle the salon, return the reply to it."""
+        assert self.conn is not None
+        self._ids += 1
+        request_id = f"{self.name}-{self._ids}"
+        await self.salon.handle(self.conn, {"v": 1, "type": kind, "id": request_id, **fields})
+        await self.salon.settle()
+        for message in self.inbox:
+            if message.get("id") == request_id:
+                return message
+        raise AssertionError(f"no reply to {kind}: {self.inbox[-5:]}")
+
+    async def ok(self, kind: str, **fields: Any) -> dict[str, Any]:
+        reply = await self.request(kind, **fields)
+        assert reply["type"] in ("ok", "welcome", "history", "pong"), reply
+        return reply
+
+    async def refused(self, kind: str, code: str, **fields: Any) -> dict[str, Any]:
+        reply = await self.request(kind, **fields)
+        assert reply["type"] == "error", reply
+        assert reply["code"] == code, reply
+        return reply
+
+    async def disconnect(self) -> None:
+        assert self.conn is not None
+        await self.salon.disconnect(self.conn)
+        self.conn = None
+
+    def of_type(self, kind: str, table: int | None = None) -> list[dict[str, Any]]:
+        return [
+            m
+            for m in self.inbox
+            if m.get("type") == kind and (table is None or m.get("table") == table)
+        ]
+
+    def stream(self, table: int) -> list[dict[str, Any]]:
+        """Every table item received, live or in history, in arrival order."""
+        out: list[dict[str, Any]] = []
+        for m in self.inbox:
+            if m.get("type") == "history" and m.get("table") == table:
+                out.extend(m["items"])
+            elif m.get("type") in ("game.event", "chat", "system") and m.get("table") == table:
+                out.append(m)
+        return out
+
+    def last(self, kind: str) -> dict[str, Any]:
+        found = self.of_type(kind)
+        assert found, f"{self.name} received no {kind}"
+        return found[-1]
