@@ -206,7 +206,7 @@ class Solution:
 # -- the end of the game -------------------------------------------------------------
 
 
-def _beat_values(
+def beat_values(
     rules: SolverRules, model: TurnModel, threshold: int, tie_value: float
 ) -> FloatArray:
     """P(win) of a last turn needing to pass each margin ``m`` = 0..max_margin (units).
@@ -231,7 +231,7 @@ def _tie_break(rules: SolverRules, model: TurnModel, tolerance: float) -> float:
     top = rules.max_margin + 1
 
     def first_player(value: float) -> float:
-        second = _beat_values(rules, model, threshold, 1.0 - value)
+        second = beat_values(rules, model, threshold, 1.0 - value)
         t = np.arange(top + 1)
         bank = np.where(t >= threshold, 1.0 - second[np.minimum(t, rules.max_margin)], FORBIDDEN)
         bank[-1] = max(bank[-1], 0.0)
@@ -308,8 +308,8 @@ def solve(
         tie_first = _tie_break(rules, model, tolerance / 10)
         last_turn = np.stack(
             [
-                _beat_values(rules, model, rules.threshold(False), 1.0 - tie_first),
-                _beat_values(rules, model, rules.threshold(True), 1.0 - tie_first),
+                beat_values(rules, model, rules.threshold(False), 1.0 - tie_first),
+                beat_values(rules, model, rules.threshold(True), 1.0 - tie_first),
             ],
             axis=1,
         )
@@ -373,6 +373,27 @@ def _solve_block(
         x_next = np.where(diagonal, solo, pair)
         x0, y0, x1 = x1, y1, np.clip(x_next, 0.0, 1.0)
     raise RuntimeError(f"value iteration did not converge (residual {residual:.3g})")
+
+
+def pair_bank(solution: Solution, a: int, b: int) -> tuple[FloatArray, FloatArray]:
+    """Bank values ``(T + 1, 1)`` and zilch value ``(1,)`` of a main-game turn at ``(a, b)``.
+
+    The same ingredients the solver used for this pair, for a bot to replay
+    the optimal decisions of one turn.
+    """
+    rules = solution.rules
+    t = np.arange(rules.top + 1)
+    reached = a + t
+    inside = 1.0 - solution.W[b, np.minimum(reached, rules.target - 1)]
+    if rules.end == "immediate":
+        final = np.ones(len(t))
+    else:
+        margin = np.minimum(reached - b, rules.max_margin)
+        final = 1.0 - solution.last_turn[margin, int(b > 0)]
+    bank = np.where(reached < rules.target, inside, final)
+    bank[t < rules.threshold(a > 0)] = FORBIDDEN
+    bank[-1] = final[-1] if reached[-1] >= rules.target else inside[-1]
+    return bank[:, None], np.array([1.0 - solution.W[b, a]])
 
 
 # -- cache -----------------------------------------------------------------------------

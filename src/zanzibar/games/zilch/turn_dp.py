@@ -104,7 +104,10 @@ def build_model(table: ScoringTable, unit: int, hot_dice_compulsory: bool) -> Tu
                 zilch_ways += ways
                 continue
             merged[best] = merged.get(best, 0) + ways
-        probs, gains, slots, starts = [], [], [], []
+        probs: list[float] = []
+        gains: list[int] = []
+        slots: list[int] = []
+        starts: list[int] = []
         for best, ways in sorted(merged.items()):
             starts.append(len(gains))
             probs.append(ways / 6**n)
