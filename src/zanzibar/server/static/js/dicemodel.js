@@ -1,31 +1,116 @@
 // Reading a dice game's view (421 or Zilch) into what dice.js draws. The
-// shapes follow the games' state JSON (see games/dice421 and games/zilch).
+// shapes follow the games' state JSON: games/dice421/state.py and
+// games/zilch/state.py (their docstrings describe every field).
 
 import { t } from "./i18n.js";
 
-export function diceModel(ctx) {
+const sameList = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function legalOf(view) {
+  return Array.isArray(view.legal) ? view.legal : [];
+}
+
+/** 421: three dice highest first; the selection names the dice to roll again. */
+function model421(ctx) {
   const view = ctx.view || {};
   const state = view.state || {};
-  const legal = Array.isArray(view.legal) ? view.legal : [];
-  const dice = (state.dice || []).map((v) => (v ? Number(v) : null));
-  while (dice.length < (ctx.game === "zilch" ? 6 : 3)) dice.push(null);
+  const legal = legalOf(view);
+  const dice = [0, 1, 2].map((i) => (state.dice && state.dice[i] ? Number(state.dice[i]) : null));
+  const rolled = dice.every((v) => v);
   const rolls = legal.filter((a) => a.type === "roll");
-  const stop = legal.find((a) => a.type === "stop" || a.type === "bank");
+  const stop = legal.find((a) => a.type === "stop") || null;
+  const firstRoll = !rolled || !state.rolls;
+  const phaseWord = { draw: t("phase_draw"), charge: t("phase_charge"), decharge: t("phase_decharge"), over: t("phase_over") }[state.phase] || state.phase;
+  const facts = [t("phase", { phase: phaseWord })];
+  if (state.phase === "charge" || state.pot) facts.push(t("pot", { n: state.pot ?? 0 }));
+  if (state.phase === "charge" || state.phase === "decharge") {
+    facts.push(t("rolls_left", { n: state.rolls ?? 0, max: state.limit ?? 3 }));
+  }
+  if (state.playoff) facts.push(t(`playoff_${state.playoff}`));
+  const rounds = state.config?.rounds ?? state.config?.losses_to_lose;
+  if ((state.round ?? 1) > 1 || (rounds && rounds > 1)) facts.push(t("round_n", { n: state.round ?? 1 }));
+  const throwOf = {};
+  for (const [seat, faces, n] of state.done || []) throwOf[seat] = `${faces.join("-")} (${t("rolls_n", { n })})`;
+  const players = (ctx.names || []).map((_, seat) => ({
+    seat,
+    tokens: (state.tokens || [])[seat] ?? 0,
+    losses: (state.losses || [])[seat] ?? 0,
+    out: state.phase === "decharge" && ((state.tokens || [])[seat] ?? 0) === 0,
+  }));
+  const columns = [
+    { label: t("col_tokens"), value: (p) => String(p.tokens) + (p.out ? ` (${t("out")})` : "") },
+    { label: t("col_this_turn"), value: (p) => throwOf[p.seat] ?? (p.seat === view.to_act && rolled ? `${dice.join("-")}…` : "—") },
+  ];
+  if (players.some((p) => p.losses)) columns.push({ label: t("col_losses"), value: (p) => String(p.losses) });
+  const rollAction = (selected) => {
+    if (!rolls.length) return null;
+    if (firstRoll) return rolls.find((a) => a.dice === undefined || a.dice === "all" || (Array.isArray(a.dice) && a.dice.length === 3)) || rolls[0];
+    if (!selected.length) return null;
+    return rolls.find((a) => Array.isArray(a.dice) && sameList(a.dice, selected)) || null;
+  };
   return {
     dice,
-    stamp: JSON.stringify([state.dice, state.rolls ?? null]),
+    stamp: JSON.stringify([state.dice, state.rolls, (state.done || []).length, state.turns, state.phase]),
     kept: null,
     keptLabel: null,
     combination: null,
-    facts: [],
-    columns: [{ label: t("tokens", { n: "" }).trim(), value: (p) => String(p.value) }],
-    players: (ctx.names || []).map((name, seat) => ({ seat, value: (state.tokens || [])[seat] ?? "" })),
-    selectable: () => dice.some((v) => v),
-    rollAction: (selected) => (rolls.length ? rolls.find((a) => JSON.stringify(a.dice || []) === JSON.stringify(selected)) || rolls[0] : null),
-    rollRefusal: () => t("error_prefix", { message: "roll" }),
-    stopAction: () => stop || null,
-    stopRefusal: () => t("error_prefix", { message: "stop" }),
-    rollLabel: () => t("roll"),
-    stopLabel: ctx.game === "zilch" ? t("bank") : t("stop"),
+    facts,
+    columns,
+    players,
+    selectable: (index) => rolled && !firstRoll && Boolean(dice[index]) && rolls.length > 0,
+    rollAction,
+    rollRefusal: (selected) => (rolls.length === 0 ? t("no_more_rolls") : selected.length === 0 ? t("select_first_421") : t("cannot_roll")),
+    stopAction: () => stop,
+    stopRefusal: () => t("cannot_stop"),
+    rollLabel: (selected) => (firstRoll || selected.size === 0 ? t("roll_all") : t("roll_selected")),
+    stopLabel: t("stop"),
   };
+}
+
+/** Zilch: the dice of the last roll; the selection names the scoring dice to set aside. */
+function modelZilch(ctx) {
+  const view = ctx.view || {};
+  const state = view.state || {};
+  const legal = legalOf(view);
+  const roll = state.phase === "choose" && Array.isArray(state.roll) ? state.roll.map(Number) : [];
+  const dice = roll.length ? [...roll] : Array(state.dice_left || 6).fill(null);
+  const rolls = legal.filter((a) => a.type === "roll");
+  const banks = legal.filter((a) => a.type === "bank");
+  const keepOf = (a) => (Array.isArray(a.keep) ? [...a.keep].sort((x, y) => x - y) : []);
+  const facts = [t("turn_points", { n: state.turn_points ?? 0 })];
+  if (view.threshold) facts.push(t("bank_needs", { n: view.threshold }));
+  if (state.stage === "final") facts.push(t("final_round"));
+  if (state.stage === "tiebreak") facts.push(t("tiebreak"));
+  const players = (ctx.names || []).map((_, seat) => ({
+    seat,
+    score: (state.scores || [])[seat] ?? 0,
+    entered: (state.entered || [])[seat],
+  }));
+  const columns = [
+    { label: t("col_score"), value: (p) => String(p.score) },
+    { label: t("col_entered"), value: (p) => (p.entered ? t("yes") : t("no")) },
+  ];
+  const find = (list, selected) => list.find((a) => sameList(keepOf(a), selected)) || null;
+  return {
+    dice,
+    stamp: JSON.stringify([state.phase, state.roll, state.turn_points, state.current]),
+    kept: null,
+    keptLabel: null,
+    combination: null,
+    extraDice: state.kept && state.kept.length ? t("set_aside", { dice: state.kept.join(" ") }) : null,
+    facts,
+    columns,
+    players,
+    selectable: (index) => index < roll.length && rolls.length + banks.length > 0,
+    rollAction: (selected) => (state.phase === "start" ? rolls[0] || null : find(rolls, selected)),
+    rollRefusal: (selected) => (selected.length ? t("not_scoring") : t("select_scoring")),
+    stopAction: (selected) => find(banks, selected),
+    stopRefusal: (selected) => (selected.length ? t("cannot_bank") : t("select_scoring")),
+    rollLabel: (selected) => (state.phase === "start" ? t("roll_all") : t("set_aside_roll")),
+    stopLabel: t("set_aside_bank"),
+  };
+}
+
+export function diceModel(ctx) {
+  return ctx.game === "zilch" ? modelZilch(ctx) : model421(ctx);
 }

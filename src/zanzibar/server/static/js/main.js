@@ -223,7 +223,7 @@ async function enterTable(id, { invite = null, mode = "play", seat = null, fresh
       reply = await request("table.join", fields);
     }
     memory.save({ mode, invite: code || null });
-    if (reply.table) app.table = reply.table;
+    if (reply.table && typeof reply.table === "object") app.table = reply.table;
     const hash = `#table=${id}${code ? `&invite=${encodeURIComponent(code)}` : ""}`;
     if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
     app.ui.table = app.ui.table || {};
@@ -249,7 +249,7 @@ async function resumeTable(id) {
   if (memory.invite) fields.invite = memory.invite;
   try {
     const reply = await request(mode === "watch" ? "table.watch" : "table.join", fields);
-    if (reply.table) app.table = reply.table;
+    if (reply.table && typeof reply.table === "object") app.table = reply.table;
     rerender();
   } catch (error) {
     announce(t("error_prefix", { message: error.message }));

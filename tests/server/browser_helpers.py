@@ -1,0 +1,263 @@
+"""Helpers for the browser tests: Debian's Chromium driven by Playwright.
+
+The tests run against a real ``zanzibar serve`` (``conftest.py`` starts it).
+Chromium is never downloaded: the tests use ``/usr/bin/chromium``. When it is
+missing they skip, unless ``ZANZIBAR_REQUIRE_BROWSER`` is set (CI sets it),
+in which case they fail.
+
+What a page announces is recorded twice: the client's own log
+(``window.__announcements``) and, independently, a MutationObserver injected
+before any page script runs, which writes down every paragraph added to the
+two live regions (``window.__live``). Tests check the latter: it is what a
+screen reader is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+AXE_REPORTS = REPO / "test-artifacts" / "axe"
+
+#: Injected before the page's own scripts: record what reaches the live regions.
+LIVE_RECORDER = """
+(() => {
+  window.__live = [];
+  const watch = () => {
+    for (const id of ["live-polite", "live-assertive"]) {
+      const region = document.getElementById(id);
+      if (!region || region.__watched) continue;
+      region.__watched = true;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            window.__live.push({ region: id, text: node.textContent });
+          }
+        }
+      }).observe(region, { childList: true });
+    }
+  };
+  document.addEventListener("DOMContentLoaded", watch);
+})();
+"""
+
+
+def require_browser() -> None:
+    """Skip when Chromium is missing, or fail if the environment demands it."""
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("ZANZIBAR_REQUIRE_BROWSER"):
+        pytest.fail(f"{CHROMIUM} is missing but ZANZIBAR_REQUIRE_BROWSER is set")
+    pytest.skip(f"{CHROMIUM} is not installed")
+
+
+def launch_browser() -> Iterator[Any]:
+    """Chromium for a module-scoped ``browser`` fixture (``yield from launch_browser()``)."""
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Player:
+    """One browser user: a context of its own (its own storage), one page."""
+
+    def __init__(self, browser: Any, base_url: str, name: str, lang: str = "en") -> None:
+        self.name = name
+        self.base_url = base_url
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, locale="fr-FR" if lang == "fr" else "en-GB"
+        )
+        self.context.add_init_script(LIVE_RECORDER)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.set_default_timeout(15_000)
+
+    # -- signing in --------------------------------------------------------------
+
+    def sign_in_as_guest(self) -> None:
+        """Type a name and press Enter on the sign-in screen."""
+        self.page.goto(self.base_url)
+        self.page.wait_for_selector("#guest-name")
+        self.page.focus("#guest-name")
+        self.page.keyboard.type(self.name)
+        self.page.keyboard.press("Enter")
+        self.wait_for_screen("lobby")
+        self.page.wait_for_function("window.__app.games.length > 0")
+
+    def wait_for_screen(self, screen: str) -> None:
+        self.page.wait_for_function(f"window.__app && window.__app.screen === {json.dumps(screen)}")
+
+    # -- state read from the page's test hook ------------------------------------
+
+    def app(self, expression: str) -> Any:
+        """Evaluate ``expression`` with ``app`` bound to the page's application state."""
+        return self.page.evaluate(f"(() => {{ const app = window.__app; return {expression}; }})()")
+
+    def my_seat(self) -> int | None:
+        seat: int | None = self.app("app.table && app.table.you ? app.table.you.seat : null")
+        return seat
+
+    def view(self) -> dict[str, Any] | None:
+        view: dict[str, Any] | None = self.app("app.view")
+        return view
+
+    def my_turn(self) -> bool:
+        return bool(
+            self.app(
+                "Boolean(app.view && !app.view.over && app.table && app.table.you"
+                " && app.view.to_act === app.table.you.seat && app.view.legal.length > 0)"
+            )
+        )
+
+    def game_over(self) -> bool:
+        return bool(self.app("Boolean(app.view && app.view.over)"))
+
+    def log_length(self) -> int:
+        return int(self.app("app.logLength"))
+
+    def items(self) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = self.app("app.items")
+        return items
+
+    def live(self) -> list[dict[str, str]]:
+        live: list[dict[str, str]] = self.page.evaluate("window.__live || []")
+        return live
+
+    def announcements(self) -> list[dict[str, str]]:
+        """What the client announced, with channels (``window.__announcements``)."""
+        log: list[dict[str, str]] = self.page.evaluate("window.__announcements")
+        return log
+
+    # -- keys ------------------------------------------------------------------------
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+
+    def focus_body(self) -> None:
+        """Put the focus on the game heading (not in a text field) for single-key shortcuts."""
+        self.page.focus("#game-heading")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def wait_until(
+    condition: Callable[[], bool], timeout: float = 20.0, what: str = "condition"
+) -> None:
+    """Poll ``condition`` until true; fail with ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot under test-artifacts/screenshots/ (git-ignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{re.sub(r'[^a-z0-9_-]+', '-', name.lower())}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def serious_axe_violations(page: Any, name: str) -> list[str]:
+    """Run axe-core on the page; return its serious and critical violations (report saved)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    AXE_REPORTS.mkdir(parents=True, exist_ok=True)
+    violations = results.response["violations"]
+    (AXE_REPORTS / f"{name}.json").write_text(json.dumps(violations, indent=2))
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(
+            n["target"][0] if isinstance(n["target"][0], str) else str(n["target"])
+            for n in v["nodes"][:5]
+        )
+        for v in violations
+        if v.get("impact") in {"serious", "critical"}
+    ]
+
+
+def item_text(item: dict[str, Any]) -> str:
+    """The sentence the client announces for one history item (mirrors js/history.js)."""
+    if item.get("type") == "chat":
+        who = item.get("from", "?")
+        if item.get("me"):
+            return f"* {who} {item['text']}"
+        if item.get("private"):
+            to = item.get("to")
+            return f"({who} → {to}) {item['text']}" if to else f"({who}) {item['text']}"
+        return f"{who}: {item['text']}"
+    return str(item.get("text", ""))
+
+
+def create_table(player: Player, game: str, seats: int, options: dict[str, Any]) -> int:
+    """Fill the lobby's create form (keyboard focus, then Enter) and wait for the table."""
+    page = player.page
+    page.select_option("#create-game", game)
+    page.fill("#create-seats", str(seats))
+    for name, value in options.items():
+        page.fill(f"#opt-{name}", str(value))
+    page.focus("#create-submit")
+    player.press("Enter")
+    player.wait_for_screen("table")
+    table_id: int = player.app("app.tableId")
+    return table_id
+
+
+def join_from_lobby(player: Player, table_id: int) -> None:
+    player.page.wait_for_selector(f"button[aria-label='Join table {table_id}']")
+    player.page.focus(f"button[aria-label='Join table {table_id}']")
+    player.press("Enter")
+    player.wait_for_screen("table")
+
+
+def press_button(player: Player, selector: str) -> None:
+    player.page.focus(selector)
+    player.press("Enter")
+
+
+def check_announcements(
+    player: Player, live: list[dict[str, str]], log: list[dict[str, str]]
+) -> int:
+    """The live regions got exactly the table's items, once each, in order; returns the count."""
+    # Everything announced reached a live region, in the same order.
+    assert [e["text"] for e in live] == [a["text"] for a in log]
+    assert [e["region"] == "live-assertive" for e in live] == [
+        a["politeness"] == "assertive" for a in log
+    ]
+    items = player.items()
+    seqs = [int(item["seq"]) for item in items]
+    assert seqs == list(range(1, len(seqs) + 1)), f"{player.name}: items not contiguous: {seqs}"
+    # Answers to keys (channel "ui") aside, the live region got the stream itself.
+    stream = [a["text"] for a in log if a["channel"] != "ui"]
+    expected = [item_text(item) for item in items]
+    assert stream == expected, f"{player.name}: live region differs from the table's stream"
+    return len(expected)
