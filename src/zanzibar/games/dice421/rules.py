@@ -1,0 +1,202 @@
+"""421 / Zanzibar behind the engine's :class:`~zanzibar.engine.rules.GameRules` contract.
+
+``RULES`` is the object the registry hands out (``get_rules("421")``). The
+moving parts live in :mod:`~zanzibar.games.dice421.flow`, the sentences in
+:mod:`~zanzibar.games.dice421.messages`, the texts in
+:mod:`~zanzibar.games.dice421.help`.
+
+>>> from zanzibar.engine.match import Match
+>>> match = Match(RULES, 3, seed=1)
+>>> match.to_act, RULES.legal_actions(match.state)
+(0, (Roll(reroll=frozenset({0, 1, 2})),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from zanzibar.engine.chance import DiceRequest
+from zanzibar.engine.errors import IllegalActionError, OptionError
+from zanzibar.engine.events import Event
+from zanzibar.engine.rules import Bot, GameRules, Outcome, Transition
+from zanzibar.games.dice421 import flow, messages
+from zanzibar.games.dice421 import help as texts
+from zanzibar.games.dice421.combos import REROLL_MASKS, mask_positions
+from zanzibar.games.dice421.options import OPTIONS, Config
+from zanzibar.games.dice421.state import (
+    ROLL_ALL,
+    STOP,
+    Action,
+    Roll,
+    State,
+    Stop,
+    action_from_json,
+    action_to_json,
+    state_from_json,
+    state_to_json,
+)
+
+#: Every action after the first roll: the seven ways to reroll, then stopping.
+_LATER_ACTIONS: tuple[Action, ...] = (
+    *(Roll(frozenset(mask_positions(mask))) for mask in REROLL_MASKS),
+    STOP,
+)
+_FIRST_ACTIONS: tuple[Action, ...] = (ROLL_ALL,)
+
+MIN_SEATS, MAX_SEATS = 2, 10
+
+
+class Dice421Rules(GameRules[State, Action]):
+    """The rules of 421 with both rule sets (presets ``salon`` and ``bar``)."""
+
+    name = "421"
+    title = {"en": "421 / Zanzibar", "fr": "421 / Zanzibar"}
+    options = OPTIONS
+
+    # -- setting up -------------------------------------------------------------
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """2 to 10 players (seed 002; the Salon's text sets no limit)."""
+        return (MIN_SEATS, MAX_SEATS)
+
+    def new_state(self, seats: int, options: Mapping[str, Any]) -> State:
+        """The state before the first roll."""
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise OptionError(f"421 is played by 2 to 10 players, not {seats}", option="seats")
+        return flow.new_state(seats, Config.from_options(options))
+
+    # -- whose move --------------------------------------------------------------
+
+    def to_act(self, state: State) -> int | None:
+        """The rolling player, unless dice are pending, a play-off runs or the game is over."""
+        if state.pending:
+            return None
+        return state.current
+
+    def chance_request(self, state: State) -> DiceRequest | None:
+        """Pending rerolls, or one throw of three dice for a play-off contender."""
+        if state.pending:
+            return DiceRequest(len(state.pending))
+        if state.playoff and state.phase != "over":
+            return DiceRequest(3)
+        return None
+
+    def is_over(self, state: State) -> bool:
+        """True once a player has lost the game."""
+        return state.phase == "over"
+
+    def outcome(self, state: State) -> Outcome:
+        """One loser, everybody else won."""
+        if state.loser is None:
+            raise IllegalActionError("the game is not over")
+        winners = tuple(s for s in range(state.seats) if s != state.loser)
+        summary = {"rounds_lost": list(state.losses), "turns": state.turns}
+        return Outcome(winners, (state.loser,), False, summary)
+
+    # -- moving -----------------------------------------------------------------
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        """The first roll throws all three dice; later any 1-3 dice, or stop."""
+        if self.to_act(state) is None:
+            return ()
+        return _FIRST_ACTIONS if state.rolls == 0 else _LATER_ACTIONS
+
+    def apply_action(self, state: State, action: Action) -> Transition[State]:
+        """Roll (the dice then come as a chance outcome) or stop."""
+        if self.to_act(state) is None:
+            raise IllegalActionError("nobody may act now")
+        events: list[Event] = []
+        if isinstance(action, Stop):
+            if state.rolls == 0:
+                raise IllegalActionError("roll at least once before stopping")
+            return Transition(flow.stop(state, events), tuple(events))
+        if not isinstance(action, Roll):
+            raise IllegalActionError(f"not a 421 action: {action!r}")
+        positions = tuple(sorted(action.reroll))
+        if not positions or any(p not in (0, 1, 2) for p in positions):
+            raise IllegalActionError("reroll one, two or three of the dice 1, 2, 3")
+        if state.rolls == 0 and len(positions) != 3:
+            raise IllegalActionError("the first roll throws all three dice")
+        if state.rolls >= state.limit:
+            raise IllegalActionError(f"no rolls left: the limit is {state.limit}")
+        return Transition(_replace_pending(state, positions))
+
+    def apply_chance(self, state: State, outcome: tuple[int, ...]) -> Transition[State]:
+        """Dice landed: a player's (re)roll, or a play-off throw."""
+        request = self.chance_request(state)
+        if request is None:
+            raise IllegalActionError("no dice are expected now")
+        try:
+            request.validate(outcome)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        events: list[Event] = []
+        if state.pending:
+            new = flow.roll_dice(state, tuple(outcome), events)
+        else:
+            new = flow.playoff_roll(state, tuple(outcome), events)
+        return Transition(new, tuple(events))
+
+    # -- serialising ------------------------------------------------------------
+
+    def action_to_json(self, action: Action) -> Any:
+        """``{"type": "roll", "dice": [0, 2]}`` or ``{"type": "stop"}``."""
+        return action_to_json(action)
+
+    def action_from_json(self, obj: Any) -> Action:
+        """Parse an action (IllegalActionError if malformed)."""
+        return action_from_json(obj)
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """The whole state as JSON."""
+        return state_to_json(state)
+
+    def state_from_json(self, obj: Any) -> State:
+        """Inverse of state_to_json (CorruptDataError if invalid)."""
+        return state_from_json(obj)
+
+    # -- words ------------------------------------------------------------------
+
+    def render_event(
+        self, event: Event, lang: str, viewer: int | None, names: Sequence[str]
+    ) -> str:
+        """One short sentence per event."""
+        return messages.render_event(event, lang, viewer, names)
+
+    def describe(
+        self, state: State, topic: str, lang: str, viewer: int | None, names: Sequence[str]
+    ) -> str:
+        """Topics: scores, turn, status, dice."""
+        return messages.describe(state, topic, lang, viewer, names)
+
+    def help_text(self, lang: str) -> str:
+        """The game's keys and commands."""
+        return texts.help_text(lang)
+
+    def rules_text(self, lang: str, options: Mapping[str, Any]) -> str:
+        """The rules in force with their sources."""
+        return texts.rules_text(lang, options)
+
+    # -- bots -------------------------------------------------------------------
+
+    def bot_levels(self) -> Sequence[str]:
+        """``expert`` (exact probabilities, the default), ``simple``, ``random``."""
+        from zanzibar.games.dice421.bots import LEVELS
+
+        return LEVELS
+
+    def make_bot(self, level: str, options: Mapping[str, Any], seed: int = 0) -> Bot[State, Action]:
+        """A bot of one level for these options."""
+        from zanzibar.games.dice421.bots import make_bot
+
+        return make_bot(level, Config.from_options(options), seed)
+
+
+def _replace_pending(state: State, positions: tuple[int, ...]) -> State:
+    from dataclasses import replace
+
+    return replace(state, pending=positions)
+
+
+RULES = Dice421Rules()
