@@ -70,3 +70,155 @@ async def test_guest_create_join_start_and_play_to_the_end(
     assert len(record["record"]["log"]) == len(table.match.log)  # type: ignore[union-attr]
     stats = await salon.user_stats("Anna")
     assert stats is not None and stats["games"]["race"]["played"] == 1
+
+
+async def started_race(salon: Salon, client_factory: Any) -> tuple[Client, Client, Client, int]:
+    """Anna (host, seat 0) and Bob (seat 1) at a started race; Eve watches."""
+    anna = await client_factory("Anna")
+    bob = await client_factory("Bob")
+    eve = await client_factory("Eve")
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await eve.ok("table.watch", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    return anna, bob, eve, table_id
+
+
+async def test_refusals_change_nothing(salon: Salon, client_factory: Any) -> None:
+    anna, bob, eve, table_id = await started_race(salon, client_factory)
+    before = salon.snapshot(table_id)
+    log_length = len(salon.tables[table_id].match.log)  # type: ignore[union-attr]
+    roll = {"type": "roll"}
+    await bob.refused("game.action", "not_your_turn", table=table_id, action=roll)
+    await bob.refused("game.action", "forbidden", table=table_id, action=roll, seat=0)
+    await anna.refused("game.action", "stale", table=table_id, action=roll, seq=log_length + 3)
+    await anna.refused("game.action", "illegal_action", table=table_id, action={"type": "stop"})
+    await anna.refused("game.action", "illegal_action", table=table_id, action={"type": "fly"})
+    await anna.refused("game.action", "illegal_action", table=table_id, action=[1, 2])
+    await eve.refused("game.action", "forbidden", table=table_id, action=roll)
+    await anna.refused("game.action", "not_found", table=999, action=roll)
+    await anna.refused("game.action", "invalid", table="1", action=roll)
+    await anna.refused("game.action", "invalid", table=table_id)
+    await bob.refused("table.start", "forbidden", table=table_id)
+    await bob.refused("table.add_bot", "forbidden", table=table_id)
+    await anna.refused("table.add_bot", "conflict", table=table_id)
+    await anna.refused("table.options", "conflict", table=table_id, options={"target": 5})
+    await bob.refused("table.kick", "forbidden", table=table_id, user=anna.user_id)
+    await bob.refused("table.hold", "forbidden", table=table_id, hold=True)
+    await bob.refused("table.clock", "forbidden", table=table_id, seconds=30)
+    await anna.refused("table.clock", "invalid", table=table_id, seconds=1)
+    await anna.refused("chat.say", "too_long", table=table_id, text="x" * 501)
+    await anna.refused("chat.say", "invalid", table=table_id, text="   ")
+    await anna.refused("no.such.type", "unknown_type")
+    await anna.refused("ping", "bad_version", v=2)
+    await anna.refused("history", "invalid", table=table_id, channel="radio")
+    stranger = await client_factory("Stranger")
+    await stranger.refused("chat.say", "forbidden", table=table_id, text="hello")
+    await stranger.refused("table.join", "conflict", table=table_id)
+    assert salon.snapshot(table_id) == before
+
+
+async def test_wrong_options_are_named(salon: Salon, client_factory: Any) -> None:
+    anna = await client_factory("Anna")
+    reply = await anna.refused("table.create", "bad_option", game="race", options={"target": 0})
+    assert reply["option"] == "target"
+    reply = await anna.refused("table.create", "bad_option", game="race", options={"speed": 1})
+    assert reply["option"] == "speed"
+    reply = await anna.refused("table.create", "bad_option", game="race", preset="nope")
+    assert reply["option"] == "preset"
+    await anna.refused("table.create", "not_found", game="snakes")
+    await anna.refused("table.create", "invalid", game="race", seats=9)
+    table_id = (await anna.ok("table.create", game="race"))["table"]["id"]
+    before = salon.snapshot(table_id)
+    reply = await anna.refused(
+        "table.options", "bad_option", table=table_id, options={"fast": "maybe"}
+    )
+    assert reply["option"] == "fast"
+    assert salon.snapshot(table_id) == before
+    await anna.ok("table.options", table=table_id, options={"target": 7})
+    assert salon.tables[table_id].options["target"] == 7
+    await anna.ok("table.options", table=table_id, preset="short")
+    assert salon.tables[table_id].options["target"] == 5
+    assert salon.tables[table_id].preset == "short"
+
+
+async def test_unauthenticated_before_hello(salon: Salon) -> None:
+    inbox: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        inbox.append(message)
+
+    conn = await salon.connect(send)
+    await salon.handle(conn, {"v": 1, "type": "lobby.subscribe", "id": 1})
+    await salon.handle(conn, {"v": 1, "type": "hello", "token": "forged", "id": 2})
+    await salon.settle()
+    assert [(m["id"], m["code"]) for m in inbox] == [(1, "unauthenticated"), (2, "unauthenticated")]
+    assert conn.user is None
+
+
+async def test_several_connections_of_one_user(salon: Salon, client_factory: Any) -> None:
+    anna, bob, eve, table_id = await started_race(salon, client_factory)
+    second = await Client(salon, "Anna").sign_in("fr", anna.token)
+    welcome = second.last("welcome")
+    assert welcome["tables"] == [{"table": table_id, "seat": 0, "game": "race"}]
+    await second.ok("table.join", table=table_id, since=0)
+    await anna.ok("game.action", table=table_id, action={"type": "roll"})
+    last = salon.tables[table_id].history.last_seq
+    assert anna.stream(table_id)[-1]["seq"] == last
+    assert second.stream(table_id)[-1]["seq"] == last
+    assert [i["seq"] for i in second.stream(table_id)] == list(range(1, last + 1))
+
+
+async def test_lobby_private_tables_and_invitations(salon: Salon, client_factory: Any) -> None:
+    anna = await client_factory("Anna")
+    bob = await client_factory("Bob")
+    await bob.ok("lobby.subscribe")
+    public = (await anna.ok("table.create", game="race"))["table"]
+    private = (await anna.ok("table.create", game="race", private=True))["table"]
+    await salon.settle()
+    listed = [t["id"] for t in bob.last("lobby")["tables"]]
+    assert public["id"] in listed and private["id"] not in listed
+    assert [t["id"] for t in await salon.list_tables()] == [public["id"]]
+    await bob.refused("table.join", "forbidden", table=private["id"])
+    await bob.refused("table.join", "forbidden", table=private["id"], invite="guess")
+    assert private["invite"]
+    await bob.ok("table.join", table=private["id"], invite=private["invite"])
+    games = (await bob.ok("games.list"))["games"]
+    race = next(g for g in games if g["name"] == "race")
+    assert race["seats"] == [2, 4] and race["bot_levels"] == ["easy", "hard"]
+
+
+async def test_host_hand_over_kick_and_next_host(salon: Salon, client_factory: Any) -> None:
+    anna = await client_factory("Anna")
+    bob = await client_factory("Bob")
+    carl = await client_factory("Carl")
+    table_id = (await anna.ok("table.create", game="race", seats=4))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.join", table=table_id)
+    await anna.ok("table.hand_host", table=table_id, user=bob.user_id)
+    assert salon.tables[table_id].host == bob.user_id
+    await anna.refused("table.start", "forbidden", table=table_id)
+    await bob.ok("table.kick", table=table_id, user=carl.user_id)
+    assert salon.tables[table_id].seat_of(carl.user_id) is None
+    await carl.refused("table.join", "forbidden", table=table_id)
+    await bob.ok("table.leave", table=table_id)
+    assert salon.tables[table_id].host == anna.user_id
+    kinds = [i.get("kind") for i in anna.stream(table_id) if i["channel"] == "system"]
+    assert kinds.count("host") == 2 and "kicked" in kinds
+    await anna.ok("table.leave", table=table_id)
+    assert table_id not in salon.tables  # nobody left: the table closes
+
+
+async def test_ask_and_history_request(salon: Salon, client_factory: Any) -> None:
+    anna, bob, eve, table_id = await started_race(salon, client_factory)
+    answer = await eve.ok("game.ask", table=table_id, topic="scores")
+    assert answer["text"] == "Anna 0, Bob 0"
+    await eve.refused("game.ask", "invalid", table=table_id, topic="weather")
+    await anna.ok("chat.say", table=table_id, text="good luck")
+    history = await eve.request("history", table=table_id, since=0, channel="chat")
+    assert history["type"] == "history"
+    assert [i["text"] for i in history["items"]] == ["good luck"]
+    history = await eve.request("history", table=table_id, since=2)
+    assert [i["seq"] for i in history["items"]] == list(
+        range(3, salon.tables[table_id].history.last_seq + 1)
+    )

@@ -141,6 +141,9 @@ class Salon:
     before a bot takes over their seat mid-game.
     ``lobby_delay``: lobby updates are coalesced over this many seconds.
     ``durable``: SQLite ``synchronous=FULL`` (survives power loss, slower).
+    ``bot_threads``: bots think in a worker thread (a slow chess bot must not
+    stall other tables); ``clock_scale``: real seconds per turn-clock second
+    (tests shrink it).
     ``rules_for``/``games``: where games come from (the registry by default;
     tests may pass their own).
     """
@@ -155,6 +158,7 @@ class Salon:
         lobby_delay: float = 0.2,
         durable: bool = False,
         bot_threads: bool = True,
+        clock_scale: float = 1.0,
         rules_for: Callable[[str], GameRules[Any, Any]] = get_rules,
         games: Callable[[], list[str]] = lambda: list(REGISTERED_GAMES),
     ) -> None:
@@ -164,6 +168,7 @@ class Salon:
         self.takeover_delay = takeover_delay
         self.lobby_delay = lobby_delay
         self.bot_threads = bot_threads
+        self.clock_scale = clock_scale
         self._rules_for = rules_for
         self._games = games
         self.store = Store(db_url, durable=durable)
@@ -1500,7 +1505,7 @@ class Salon:
             if table.clock_task is not None and table.clock_task is not current:
                 table.clock_task.cancel()
             table.clock_task = self._spawn(
-                self._clock_expire(table, seat, log_length, table.clock),
+                self._clock_expire(table, seat, log_length, table.clock * self.clock_scale),
                 timer=True,
                 name=f"clock-{table.id}",
             )
@@ -1557,7 +1562,7 @@ class Salon:
                 if legal and legal[0] != action:
                     await self._apply(table, seat, legal[0])
 
-    async def _clock_expire(self, table: Table, seat: int, log_length: int, seconds: int) -> None:
+    async def _clock_expire(self, table: Table, seat: int, log_length: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
         async with table.lock:
             match = table.match

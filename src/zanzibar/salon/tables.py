@@ -287,13 +287,22 @@ class Table:
         }
 
 
-def round_ended(rules: GameRules[Any, Any], events: Sequence[Event]) -> bool:
-    """True if these events close a round (the salon then pauses).
+#: Event kinds that close a round, for games without an ``is_round_end`` method
+#: ("round_lost": 421 when a player has lost a round of charge and décharge).
+ROUND_END_KINDS: frozenset[str] = frozenset({"round_end", "round_lost"})
 
-    A game says so with an ``is_round_end(event)`` method; games without one
-    never pause.
+
+def round_ended(rules: GameRules[Any, Any], events: Sequence[Event]) -> bool:
+    """True if these events close a round (the salon then pauses between rounds).
+
+    A game may say so itself with an ``is_round_end(event) -> bool`` method;
+    otherwise an event whose kind is in :data:`ROUND_END_KINDS` closes a round.
+
+    >>> class NoHook: pass
+    >>> round_ended(NoHook(), [Event("roll", 0, {}), Event("round_lost", 1, {})])  # type: ignore[arg-type]
+    True
     """
     hook = getattr(rules, "is_round_end", None)
-    if hook is None:
-        return False
-    return any(bool(hook(event)) for event in events)
+    if hook is not None:
+        return any(bool(hook(event)) for event in events)
+    return any(event.kind in ROUND_END_KINDS for event in events)

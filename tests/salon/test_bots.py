@@ -1,0 +1,173 @@
+"""Bots: take-over of a seat whose player leaves or drops, return, turn clock, pauses."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _salonkit import Client, make_salon
+
+from zanzibar.salon import Salon
+
+pytestmark = pytest.mark.anyio
+
+
+async def two_humans(salon: Salon, **options: Any) -> tuple[Client, Client, int]:
+    anna = await Client(salon, "Anna").sign_in()
+    bob = await Client(salon, "Bob").sign_in()
+    table_id = (
+        await anna.ok("table.create", game="race", seats=2, options={"target": 60, **options})
+    )["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    return anna, bob, table_id
+
+
+async def test_leave_mid_game_bot_takes_over_and_player_returns(salon: Salon) -> None:
+    anna, bob, table_id = await two_humans(salon)
+    table = salon.tables[table_id]
+    match = table.match
+    assert match is not None and match.to_act == 0
+    await anna.ok("table.leave", table=table_id)
+    await salon.settle()
+    assert table.seats[0].away and table.seats[0].left
+    assert table.host == bob.user_id
+    # the bot played Anna's turn: it is Bob's turn now
+    assert match.to_act == 1
+    assert any(e.seat == 0 for _, e in match.events)
+    kinds = [i.get("kind") for i in bob.stream(table_id) if i["channel"] == "system"]
+    assert "left" in kinds and "takeover" in kinds
+    await anna.refused("game.action", "forbidden", table=table_id, action={"type": "roll"})
+    anna_seen = anna.stream(table_id)[-1]["seq"]
+    # Anna comes back to her seat and gets exactly what she missed
+    reply = await anna.ok("table.join", table=table_id, since=anna_seen)
+    assert reply["seat"] == 0
+    assert not table.seats[0].away
+    missed = anna.last("history")["items"]
+    assert missed[0]["seq"] == anna_seen + 1
+    assert any(i.get("kind") == "returned" for i in missed)
+    # the turn comes back to her and the bot does not play it
+    while match.to_act == 1:
+        await bob.ok(
+            "game.action",
+            table=table_id,
+            action={"type": "roll" if match.state.total < 3 else "stop"},
+        )
+    await salon.settle()
+    assert match.to_act == 0
+    assert anna.last("your_turn")["table"] == table_id
+
+
+async def test_dropped_player_is_replaced_then_returns(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.05)
+    await salon.start()
+    try:
+        anna, bob, table_id = await two_humans(salon)
+        table = salon.tables[table_id]
+        match = table.match
+        assert match is not None
+        await anna.disconnect()
+        await salon.settle()
+        assert not table.seats[0].away  # not yet: the grace period runs
+        assert bob.last("table")["table"]["seats"][0]["connected"] is False
+        await asyncio.sleep(0.1)
+        await salon.settle()
+        assert table.seats[0].away and not table.seats[0].left
+        assert match.to_act == 1
+        # back on a new connection with the same token
+        await anna.reconnect()
+        await anna.ok("table.join", table=table_id, since=0)
+        assert not table.seats[0].away
+        kinds = [i.get("kind") for i in anna.stream(table_id) if i["channel"] == "system"]
+        assert kinds[-2:] == ["takeover", "returned"]
+    finally:
+        await salon.stop()
+
+
+async def test_quick_reconnect_keeps_the_seat(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.2)
+    await salon.start()
+    try:
+        anna, bob, table_id = await two_humans(salon)
+        await anna.disconnect()
+        await anna.reconnect()
+        await asyncio.sleep(0.3)
+        await salon.settle()
+        assert not salon.tables[table_id].seats[0].away
+        assert salon.tables[table_id].match.to_act == 0  # type: ignore[union-attr]
+    finally:
+        await salon.stop()
+
+
+async def test_turn_clock_lets_a_bot_play_the_turn(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", clock_scale=0.01)
+    await salon.start()
+    try:
+        anna, bob, table_id = await two_humans(salon)
+        await anna.ok("table.clock", table=table_id, seconds=5)
+        table = salon.tables[table_id]
+        match = table.match
+        assert match is not None and match.to_act == 0
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            await salon.settle()
+            if match.to_act == 1:
+                break
+        assert match.to_act == 1
+        kinds = [i.get("kind") for i in bob.stream(table_id) if i["channel"] == "system"]
+        assert "clock_timeout" in kinds
+        assert not table.seats[0].away  # only that turn
+        assert table.clock_seat is None
+        assert bob.last("your_turn")["clock"] == 5
+    finally:
+        await salon.stop()
+
+
+async def test_pause_between_rounds_and_hold(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", round_pause=0.05)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 90}))[
+            "table"
+        ]["id"]
+        await anna.ok("table.add_bot", table=table_id)
+        await anna.ok("table.start", table=table_id)
+        table = salon.tables[table_id]
+        match = table.match
+        assert match is not None
+
+        async def finish_round() -> None:
+            rounds = sum(1 for _, e in match.events if e.kind == "round_end")
+            for _ in range(200):
+                if sum(1 for _, e in match.events if e.kind == "round_end") > rounds:
+                    return
+                if table.state == "playing" and match.to_act == 0:
+                    await anna.ok(
+                        "game.action",
+                        table=table_id,
+                        action={"type": "roll" if match.state.total < 2 else "stop"},
+                    )
+                await salon.settle()
+            raise AssertionError("no round ended")
+
+        await finish_round()
+        assert table.state == "paused"
+        await anna.refused("game.action", "conflict", table=table_id, action={"type": "roll"})
+        await asyncio.sleep(0.1)
+        await salon.settle()
+        assert table.state == "playing"
+        await anna.ok("table.hold", table=table_id, hold=True)
+        await finish_round()
+        await asyncio.sleep(0.1)
+        await salon.settle()
+        assert table.state == "paused"  # held
+        await anna.ok("table.hold", table=table_id, hold=False)
+        assert table.state == "playing"
+        kinds = [i.get("kind") for i in anna.stream(table_id) if i["channel"] == "system"]
+        for kind in ("round_pause", "round_resume", "held", "round_hold", "released"):
+            assert kind in kinds
+    finally:
+        await salon.stop()

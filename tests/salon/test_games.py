@@ -1,0 +1,51 @@
+"""Complete games of every available game among fake clients and bots, watched by a spectator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _salonkit import Client, available_games, play_with_bot_brain
+
+from zanzibar.salon import Salon
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize("game", available_games())
+async def test_complete_game_with_humans_bots_and_a_spectator(
+    salon: Salon, client_factory: Any, game: str
+) -> None:
+    anna: Client = await client_factory("Anna", "fr")
+    bob: Client = await client_factory("Bob")
+    eve: Client = await client_factory("Eve", "fr")
+    rules = salon._rules_for(game)
+    low, high = rules.seat_range(rules.options.resolve())
+    seats = min(high, 3)
+    created = await anna.ok("table.create", game=game, seats=seats)
+    table_id = created["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    for _ in range(seats - 2):
+        await anna.ok("table.add_bot", table=table_id)
+    await eve.ok("table.watch", table=table_id)
+    started = await anna.ok("table.start", table=table_id)
+    sent = await play_with_bot_brain(salon, table_id, {0: anna, 1: bob})
+    await salon.settle()
+    table = salon.tables[table_id]
+    assert table.state == "finished"
+    assert sent > 0
+    last = table.history.last_seq
+    # every seat and the spectator received every item once, in order
+    for client in (anna, bob):
+        assert [i["seq"] for i in client.stream(table_id)] == list(range(1, last + 1))
+    watched = [i["seq"] for i in eve.stream(table_id)]
+    assert watched == list(range(watched[0], last + 1))
+    game_events = [i for i in eve.stream(table_id) if i["channel"] == "game"]
+    assert game_events, "the spectator saw no game event"
+    assert all(isinstance(i["text"], str) and i["text"] for i in game_events)
+    # the stored record replays the same game
+    record = await salon.game_record(started["game_id"])
+    assert record is not None and record["status"] == "finished"
+    assert record["record"]["log"] == [e.to_json() for e in table.match.log]  # type: ignore[union-attr]
+    stats = await salon.user_stats("Bob")
+    assert stats is not None and stats["games"][rules.name]["played"] == 1

@@ -1,0 +1,222 @@
+"""Crash and restore: a new salon on the same database carries on exactly.
+
+A ``kill -9`` leaves the database files as they are at that instant, so the
+crash is simulated by copying the SQLite files (database and WAL) while the
+first salon still runs, then starting a second salon on the copy. A second
+test drops a salon without ``stop()`` and reopens the very same file.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _salonkit import Client, make_salon
+
+from zanzibar.salon import Salon
+from zanzibar.salon.persistence import Store
+
+pytestmark = pytest.mark.anyio
+
+
+def copy_database(source: Path, target: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(source) + suffix)
+        if src.exists():
+            shutil.copyfile(src, Path(str(target) + suffix))
+
+
+async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> None:
+    first = make_salon(tmp_path / "a.sqlite3")
+    await first.start()
+    anna = await Client(first, "Anna").sign_in("fr")
+    bob = await Client(first, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=3, options={"target": 30}))[
+        "table"
+    ]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("table.add_bot", table=table_id, level="hard")
+    await anna.ok("table.clock", table=table_id, seconds=60)
+    await anna.ok("table.start", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="bonne chance")
+    for _ in range(3):
+        match = first.tables[table_id].match
+        assert match is not None
+        seat = match.to_act
+        client = {0: anna, 1: bob}[seat]  # type: ignore[index]
+        await client.ok("game.action", table=table_id, action={"type": "roll"})
+    await first.settle()
+    before = first.snapshot(table_id)
+    copy_database(tmp_path / "a.sqlite3", tmp_path / "b.sqlite3")
+
+    second = make_salon(tmp_path / "b.sqlite3", takeover_delay=60)
+    await second.start()
+    try:
+        assert second.snapshot(table_id) == before
+        # the same dice come next in both salons
+        match_a, match_b = first.tables[table_id].match, second.tables[table_id].match
+        assert match_a is not None and match_b is not None
+        assert match_a.rng.getstate() == match_b.rng.getstate()
+        # the players reconnect with their tokens and carry on
+        anna2 = await Client(second, "Anna").sign_in("fr", anna.token)
+        bob2 = await Client(second, "Bob").sign_in("en", bob.token)
+        last_seen = before["history"][-1][0] - 2
+        await anna2.ok("table.join", table=table_id, since=last_seen)
+        await bob2.ok("table.join", table=table_id, since=last_seen)
+        history = anna2.last("history")
+        assert [i["seq"] for i in history["items"]] == [last_seen + 1, last_seen + 2]
+        seat = match_b.to_act
+        assert seat is not None
+        mover_b = {0: anna2, 1: bob2}[seat]
+        mover_a = {0: anna, 1: bob}[seat]
+        await mover_b.ok(
+            "game.action", table=table_id, action={"type": "roll"}, seq=len(match_b.log)
+        )
+        await mover_a.ok(
+            "game.action", table=table_id, action={"type": "roll"}, seq=len(match_a.log)
+        )
+        await first.settle()
+        await second.settle()
+        assert match_a.log == match_b.log
+        assert match_a.state == match_b.state
+    finally:
+        await second.stop()
+        await first.stop()
+
+
+async def test_salon_dropped_without_stop_restores_every_table(tmp_path: Path) -> None:
+    path = tmp_path / "salon.sqlite3"
+    first = make_salon(path)
+    await first.start()
+    anna = await Client(first, "Anna").sign_in()
+    waiting = (await anna.ok("table.create", game="race", private=True, seats=4))["table"]
+    await anna.ok("table.add_bot", table=waiting["id"], level="easy", seat=2)
+    playing = (await anna.ok("table.create", game="race", seats=2, options={"target": 40}))[
+        "table"
+    ]["id"]
+    await anna.ok("table.add_bot", table=playing)
+    await anna.ok("table.hold", table=playing, hold=True)
+    await anna.ok("table.start", table=playing)
+    await anna.ok("game.action", table=playing, action={"type": "roll"})
+    await first.settle()
+    snapshots = {tid: first.snapshot(tid) for tid in first.tables}
+    await first.crash()  # no stop(): nothing more is written
+
+    second = make_salon(path, takeover_delay=60)
+    await second.start()
+    try:
+        assert {tid: second.snapshot(tid) for tid in second.tables} == snapshots
+        assert second.tables[waiting["id"]].invite == waiting["invite"]
+        # the token still works, and the bots resume when Anna plays on
+        anna2 = await Client(second, "Anna").sign_in("en", anna.token)
+        await anna2.ok("table.join", table=playing, since=snapshots[playing]["history"][-1][0])
+        assert anna2.last("history")["items"] == []
+        match = second.tables[playing].match
+        assert match is not None
+        for _ in range(400):
+            if match.is_over or second.tables[playing].state != "playing":
+                break
+            if match.to_act == 0:
+                action = "roll" if match.state.total < 5 else "stop"
+                await anna2.ok("game.action", table=playing, action={"type": action})
+            await second.settle()
+        assert second.tables[playing].state in ("paused", "finished")
+    finally:
+        await second.stop()
+
+
+async def test_finished_games_and_stats_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "salon.sqlite3"
+    first = make_salon(path)
+    await first.start()
+    anna = await Client(first, "Anna").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 3}))[
+        "table"
+    ]["id"]
+    await anna.ok("table.add_bot", table=table_id)
+    game_id = (await anna.ok("table.start", table=table_id))["game_id"]
+    for _ in range(300):
+        table = first.tables[table_id]
+        if table.state == "finished":
+            break
+        match = table.match
+        assert match is not None
+        if match.to_act == 0:
+            await anna.ok(
+                "game.action",
+                table=table_id,
+                action={"type": "roll" if match.state.total < 3 else "stop"},
+            )
+        await first.settle()
+    record = await first.game_record(game_id)
+    stats = await first.user_stats("anna")
+    await first.stop()
+    second = make_salon(path)
+    await second.start()
+    try:
+        assert await second.game_record(game_id) == record
+        assert await second.user_stats("ANNA") == stats
+        assert stats is not None and stats["games"]["race"]["played"] == 1
+        won = stats["games"]["race"]["won"]
+        lost = stats["games"]["race"]["lost"]
+        assert won + lost == 1
+        from zanzibar.salon import read_game_record
+
+        assert await read_game_record(f"sqlite+aiosqlite:///{path}", game_id) == record
+        assert await read_game_record(f"sqlite+aiosqlite:///{path}", game_id + 100) is None
+    finally:
+        await second.stop()
+
+
+async def test_a_failed_write_is_undone(
+    salon: Salon, client_factory: Any, monkeypatch: Any
+) -> None:
+    anna = await client_factory("Anna")
+    table_id = (await anna.ok("table.create", game="race"))["table"]["id"]
+    before = salon.snapshot(table_id)
+
+    async def broken(ops: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(salon.store, "write", broken)
+    await anna.refused("table.add_bot", "internal", table=table_id)
+    await anna.refused("chat.say", "internal", table=table_id, text="hello")
+    assert salon.snapshot(table_id) == before
+
+
+async def test_store_batches_many_writes_in_few_commits(tmp_path: Path) -> None:
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}")
+    await store.start()
+    try:
+        import asyncio
+
+        rows = [
+            {
+                "id": i,
+                "name": f"u{i}",
+                "name_key": f"u{i}",
+                "password_hash": None,
+                "lang": "en",
+                "guest": True,
+                "created": 0.0,
+            }
+            for i in range(1, 201)
+        ]
+        await asyncio.gather(*(store.write([(insert(m.users), row)]) for row in rows))
+        assert store.jobs == 200
+        assert store.commits < 200
+        # a failing job does not sink the others of its batch
+        results = await asyncio.gather(
+            store.write([(insert(m.users), rows[0])]),
+            store.write([(insert(m.users), {**rows[0], "id": 500, "name_key": "fresh"})]),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], Exception) and results[1] is None
+    finally:
+        await store.stop()
