@@ -366,9 +366,9 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
                 parts.append(say(lang, key, name=seat_name(names, seat), score=state.scores[seat]))
             return ", ".join(parts)
         if topic == "turn":
-            return self._describe_turn(state, lang, names)
+            return self._describe_turn(state, lang, viewer, names)
         if topic == "status":
-            return self._describe_status(state, lang, names)
+            return self._describe_status(state, lang, viewer, names)
         if topic == "dice":
             parts = [
                 say(lang, "dice.roll", dice=dice_words(state.roll))
@@ -377,31 +377,37 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
             ]
             if state.kept:
                 parts.append(say(lang, "dice.kept", dice=dice_words(state.kept)))
-            return "; ".join(parts)
+            return say(lang, "separator").join(parts)
         return say(lang, "unknown_topic", topic=topic)
 
-    def _describe_turn(self, state: ZilchState, lang: str, names: Sequence[str]) -> str:
+    def _describe_turn(
+        self, state: ZilchState, lang: str, viewer: int | None, names: Sequence[str]
+    ) -> str:
         if state.phase == "over":
             return say(lang, "turn.describe.over")
-        name = seat_name(names, state.current)
+        seat = state.current
         if state.phase == "start":
-            parts = [say(lang, "turn.describe.start", name=name)]
+            parts = [personal(lang, "turn.describe.start", seat, viewer, names)]
         elif state.phase == "rolling":
             parts = [
-                say(
+                personal(
                     lang,
                     "turn.describe.rolling",
-                    name=name,
+                    seat,
+                    viewer,
+                    names,
                     dice=state.dice_left,
                     points=state.turn_points,
                 )
             ]
         else:
             parts = [
-                say(
+                personal(
                     lang,
                     "turn.describe.choose",
-                    name=name,
+                    seat,
+                    viewer,
+                    names,
                     points=state.turn_points,
                     dice=dice_words(state.roll),
                 )
@@ -410,28 +416,25 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
             parts.append(say(lang, "turn.describe.kept", dice=dice_words(state.kept)))
         if state.threshold():
             parts.append(say(lang, "turn.describe.threshold", needed=state.threshold()))
-        return "; ".join(parts)
+        return say(lang, "separator").join(parts)
 
-    def _describe_status(self, state: ZilchState, lang: str, names: Sequence[str]) -> str:
+    def _describe_status(
+        self, state: ZilchState, lang: str, viewer: int | None, names: Sequence[str]
+    ) -> str:
         if state.phase == "over":
             best = max(state.scores[s] for s in state.winners)
             return say(
                 lang, "status.over", winners=names_of(state.winners, names, lang), score=best
             )
         if state.stage == "main":
-            return say(
-                lang,
-                "status.main",
-                target=state.config["target"],
-                name=seat_name(names, state.current),
+            return personal(
+                lang, "status.main", state.current, viewer, names, target=state.config["target"]
             )
         if state.stage == "final":
             trigger = state.trigger if state.trigger is not None else 0
             values = {"trigger": seat_name(names, trigger), "score": state.scores[trigger]}
-            still = (state.current, *state.queue) if state.phase != "over" else state.queue
-            if still:
-                return say(lang, "status.final", queue=names_of(still, names, lang), **values)
-            return say(lang, "status.final.none", **values)
+            still = (state.current, *state.queue)
+            return say(lang, "status.final", queue=names_of(still, names, lang), **values)
         return say(lang, "status.tiebreak", names=names_of(state.contenders, names, lang))
 
     def help_text(self, lang: str) -> str:
