@@ -90,7 +90,7 @@ async def test_quick_reconnect_keeps_the_seat(tmp_path: Path) -> None:
     salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.2)
     await salon.start()
     try:
-        anna, bob, table_id = await two_humans(salon)
+        anna, _bob, table_id = await two_humans(salon)
         await anna.disconnect()
         await anna.reconnect()
         await asyncio.sleep(0.3)

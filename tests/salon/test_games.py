@@ -20,7 +20,7 @@ async def test_complete_game_with_humans_bots_and_a_spectator(
     bob: Client = await client_factory("Bob")
     eve: Client = await client_factory("Eve", "fr")
     rules = salon._rules_for(game)
-    low, high = rules.seat_range(rules.options.resolve())
+    _low, high = rules.seat_range(rules.options.resolve())
     seats = min(high, 3)
     created = await anna.ok("table.create", game=game, seats=seats)
     table_id = created["table"]["id"]

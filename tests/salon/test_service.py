@@ -157,7 +157,7 @@ async def test_unauthenticated_before_hello(salon: Salon) -> None:
 
 
 async def test_several_connections_of_one_user(salon: Salon, client_factory: Any) -> None:
-    anna, bob, eve, table_id = await started_race(salon, client_factory)
+    anna, _bob, _eve, table_id = await started_race(salon, client_factory)
     second = await Client(salon, "Anna").sign_in("fr", anna.token)
     welcome = second.last("welcome")
     assert welcome["tables"] == [{"table": table_id, "seat": 0, "game": "race"}]
@@ -210,7 +210,7 @@ async def test_host_hand_over_kick_and_next_host(salon: Salon, client_factory: A
 
 
 async def test_ask_and_history_request(salon: Salon, client_factory: Any) -> None:
-    anna, bob, eve, table_id = await started_race(salon, client_factory)
+    anna, _bob, eve, table_id = await started_race(salon, client_factory)
     answer = await eve.ok("game.ask", table=table_id, topic="scores")
     assert answer["text"] == "Anna 0, Bob 0"
     await eve.refused("game.ask", "invalid", table=table_id, topic="weather")
