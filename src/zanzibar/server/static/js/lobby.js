@@ -18,7 +18,8 @@ export function helpLines() {
 }
 
 function seatText(seat) {
-  if (seat.bot) return `${seat.name || "Bot"} — ${t("bot_named", { level: seat.bot })}`;
+  if (seat.away) return `${seat.name} (${t("away_bot", { level: seat.bot || "" })})`;
+  if (seat.bot && seat.user == null) return seat.name ? `${seat.name} (${t("bot_badge")})` : t("bot_named", { level: seat.bot });
   if (seat.name) return seat.connected === false ? `${seat.name} (${t("offline")})` : seat.name;
   return t("free_seat");
 }

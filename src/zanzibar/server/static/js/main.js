@@ -82,8 +82,23 @@ function rerender() {
   const h1 = document.getElementById("page-title");
   if (h1.textContent !== title) h1.textContent = title;
   document.title = `${title} · Zanzibar`;
-  render(document.getElementById("screen"), module.render(app));
+  const screen = document.getElementById("screen");
+  const before = document.activeElement;
+  const section = before && screen.contains(before) ? before.closest("section[id]")?.id : null;
+  render(screen, module.render(app));
   renderHeader();
+  if (before && before !== document.body && !before.isConnected) keepFocusNear(section);
+}
+
+/**
+ * The focused control went away in an update (a button that no longer
+ * applies): put the focus on the heading of the section it was in, so the
+ * player is never dropped at the top of the page.
+ */
+function keepFocusNear(sectionId) {
+  const section = sectionId ? document.getElementById(sectionId) : null;
+  const target = section?.querySelector("h2[tabindex], h3[tabindex]") || document.getElementById("page-title");
+  target.focus({ preventScroll: false });
 }
 
 function renderHeader() {
@@ -170,6 +185,7 @@ function connect() {
 
 async function ready(reconnected, welcome) {
   app.user = welcome.user || app.user;
+  app.myTables = welcome.tables || [];
   if (reconnected) announce(t("reconnected"));
   try {
     const reply = await request("games.list");
@@ -185,7 +201,10 @@ async function ready(reconnected, welcome) {
   }
   const route = parseRoute();
   if (route.table !== null) {
-    await enterTable(route.table, { invite: route.invite, mode: tableMemory(route.table).mode || "play", fresh: true });
+    // The server says where this user sits or watches; the tab's memory is the fallback.
+    const known = app.myTables.find((entry) => entry.table === route.table);
+    const mode = known ? (known.seat === null || known.seat === undefined ? "watch" : "play") : tableMemory(route.table).mode || "play";
+    await enterTable(route.table, { invite: route.invite, mode, fresh: true });
   } else {
     navigate("lobby");
   }

@@ -73,10 +73,12 @@ function seatLine(app, seat, ctx) {
   const isMe = seat.user != null && seat.user === app.user?.id;
   const isHost = seat.user != null && seat.user === table.host;
   const parts = [t("seat_n", { n: seat.seat + 1 }), ": "];
-  if (seat.bot) parts.push(`${seat.name || "Bot"} — ${t("bot_named", { level: seat.bot })}`);
-  else if (seat.name) parts.push(seat.name);
-  else parts.push(t("empty_seat"));
   const badges = [];
+  if (seat.name) parts.push(seat.name);
+  else if (seat.bot) parts.push(t("bot_named", { level: seat.bot }));
+  else parts.push(t("empty_seat"));
+  if (seat.away) badges.push(h("span", { class: "badge" }, t("away_bot", { level: seat.bot || "" })));
+  else if (seat.bot && seat.user == null) badges.push(h("span", { class: "badge" }, t("bot_badge")));
   if (isMe) badges.push(h("span", { class: "badge" }, t("you_mark")));
   if (isHost) badges.push(h("span", { class: "badge" }, t("host_mark")));
   if (seat.name && !seat.bot && seat.connected === false) badges.push(h("span", { class: "badge" }, t("offline")));
@@ -85,7 +87,7 @@ function seatLine(app, seat, ctx) {
   const controls = [];
   const waiting = table.state === "waiting";
   if (you.host) {
-    if (seat.bot) {
+    if (seat.bot && seat.user == null && waiting) {
       controls.push(h("button", { type: "button", "data-key": "rmbot", "aria-label": t("remove_bot_seat", { n: seat.seat + 1 }),
         onclick: () => hostAction(app, "table.remove_bot", { seat: seat.seat }) }, t("remove_bot")));
     } else if (seat.user != null && !isMe) {
@@ -106,8 +108,10 @@ function seatLine(app, seat, ctx) {
 async function hostAction(app, type, fields) {
   try {
     await app.request(type, { table: app.tableId, ...fields });
+    return true;
   } catch (error) {
     announce(t("error_prefix", { message: error.message }), { politeness: "assertive" });
+    return false;
   }
 }
 
@@ -117,21 +121,24 @@ function hostControls(app) {
   const info = app.gameInfo(table.game);
   const ui = (app.ui.host = app.ui.host && app.ui.host.table === table.id ? app.ui.host : { table: table.id, level: null });
   const levels = info?.bot_levels || [];
-  const waiting = table.state === "waiting";
-  const freeSeat = (table.seats || []).some((s) => !s.name && !s.bot && s.user == null);
+  // Between games (waiting, or the last one finished) the host sets the table up.
+  const waiting = table.state === "waiting" || table.state === "finished";
+  const freeSeat = waiting && (table.seats || []).some((s) => !s.name && !s.bot && s.user == null);
   return h("div", { id: "host-controls" },
     h("h3", { id: "host-heading" }, t("host_heading")),
     h("div", { class: "row" },
-      waiting ? h("button", { type: "button", class: "primary", id: "start-button", onclick: () => hostAction(app, "table.start", {}) }, t("start")) : null,
-      levels.length
+      waiting ? h("button", { type: "button", class: "primary", id: "start-button", onclick: async () => {
+        if (await hostAction(app, "table.start", {})) document.getElementById("game-heading")?.focus();
+      } }, t("start")) : null,
+      waiting && levels.length
         ? [h("label", { for: "bot-level" }, t("bot_level")),
             h("select", { id: "bot-level", value: ui.level || levels[0], onchange: (e) => { ui.level = e.target.value; } },
               levels.map((level) => h("option", { value: level, selected: level === (ui.level || levels[0]) }, level)))]
         : null,
-      h("button", {
+      waiting ? h("button", {
         type: "button", id: "add-bot-button", "aria-disabled": freeSeat ? null : "true",
         onclick: () => freeSeat && hostAction(app, "table.add_bot", { level: ui.level || levels[0] }),
-      }, t("add_bot"))),
+      }, t("add_bot")) : null),
     table.state === "playing" || table.state === "paused"
       ? h("div", { class: "field" },
           h("input", { type: "checkbox", id: "hold-pause", checked: table.state === "paused" && Boolean(table.hold),
