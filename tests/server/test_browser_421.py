@@ -75,7 +75,7 @@ def play_one_step(player: Player) -> None:
             assert selected == sorted(rerolls)
             player.press("KeyR")
         else:
-            player.press("KeyX")
+            player.press("KeyK")
     wait_until(
         lambda: player.log_length() > before or player.game_over() or not player.my_turn(),
         what=f"{player.name}'s action to be taken",

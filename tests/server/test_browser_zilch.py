@@ -60,7 +60,7 @@ def play_one_step(player: Player) -> None:
             player.press(f"Shift+Digit{spare + 1}")
         selected = player.app("[...app.ui.game.selected].sort()")
         assert selected == sorted(keep)
-        player.press("KeyX" if kind == "bank" else "KeyR")
+        player.press("KeyB" if kind == "bank" else "KeyR")
     wait_until(
         lambda: player.log_length() > before or player.game_over() or not player.my_turn(),
         what="the action to be taken",

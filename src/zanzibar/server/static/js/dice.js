@@ -2,9 +2,11 @@
 // selected, the roll / stop / bank buttons, the roll limit, everyone's tokens
 // or scores, the pot and the phase, and whose turn it is.
 //
-// Keys (by KeyboardEvent.code, so AZERTY works): Digit1..6 select a die,
-// Shift+Digit1..6 unselect it, Space says the selection, R rolls, X stops
-// (421) or banks (Zilch), D repeats the last roll, S the scores, T the turn.
+// Keys (by KeyboardEvent.code, so AZERTY works), as the games' own help
+// texts list them for the terminal and the web: Digit1..6 select a die,
+// Shift+Digit1..6 unselect it, Space says the selection, R (or Enter on the
+// dice) rolls, K stops (421), B banks (Zilch), A selects every scoring die
+// (Zilch), D repeats the last roll, S the scores, T the turn, I the status.
 // The selection is the player's own until they roll; it is sent with the action.
 
 import { h, s } from "./dom.js";
@@ -115,9 +117,20 @@ export function handleKey(ctx, event) {
       if (ctx.myTurn) doRoll(ctx, model);
       else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
       return true;
-    case "KeyX":
+    case "KeyK":
+    case "KeyB":
+      if ((event.code === "KeyB") !== (ctx.game === "zilch")) return false;
       if (ctx.myTurn) doStop(ctx, model);
       else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      return true;
+    case "KeyA":
+      if (!model.selectAll || !ctx.myTurn) return false;
+      for (const index of model.selectAll()) selectedSet(ctx, model).add(index);
+      announce(selectionText(model, selectedSet(ctx, model)));
+      ctx.rerender();
+      return true;
+    case "KeyI":
+      ctx.ask("status");
       return true;
     case "KeyD":
       ctx.ask("dice");
@@ -191,12 +204,13 @@ export function render(ctx) {
             type: "button", id: "stop-button",
             "aria-disabled": stoppable ? null : "true",
             onclick: () => canAct && doStop(ctx, model),
-          }, `${model.stopLabel} (X)`)
+          }, `${model.stopLabel} (${ctx.game === "zilch" ? "B" : "K"})`)
         : null),
     h("div", { class: "row", id: "dice-questions" },
       h("button", { type: "button", id: "say-selection", onclick: () => announce(model.dice.some((v) => v) ? selectionText(model, selected) : t("no_dice")) }, t("say_selection")),
       h("button", { type: "button", id: "say-dice", onclick: () => ctx.ask("dice") }, t("say_dice")),
       h("button", { type: "button", id: "say-scores", onclick: () => ctx.ask("scores") }, t("say_scores")),
-      h("button", { type: "button", id: "say-turn", onclick: () => ctx.ask("turn") }, t("say_turn"))),
+      h("button", { type: "button", id: "say-turn", onclick: () => ctx.ask("turn") }, t("say_turn")),
+      h("button", { type: "button", id: "say-status", onclick: () => ctx.ask("status") }, t("say_status"))),
     scoreTable(ctx, model));
 }

@@ -45,8 +45,9 @@ function model421(ctx) {
   const rollAction = (selected) => {
     if (!rolls.length) return null;
     if (firstRoll) return rolls.find((a) => a.dice === undefined || a.dice === "all" || (Array.isArray(a.dice) && a.dice.length === 3)) || rolls[0];
-    if (!selected.length) return null;
-    return rolls.find((a) => Array.isArray(a.dice) && sameList(a.dice, selected)) || null;
+    // Nothing selected: roll all three again (as the game's help says).
+    const wanted = selected.length ? selected : [0, 1, 2];
+    return rolls.find((a) => Array.isArray(a.dice) && sameList(a.dice, wanted)) || null;
   };
   return {
     dice,
@@ -59,7 +60,7 @@ function model421(ctx) {
     players,
     selectable: (index) => rolled && !firstRoll && Boolean(dice[index]) && rolls.length > 0,
     rollAction,
-    rollRefusal: (selected) => (rolls.length === 0 ? t("no_more_rolls") : selected.length === 0 ? t("select_first_421") : t("cannot_roll")),
+    rollRefusal: () => (rolls.length === 0 ? t("no_more_rolls") : t("cannot_roll")),
     stopAction: () => stop,
     stopRefusal: () => t("cannot_stop"),
     rollLabel: (selected) => (firstRoll || selected.size === 0 ? t("roll_all") : t("roll_selected")),
@@ -103,6 +104,12 @@ function modelZilch(ctx) {
     players,
     selectable: (index) => index < roll.length && rolls.length + banks.length > 0,
     rollAction: (selected) => (state.phase === "start" ? rolls[0] || null : find(rolls, selected)),
+    selectAll: () => {
+      // Every die that some legal choice sets aside: all the scoring dice.
+      const all = new Set();
+      for (const a of [...rolls, ...banks]) for (const i of keepOf(a)) all.add(i);
+      return [...all];
+    },
     rollRefusal: (selected) => (selected.length ? t("not_scoring") : t("select_scoring")),
     stopAction: (selected) => find(banks, selected),
     stopRefusal: (selected) => (selected.length ? t("cannot_bank") : t("select_scoring")),

@@ -85,7 +85,7 @@ function seatLine(app, seat, ctx) {
   const turn = ctx.view && !ctx.view.over && ctx.view.to_act === seat.seat;
   if (turn) badges.push(h("span", { class: "visually-hidden" }, `, ${t("turn_of", { name: ctx.names[seat.seat] })}`));
   const controls = [];
-  const waiting = table.state === "waiting";
+  const waiting = table.state === "waiting" || table.state === "finished";
   if (you.host) {
     if (seat.bot && seat.user == null && waiting) {
       controls.push(h("button", { type: "button", "data-key": "rmbot", "aria-label": t("remove_bot_seat", { n: seat.seat + 1 }),
