@@ -1,0 +1,564 @@
+"""Game-tree search for the chess bots: PVS alpha-beta with iterative deepening.
+
+The searcher works on a :class:`~zanzibar.games.chess.position.Position` with
+make/unmake, so it serves every variant the engine loads. Its parts, in the
+order they pay off in Python where a move generation is the costly step:
+
+* **Iterative deepening** to a time or node budget; the best move of the last
+  finished depth is kept (and that of an unfinished one once its first move is
+  searched). A node budget makes results independent of the machine's speed.
+* **Transposition table** keyed by the position's 64-bit Zobrist hash: bounds
+  and exact scores with their depth, and the best move, which is tried first,
+  before the other moves are even generated (a cut-off saves the generation).
+* **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
+  then least valuable attacker), promotions, two killer moves per ply, then
+  quiet moves by the history heuristic.
+* **Principal variation search** (null windows after the first move), a
+  **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
+  **late-move reduction** of quiet moves, both re-searched when they fail.
+* **Check extension** (one ply when the side to move is in check).
+* **Quiescence search** on captures and promotions with stand-pat and delta
+  pruning; in check it searches every evasion so mates are seen.
+* **Mate scores with distance** (``MATE - plies``) so the shortest mate is
+  preferred and the longest defence chosen; table scores are stored relative
+  to the node so they stay right at any ply.
+* Draws in the tree: a position repeated once since the last irreversible move,
+  and the move rule, count as 0; stalemate scores as the variant says.
+
+>>> from zanzibar.games.chess.variant import load_variant
+>>> pos = Position(load_variant("chess"), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+>>> result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=3))
+>>> pos.square_name(result.move & 0xFF) + pos.square_name((result.move >> 8) & 0xFF)
+'a1a8'
+>>> result.score == MATE - 1
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from zanzibar.games.chess.evaluation import Evaluator, evaluator_for
+from zanzibar.games.chess.moves import EN_PASSANT
+from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.variant import Variant
+
+#: Score of a mate on the board (mate in n plies scores ``MATE - n``).
+MATE = 100_000
+#: Scores beyond this are mates.
+MATE_BOUND = MATE - 1_000
+INFINITE = MATE + 1
+#: Deepest ply the search (with extensions and quiescence) may reach.
+MAX_PLY = 96
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+#: Check the clock every this many nodes (a power of two minus one, as a mask).
+_CLOCK_MASK = 255
+#: Quiescence: skip captures that cannot lift the score near alpha even if they win the victim.
+DELTA_MARGIN = 200
+#: Table entries kept before the table is cleared (about 150 bytes each).
+TT_CAPACITY = 1_000_000
+
+
+class SearchAborted(Exception):
+    """Raised inside the tree when the time or node budget runs out."""
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """When to stop: the first of depth, time (seconds) and nodes reached."""
+
+    max_depth: int = MAX_PLY // 2
+    time_limit: float | None = None
+    node_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of a search: ``move`` is 0 only when there is no legal move."""
+
+    move: int
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[int, ...] = ()
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Speed of the search."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def is_mate_score(score: int) -> bool:
+    """Does the score announce a forced mate (for either side)?"""
+    return abs(score) > MATE_BOUND
+
+
+def mate_in(score: int) -> int:
+    """Moves (not plies) to the mate a mate score announces; negative if being mated.
+
+    >>> mate_in(MATE - 3), mate_in(-MATE + 2)
+    (2, -1)
+    """
+    plies = MATE - abs(score)
+    moves = (plies + 1) // 2
+    return moves if score > 0 else -moves
+
+
+@dataclass
+class _Stats:
+    nodes: int = 0
+    qnodes: int = 0
+    tt_hits: int = 0
+    cutoffs: int = 0
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class Searcher:
+    """Searches positions of one variant; keeps its table and history between searches.
+
+    ``use_tt``, ``null_move`` and ``reductions`` switch those parts off (for
+    tests and the benchmark's reference). ``root_order_seed`` shuffles the root
+    moves before ordering, so equal moves are chosen differently per seed.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        *,
+        use_tt: bool = True,
+        null_move: bool = True,
+        reductions: bool = True,
+        root_order_seed: int | None = None,
+    ) -> None:
+        self.variant = variant
+        self.evaluator: Evaluator = evaluator_for(variant)
+        self.use_tt = use_tt
+        self.null_move = null_move
+        self.reductions = reductions
+        self.root_order_seed = root_order_seed
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.history: dict[int, int] = {}
+        self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.stats = _Stats()
+        self._pos: Position = Position(variant)
+        self._deadline = 0.0
+        self._node_limit = 0
+        self._move_rule_plies = 2 * variant.move_rule if variant.move_rule else 1 << 30
+        stalemate = {"draw": 0, "win": MATE, "loss": -MATE}[variant.stalemate]
+        self._stalemate = stalemate
+
+    # -- public --------------------------------------------------------------------
+
+    def clear(self) -> None:
+        """Forget the table, killers and history (a fresh, reproducible start)."""
+        self.tt.clear()
+        self.history.clear()
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+
+    def search(self, pos: Position, limits: SearchLimits) -> SearchResult:
+        """Best move of the side to move within ``limits`` (the position is left unchanged)."""
+        start = time.perf_counter()
+        self._pos = pos
+        self.stats = _Stats()
+        self._deadline = start + limits.time_limit if limits.time_limit is not None else 0.0
+        self._node_limit = limits.node_limit or 0
+        if len(self.tt) > TT_CAPACITY:
+            self.tt.clear()
+        moves = pos.legal_moves()
+        if not moves:
+            score = -MATE if pos.is_check() else self._stalemate
+            return SearchResult(0, score, 0, 0, time.perf_counter() - start)
+        if self.root_order_seed is not None:
+            random.Random(self.root_order_seed ^ pos.hash).shuffle(moves)
+        best_move, best_score, depth_done = moves[0], 0, 0
+        depth = 1
+        while depth <= limits.max_depth:
+            try:
+                move, score = self._root(moves, depth)
+            except SearchAborted as stop:
+                partial = stop.args[0] if stop.args else None
+                if partial is not None:
+                    best_move, best_score = partial
+                break
+            best_move, best_score, depth_done = move, score, depth
+            moves.remove(move)
+            moves.insert(0, move)
+            if is_mate_score(score) and MATE - abs(score) <= depth:
+                break  # a mate found at full width cannot get shorter
+            depth += 1
+        seconds = time.perf_counter() - start
+        return SearchResult(
+            best_move,
+            best_score,
+            depth_done,
+            self.stats.nodes,
+            seconds,
+            self._principal_variation(pos, best_move, depth_done),
+        )
+
+    def score_moves(self, pos: Position, depth: int) -> list[tuple[int, int]]:
+        """Exact score of every legal move at ``depth`` (full window each: slower, for weak bots)."""
+        self._pos = pos
+        self._deadline = 0.0
+        self._node_limit = 0
+        out = []
+        for move in pos.legal_moves():
+            pos.push(move)
+            score = -self._search(depth - 1, -INFINITE, INFINITE, 1, True)
+            pos.pop()
+            out.append((move, score))
+        return out
+
+    # -- the tree ------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        stats = self.stats
+        stats.nodes += 1
+        if not stats.nodes & _CLOCK_MASK:
+            if self._node_limit and stats.nodes >= self._node_limit:
+                raise SearchAborted()
+            if self._deadline and time.perf_counter() >= self._deadline:
+                raise SearchAborted()
+        elif self._node_limit and stats.nodes >= self._node_limit:
+            raise SearchAborted()
+
+    def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
+        pos = self._pos
+        alpha, beta = -INFINITE, INFINITE
+        best_move, best_score = moves[0], -INFINITE
+        ordered = self._order(pos, moves, self._tt_move(pos.hash), 0)
+        for index, move in enumerate(ordered):
+            pos.push(move)
+            try:
+                if index == 0:
+                    score = -self._search(depth - 1, -beta, -alpha, 1, True)
+                else:
+                    score = -self._search(depth - 1, -alpha - 1, -alpha, 1, True)
+                    if score > alpha:
+                        score = -self._search(depth - 1, -beta, -alpha, 1, True)
+            except SearchAborted:
+                pos.pop()
+                raise SearchAborted((best_move, best_score) if index else None) from None
+            pos.pop()
+            if score > best_score:
+                best_move, best_score = move, score
+                if score > alpha:
+                    alpha = score
+        self._store(pos.hash, depth, EXACT, best_score, best_move, 0)
+        return best_move, best_score
+
+    def _tt_move(self, key: int) -> int:
+        entry = self.tt.get(key) if self.use_tt else None
+        return entry[3] if entry else 0
+
+    def _store(self, key: int, depth: int, flag: int, score: int, move: int, ply: int) -> None:
+        if not self.use_tt:
+            return
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        old = self.tt.get(key)
+        if old is None or depth >= old[0] or flag == EXACT:
+            self.tt[key] = (depth, flag, score, move or (old[3] if old else 0))
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool) -> int:
+        pos = self._pos
+        if pos.halfmove >= self._move_rule_plies or pos.repetitions() >= 2:
+            self._tick()
+            return 0
+        in_check = pos.is_check()
+        if in_check and ply < MAX_PLY // 2:
+            depth += 1
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(alpha, beta, ply)
+        self._tick()
+        # Mate distance: no line from here can beat a mate already found nearer the root.
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+        key = pos.hash
+        tt_move = 0
+        if self.use_tt:
+            entry = self.tt.get(key)
+            if entry is not None:
+                e_depth, e_flag, e_score, tt_move = entry
+                if e_depth >= depth:
+                    if e_score > MATE_BOUND:
+                        e_score -= ply
+                    elif e_score < -MATE_BOUND:
+                        e_score += ply
+                    if (
+                        e_flag == EXACT
+                        or (e_flag == LOWER and e_score >= beta)
+                        or (e_flag == UPPER and e_score <= alpha)
+                    ):
+                        self.stats.tt_hits += 1
+                        return e_score
+        pv_node = beta - alpha > 1
+        if (
+            self.null_move
+            and allow_null
+            and not pv_node
+            and not in_check
+            and depth >= 3
+            and beta < MATE_BOUND
+            and self._has_officers(pos)
+            and self.evaluator.evaluate(pos) >= beta
+        ):
+            pos.push_null()
+            try:
+                score = -self._search(depth - 3, -beta, -beta + 1, ply + 1, False)
+            finally:
+                pos.pop()
+            if score >= beta:
+                return beta
+        original_alpha = alpha
+        best_score = -INFINITE
+        best_move = 0
+        board = pos.board
+        searched = 0
+        # The table move first, before generating the others: a cut-off saves the generation.
+        if (
+            tt_move
+            and board[tt_move & 0xFF] * pos.turn > 0
+            and board[(tt_move >> 8) & 0xFF] * pos.turn <= 0
+        ):
+            pos.push(tt_move)
+            try:
+                score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
+            finally:
+                pos.pop()
+            searched = 1
+            best_score, best_move = score, tt_move
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    self._reward(tt_move, depth, ply, board)
+                    self._store(key, depth, LOWER, score, tt_move, ply)
+                    return score
+        else:
+            tt_move = 0
+        moves = pos.legal_moves()
+        if not moves:
+            return -MATE + ply if in_check else self._stalemate_score(ply)
+        ordered = self._order(pos, moves, 0, ply)
+        reduce_ok = self.reductions and depth >= 3 and not in_check
+        for move in ordered:
+            if move == tt_move:
+                continue
+            quiet = not board[(move >> 8) & 0xFF] and not (move >> 16)
+            pos.push(move)
+            try:
+                if searched == 0:
+                    score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
+                else:
+                    reduction = (
+                        1 if reduce_ok and quiet and searched >= 4 and not pos.is_check() else 0
+                    )
+                    score = -self._search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
+                    if score > alpha and (reduction or score < beta):
+                        score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
+            finally:
+                pos.pop()
+            searched += 1
+            if score > best_score:
+                best_score, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        self.stats.cutoffs += 1
+                        if quiet:
+                            self._reward(move, depth, ply, board)
+                        break
+        if best_score >= beta:
+            flag = LOWER
+        elif best_score > original_alpha:
+            flag = EXACT
+        else:
+            flag = UPPER
+        self._store(key, depth, flag, best_score, best_move, ply)
+        return best_score
+
+    def _stalemate_score(self, ply: int) -> int:
+        if self._stalemate > 0:
+            return MATE - ply
+        if self._stalemate < 0:
+            return -MATE + ply
+        return 0
+
+    def _has_officers(self, pos: Position) -> bool:
+        """Does the side to move own a piece other than its King and pawn-like pieces?"""
+        weights = self.evaluator.phase_weight
+        return any(weights[code] for code in pos.pieces[pos.turn].values())
+
+    def _reward(self, move: int, depth: int, ply: int, board: list[int]) -> None:
+        """A quiet move caused a cut-off: make it a killer and raise its history."""
+        if board[(move >> 8) & 0xFF] or move >> 16:
+            return
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        key = move | (board[move & 0xFF] > 0) << 31
+        self.history[key] = min(self.history.get(key, 0) + depth * depth, 1_000_000)
+
+    def _order(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> list[int]:
+        board = pos.board
+        value = self.evaluator.value_by_code
+        killer0, killer1 = self.killers[ply]
+        history = self.history
+        white = (pos.turn > 0) << 31
+        scored = []
+        for move in moves:
+            if move == tt_move:
+                s = 100_000_000
+            else:
+                victim = board[(move >> 8) & 0xFF]
+                if victim:
+                    s = 10_000_000 + value[victim] * 1_000 - value[board[move & 0xFF]]
+                elif move >> 16:
+                    promo = (move >> 16) & 0xFF
+                    if promo:
+                        s = 9_000_000 + value[promo] * 1_000
+                    elif (move >> 24) & EN_PASSANT:
+                        s = 10_000_000 + 100_000
+                    else:
+                        s = history.get(move | white, 0)
+                elif move == killer0:
+                    s = 8_000_002
+                elif move == killer1:
+                    s = 8_000_001
+                else:
+                    s = history.get(move | white, 0)
+            scored.append((s, move))
+        scored.sort(key=_first, reverse=True)  # stable: ties keep the given order
+        return [move for _, move in scored]
+
+    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        self.stats.qnodes += 1
+        pos = self._pos
+        in_check = pos.is_check()
+        evaluator = self.evaluator
+        stand = 0
+        if in_check:
+            best = -INFINITE
+        else:
+            stand = evaluator.evaluate(pos)
+            if stand >= beta or ply >= MAX_PLY:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+        moves = pos.legal_moves()
+        if not moves:
+            return -MATE + ply if in_check else self._stalemate_score(ply)
+        board = pos.board
+        value = evaluator.value_by_code
+        if in_check:
+            candidates = self._order(pos, moves, 0, ply)
+        else:
+            scored = []
+            floor = alpha - stand - DELTA_MARGIN
+            for move in moves:
+                victim = board[(move >> 8) & 0xFF]
+                promo = (move >> 16) & 0xFF
+                if victim:
+                    gain = value[victim]
+                elif (move >> 24) & EN_PASSANT:
+                    gain = value[board[pos.ep_victim]]
+                elif promo:
+                    gain = 0
+                else:
+                    continue
+                if promo:
+                    gain += value[promo] - value[board[move & 0xFF]]
+                if gain < floor:
+                    continue  # delta pruning: even winning it cannot reach alpha
+                scored.append((gain * 1_000 - value[board[move & 0xFF]], move))
+            scored.sort(reverse=True)
+            candidates = [move for _, move in scored]
+        for move in candidates:
+            pos.push(move)
+            try:
+                score = -self._quiesce(-beta, -alpha, ply + 1)
+            finally:
+                pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    def _principal_variation(self, pos: Position, first: int, depth: int) -> tuple[int, ...]:
+        """The expected line, read back from the table (stops at a gap or a repetition)."""
+        if not first:
+            return ()
+        line = [first]
+        pos.push(first)
+        seen = {pos.hash}
+        try:
+            while len(line) < max(depth, 1):
+                move = self._tt_move(pos.hash)
+                if not move or move not in pos.legal_moves():
+                    break
+                line.append(move)
+                pos.push(move)
+                if pos.hash in seen:
+                    break
+                seen.add(pos.hash)
+        finally:
+            for _ in line:
+                pos.pop()
+        return tuple(line)
+
+
+def fixed_depth_alphabeta(
+    pos: Position, depth: int, evaluator: Evaluator | None = None
+) -> tuple[int, int]:
+    """Plain fail-hard alpha-beta to ``depth``, then the static evaluation.
+
+    No table, no ordering, no quiescence: a reference for tests and the
+    benchmark (each node costs one move generation). Returns the score for
+    the side to move and the number of nodes visited.
+    """
+    ev = evaluator or evaluator_for(pos.variant)
+    stalemate = {"draw": 0, "win": MATE, "loss": -MATE}[pos.variant.stalemate]
+    counter = [0]
+
+    def visit(d: int, alpha: int, beta: int, ply: int) -> int:
+        counter[0] += 1
+        moves = pos.legal_moves()
+        if not moves:
+            if pos.is_check():
+                return -MATE + ply
+            return stalemate - ply if stalemate > 0 else (stalemate + ply if stalemate else 0)
+        if d == 0:
+            return ev.evaluate(pos)
+        for move in moves:
+            pos.push(move)
+            score = -visit(d - 1, -beta, -alpha, ply + 1)
+            pos.pop()
+            if score >= beta:
+                return beta
+            if score > alpha:
+                alpha = score
+        return alpha
+
+    score = visit(depth, -INFINITE, INFINITE, 0)
+    return score, counter[0]
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
