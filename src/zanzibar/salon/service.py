@@ -1606,6 +1606,15 @@ class Salon:
             raise SalonError("invalid", "say what to ask about")
         if not table.is_member(user.id):
             raise SalonError("forbidden", "join or watch the table first")
+        if topic in ("rules", "help"):
+            # The game's own texts in the asker's language (the web client's Ctrl+F1 and F1).
+            text = (
+                table.rules.rules_text(conn.lang, table.options)
+                if topic == "rules"
+                else table.rules.help_text(conn.lang)
+            )
+            self._ok(conn, message, table=table.id, topic=topic, text=text)
+            return
         match = table.match
         if match is None:
             raise SalonError("conflict", "no game has been played at this table yet")
