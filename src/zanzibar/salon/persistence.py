@@ -104,10 +104,8 @@ class Store:
     async def stop(self) -> None:
         """Finish queued writes, stop the writer, close connections."""
         if self._writer is not None:
-            while not self._queue.empty():
-                await asyncio.sleep(0)
-                job = self._queue.get_nowait()
-                await self._run([job])
+            if not self._writer.done():
+                await self._queue.join()
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
@@ -141,7 +139,11 @@ class Store:
             jobs = [await self._queue.get()]
             while not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
-            await self._run(jobs)
+            try:
+                await self._run(jobs)
+            finally:
+                for _ in jobs:
+                    self._queue.task_done()
 
     async def _run(self, jobs: list[_Job]) -> None:
         try:

@@ -443,7 +443,8 @@ class Salon:
 
     async def disconnect(self, conn: Connection) -> None:
         """The connection closed: forget it; a seated player's seat may go to a bot."""
-        self._connections.pop(conn.id, None)
+        if self._connections.pop(conn.id, None) is None:
+            return  # unknown, or already disconnected
         conn.close()
         user = conn.user
         for table_id in list(conn.tables):
@@ -1838,6 +1839,16 @@ class Salon:
             "record": match.record().to_json() if match is not None else None,
             "state": table.rules.state_to_json(match.state) if match is not None else None,
             "games": {gid: (info.names, info.users) for gid, info in table.games.items()},
+        }
+
+    def state_of_everything(self) -> dict[str, Any]:
+        """Every table's snapshot with its spectators, and the users (for tests)."""
+        return {
+            "tables": {
+                tid: {**self.snapshot(tid), "spectators": sorted(t.spectators)}
+                for tid, t in self.tables.items()
+            },
+            "users": sorted(self._users),
         }
 
 

@@ -1,0 +1,40 @@
+"""The Alembic migrations build exactly the schema of models.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from zanzibar.salon.models import metadata
+from zanzibar.salon.persistence import Store
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_migrations_match_the_models(tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'm.sqlite3'}")
+    await store.start()
+    try:
+        async with store.engine.connect() as conn:
+
+            def diff(sync_conn: object) -> list[object]:
+                context = MigrationContext.configure(sync_conn)  # type: ignore[arg-type]
+                return list(compare_metadata(context, metadata))
+
+            assert await conn.run_sync(diff) == []
+            tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+            assert set(metadata.tables) <= tables and "alembic_version" in tables
+            mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+            assert mode == "wal"
+            sync = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
+            assert sync == 1  # NORMAL
+    finally:
+        await store.stop()
+    # starting again applies nothing new and keeps the data
+    again = Store(f"sqlite+aiosqlite:///{tmp_path / 'm.sqlite3'}")
+    await again.start()
+    await again.stop()
