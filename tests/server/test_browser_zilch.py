@@ -77,6 +77,25 @@ def test_zilch_game_in_the_browser(browser: Any, server: Any) -> None:
         chloe.page.wait_for_function("window.__app.table.seats[1].bot !== null")
         press_button(chloe, "#start-button")
         chloe.page.wait_for_function("window.__app.view !== null")
+
+        # F1: help for this screen (the client's keys and the game's own); Escape closes it
+        # and the focus comes back. Ctrl+F1: the rules in force, from the server.
+        chloe.focus_body()
+        chloe.press("F1")
+        chloe.page.wait_for_selector("#dialog[open]")
+        chloe.page.wait_for_function(
+            "document.getElementById('dialog-body').innerText.includes('Zilch')"
+        )
+        assert "Maj+1" in chloe.page.inner_text("#dialog-body")
+        chloe.press("Escape")
+        chloe.page.wait_for_selector("#dialog:not([open])", state="attached")
+        assert chloe.page.evaluate("document.activeElement.id") == "game-heading"
+        chloe.press("Control+F1")
+        chloe.page.wait_for_selector("#rules-text")
+        assert "5000" in chloe.page.inner_text("#rules-text") or "1000" in chloe.page.inner_text(
+            "#rules-text"
+        )
+        chloe.press("Escape")
         steps = 0
         shot = False
         while not chloe.game_over():

@@ -182,6 +182,7 @@ const STRINGS = {
     // help
     help_heading: "Help",
     rules_heading: "Rules",
+    rules_at_table: "The full rules in force are shown at a table (Ctrl+F1 there). Here are the rule sets and options of the game chosen in the form.",
     help_common: [
       "F1: this help. Ctrl+F1: the rules of the game at this table.",
       "Tab and Shift+Tab move between controls; every shortcut also has a button.",
@@ -414,6 +415,7 @@ const STRINGS = {
     announce_channels: "Annoncer ces canaux",
     help_heading: "Aide",
     rules_heading: "Règles",
+    rules_at_table: "Les règles complètes en vigueur s'affichent à une table (Ctrl+F1 là-bas). Voici les jeux de règles et les options du jeu choisi dans le formulaire.",
     help_common: [
       "F1 : cette aide. Ctrl+F1 : les règles du jeu de cette table.",
       "Tab et Maj+Tab passent d'une commande à l'autre ; chaque raccourci a aussi son bouton.",

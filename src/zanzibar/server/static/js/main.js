@@ -6,7 +6,7 @@
 
 import { h, render } from "./dom.js";
 import { t, setLang, lang, guessLang } from "./i18n.js";
-import { Connection, api } from "./protocol.js";
+import { Connection } from "./protocol.js";
 import { announce, announceUrgent } from "./announce.js";
 import { settings } from "./settings.js";
 import { diceSound, turnSound, chatSound } from "./sound.js";
@@ -15,6 +15,7 @@ import * as signin from "./signin.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import { itemText } from "./history.js";
+import { gameTitle, localized, optionSpecs, presets } from "./options.js";
 
 const SCREENS = { signin, lobby, table };
 
@@ -440,28 +441,24 @@ async function showHelp() {
 
 async function showRules() {
   showDialog(t("rules_heading"), [h("p", {}, t("loading"))]);
-  let text = null;
   if (app.screen === "table" && app.tableId !== null) {
     try {
-      text = (await request("game.ask", { table: app.tableId, topic: "rules" })).text;
+      const reply = await request("game.ask", { table: app.tableId, topic: "rules" });
+      render(document.getElementById("dialog-body"), h("div", { class: "rules-text", id: "rules-text" }, reply.text));
+      return;
     } catch {
-      text = null;
+      /* fall back to the option descriptions below */
     }
   }
-  if (!text) {
-    const name = app.table?.game || app.ui.lobby?.game || app.games[0]?.name;
-    const info = gameInfo(name);
-    text = info?.rules || null;
-    if (!text && name) {
-      try {
-        const reply = await api(`/api/games/${encodeURIComponent(name)}/rules?lang=${lang()}`);
-        text = reply.text || reply.rules || null;
-      } catch {
-        text = null;
-      }
-    }
-  }
-  render(document.getElementById("dialog-body"), h("div", { class: "rules-text" }, text || "—"));
+  // Away from a table: the chosen game's options and presets, each with what it means.
+  const name = app.table?.game || app.ui.lobby?.game || app.games[0]?.name;
+  const info = gameInfo(name);
+  render(document.getElementById("dialog-body"), [
+    h("p", {}, t("rules_at_table")),
+    info ? h("h3", {}, gameTitle(info, name)) : null,
+    info ? h("ul", {}, presets(info).map((p) => h("li", {}, `${p.name}: ${localized(p.description)}`))) : null,
+    info ? h("ul", {}, optionSpecs(info).map((spec) => h("li", {}, `${spec.name}: ${localized(spec.description)}`))) : null,
+  ]);
 }
 
 function showSettings() {
