@@ -17,6 +17,9 @@ _GAMES: dict[str, str] = {
     "421": "zanzibar.games.dice421.rules:RULES",
     "zilch": "zanzibar.games.zilch.rules:RULES",
     "zanzibar-s": "zanzibar.games.chess.zanzibar_s:RULES",
+    "chess": "zanzibar.games.chess.orthodox:RULES",
+    "shako": "zanzibar.games.chess.shako:RULES",
+    "metamachy": "zanzibar.games.chess.metamachy:RULES",
 }
 _ALIASES: dict[str, str] = {
     "zanzibar": "421",

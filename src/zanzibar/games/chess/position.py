@@ -599,7 +599,8 @@ class Position:
                 b[rt] = rook
                 mine[rt] = rook
                 h ^= z[rook][rf] ^ z[rook][rt]
-            elif flag & DOUBLE:
+            elif flag & DOUBLE and not promo:
+                # a double step that promotes leaves no Pawn or Prince to take
                 new_ep = (frm + to) // 2
         self._stack.append(
             (move, piece, captured, self.ep, self.ep_victim, self.rights, self.halfmove, self.hash)

@@ -169,11 +169,15 @@ def _need(table: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
 
 
 def _names(obj: Any, where: str) -> dict[str, str]:
+    """English and French names; ``fr_gender`` ("m" or "f") drives French agreement."""
     if not isinstance(obj, Mapping) or not all(
         isinstance(obj.get(lang), str) and obj.get(lang) for lang in ("en", "fr")
     ):
         raise CorruptDataError(f"{where}: needs an English and a French name (en, fr)")
-    return {"en": obj["en"], "fr": obj["fr"]}
+    gender = obj.get("fr_gender", "m")
+    if gender not in ("m", "f"):
+        raise CorruptDataError(f"{where}: fr_gender must be m or f")
+    return {"en": obj["en"], "fr": obj["fr"], "fr_gender": gender}
 
 
 def _piece(obj: Any, index: int, ranks: int) -> PieceType:
@@ -294,7 +298,7 @@ def variant_from_dict(data: Mapping[str, Any]) -> Variant:
     title = data.get("title", {"en": name, "fr": name})
     variant = Variant(
         name=name,
-        title=_names(title, f"{name}.title"),
+        title={k: v for k, v in _names(title, f"{name}.title").items() if k != "fr_gender"},
         files=files,
         ranks=ranks,
         pieces=pieces,
