@@ -27,7 +27,7 @@ those few are tried on the board. In check, every move is tried.
 >>> len(pos.legal_moves())
 20
 >>> pos.push(pos.parse_uci("e2e4")); pos.fen()
-'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
+'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
 >>> pos.pop() == pos.parse_uci("e2e4")
 True
 """
