@@ -45,7 +45,7 @@ MOBILITY_WEIGHT = 3
 PLACEMENT_CAP = 40
 #: Share of the promotion gain a piece one step from promotion is worth (endgame / middlegame).
 PROMOTION_SHARE_EG = 0.45
-PROMOTION_SHARE_MG = 0.2
+PROMOTION_SHARE_MG = 0.08
 #: Middlegame bonus of an advanced pawn-like piece on the centre files (scaled down to 0 at the edge).
 CENTRE_PAWN_BONUS = 20
 #: Middlegame bonus per friendly piece next to the King.

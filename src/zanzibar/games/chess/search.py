@@ -122,7 +122,8 @@ class Searcher:
     """Searches positions of one variant; keeps its table and history between searches.
 
     ``use_tt``, ``null_move`` and ``reductions`` switch those parts off (for
-    tests and the benchmark's reference). ``root_order_seed`` shuffles the root
+    tests and the benchmark's reference); ``move_rule`` overrides the
+    variant's move-count rule (0: off). ``root_order_seed`` shuffles the root
     moves before ordering, so equal moves are chosen differently per seed.
     """
 
@@ -134,6 +135,7 @@ class Searcher:
         null_move: bool = True,
         reductions: bool = True,
         root_order_seed: int | None = None,
+        move_rule: int | None = None,
     ) -> None:
         self.variant = variant
         self.evaluator: Evaluator = evaluator_for(variant)
@@ -148,7 +150,8 @@ class Searcher:
         self._pos: Position = Position(variant)
         self._deadline = 0.0
         self._node_limit = 0
-        self._move_rule_plies = 2 * variant.move_rule if variant.move_rule else 1 << 30
+        rule = variant.move_rule if move_rule is None else move_rule
+        self._move_rule_plies = 2 * rule if rule else 1 << 30
         stalemate = {"draw": 0, "win": MATE, "loss": -MATE}[variant.stalemate]
         self._stalemate = stalemate
 

@@ -1,0 +1,202 @@
+"""Chess bots: levels of the search by time per move, seeded, with a node budget for tests.
+
+Levels (the default first):
+
+* ``medium``: about 1 second per move (iterative deepening up to depth 8).
+  Among root moves the search finds equal, the seed decides.
+* ``easy``: scores every move with a 1-ply search plus captures, then picks at
+  random (by the seed) among the moves within 80 centipawns of the best: it
+  never misses a mate in one nor leaves a piece en prise for nothing, but
+  plays loosely.
+* ``hard``: about 4 seconds per move, no depth cap.
+* ``beginner``: no search: a mate in one, else the richest capture, else a
+  random safe move (the core's first bot, :mod:`easy_bot`).
+
+Determinism: a bot's choice depends only on the position (with its history),
+the level, the seed and, for the timed levels, the machine's speed. Give a
+``node_limit`` and the time limit is ignored, so the choice is the same on any
+machine (tests do this). The transposition table starts empty for every move
+for the same reason: a choice never depends on what the bot searched before.
+
+Setup phase (Zanzibar-S, Metamachy): the bot picks an arrangement at random
+by the seed among those that keep the King on the back rank, where the
+pieces around it shelter it (the rules allow any; a King on the second rank
+starts exposed to the enemy's Lion and Eagle).
+
+The bot never resigns, offers or accepts a draw: it plays on.
+
+>>> from zanzibar.games.chess.variant import load_variant
+>>> pos = Position(load_variant("chess"), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+>>> move = ChessBot(pos.variant, "medium", seed=1, node_limit=2000).choose_move(pos)
+>>> pos.square_name(move >> 8 & 0xFF)
+'a8'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from zanzibar.engine.errors import IllegalActionError
+from zanzibar.games.chess.easy_bot import choose_easy_move
+from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.search import MAX_PLY, Searcher, SearchLimits, SearchResult
+from zanzibar.games.chess.setup import arrangements
+from zanzibar.games.chess.variant import Variant
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a bot level searches."""
+
+    name: str
+    #: Seconds per move (ignored when a node budget is given).
+    seconds: float
+    #: Deepest iteration.
+    max_depth: int
+    #: ``> 0``: score every root move at this depth and pick among the near-best.
+    sample_depth: int = 0
+    #: Centipawns below the best that a sampled move may be.
+    margin: int = 0
+
+
+LEVELS: dict[str, Level] = {
+    "medium": Level("medium", 1.0, 8),
+    "easy": Level("easy", 0.5, 1, sample_depth=1, margin=80),
+    "hard": Level("hard", 4.0, MAX_PLY // 2),
+    "beginner": Level("beginner", 0.0, 0),
+}
+
+
+def bot_levels() -> tuple[str, ...]:
+    """Names of the levels, the default one first."""
+    return tuple(LEVELS)
+
+
+def level_named(name: str) -> Level:
+    """The level called ``name``; IllegalActionError listing the known ones otherwise."""
+    try:
+        return LEVELS[name]
+    except KeyError:
+        known = ", ".join(LEVELS)
+        raise IllegalActionError(f"unknown bot level {name!r} (levels: {known})") from None
+
+
+class ChessBot:
+    """A search bot at one level, with one seed.
+
+    ``choose_move(pos)`` works on a :class:`Position` of any variant;
+    ``choose(state)`` works on the chess GameRules' states and actions
+    (through ``rules``, which must be given for it).
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        level: str = "medium",
+        seed: int = 0,
+        *,
+        node_limit: int | None = None,
+        time_limit: float | None = None,
+        rules: Any = None,
+    ) -> None:
+        self.variant = variant
+        self.level = level_named(level)
+        self.seed = seed
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.rules = rules
+        #: The last search's result (depth, score, nodes), for tools and tests.
+        self.last: SearchResult | None = None
+
+    def limits(self) -> SearchLimits:
+        """The budget of one move: nodes if given (machine-independent), else time."""
+        if self.node_limit is not None:
+            return SearchLimits(max_depth=self.level.max_depth, node_limit=self.node_limit)
+        seconds = self.time_limit if self.time_limit is not None else self.level.seconds
+        return SearchLimits(max_depth=self.level.max_depth, time_limit=seconds)
+
+    def _rng(self, pos: Position) -> random.Random:
+        return random.Random(f"{self.seed}:{pos.hash}:{len(pos.history)}")
+
+    def choose_move(self, pos: Position, move_rule: int | None = None) -> int:
+        """A legal move for the side to move (IllegalActionError if there is none).
+
+        ``move_rule`` overrides the variant's move-count rule (a table option).
+        The position is left as it was.
+        """
+        moves = pos.legal_moves()
+        if not moves:
+            raise IllegalActionError("no legal move: the game is over")
+        if len(moves) == 1:
+            return moves[0]
+        rng = self._rng(pos)
+        if self.level.name == "beginner":
+            return choose_easy_move(pos, rng)
+        searcher = Searcher(pos.variant, root_order_seed=rng.getrandbits(32), move_rule=move_rule)
+        if self.level.sample_depth:
+            scored = searcher.score_moves(pos, self.level.sample_depth)
+            best = max(score for _, score in scored)
+            near = [move for move, score in scored if score >= best - self.level.margin]
+            return rng.choice(sorted(near))
+        result = searcher.search(pos, self.limits())
+        self.last = result
+        return result.move
+
+    def choose_arrangement(self, variant: Variant | None = None) -> int:
+        """Number of the setup arrangement this bot picks (see the module notes)."""
+        variant = variant or self.variant
+        options = arrangements(variant)
+        if not options:
+            raise IllegalActionError("this variant has no setup choice")
+        royal = variant.pieces[variant.royal_index].letter
+        sheltered = []
+        for index, chosen in enumerate(options):
+            for group, letters in zip(variant.setup.groups, chosen, strict=True):
+                if royal in letters:
+                    square = group.squares[letters.index(royal)]
+                    if int(square[1:]) in (1, variant.ranks):
+                        sheltered.append(index)
+        pool = sheltered or list(range(len(options)))
+        return random.Random(f"setup:{self.seed}").choice(pool)
+
+    def choose(self, state: Any) -> Any:
+        """An action of the chess GameRules for ``state``: a setup choice or a move."""
+        rules = self.rules
+        if rules is None:
+            raise IllegalActionError("this bot was made without the game's rules")
+        if getattr(state, "phase", "play") == "setup":
+            index = self.choose_arrangement(rules.variant)
+            for action in rules.legal_actions(state):
+                if action.kind == "setup" and action.arrangement == index:
+                    return action
+            raise IllegalActionError("no setup choice is open")
+        pos = rules.position(state)
+        move = self.choose_move(pos, move_rule=getattr(state, "move_rule", None))
+        return rules.move_action(pos, move)
+
+
+def make_bot(
+    variant_rules: Any,
+    level: str,
+    options: Mapping[str, Any],
+    seed: int = 0,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+) -> ChessBot:
+    """A bot for the chess GameRules ``variant_rules`` (``options`` are the table's).
+
+    The variant in force (seed promotions or not) and the move rule are read
+    from each state the bot is asked about, so the options need no handling here.
+    """
+    return ChessBot(
+        variant_rules.variant,
+        level,
+        seed,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        rules=variant_rules,
+    )
