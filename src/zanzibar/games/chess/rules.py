@@ -35,8 +35,8 @@ from zanzibar.engine.events import Event
 from zanzibar.engine.i18n import join_words, seat_name, translate
 from zanzibar.engine.options import OptionSchema, OptionSpec, Preset
 from zanzibar.engine.rules import Bot, GameRules, Outcome, Transition
+from zanzibar.games.chess import bots as chess_bots
 from zanzibar.games.chess import help as chess_help
-from zanzibar.games.chess.easy_bot import EasyBot
 from zanzibar.games.chess.fen import parse_square, square_name
 from zanzibar.games.chess.messages import MESSAGES
 from zanzibar.games.chess.notation import (
@@ -711,15 +711,12 @@ class ChessRules(GameRules[ChessState, ChessAction]):
     # -- bots ----------------------------------------------------------------------
 
     def bot_levels(self) -> Sequence[str]:
-        """Bot levels, default first."""
-        return ("easy",)
+        """Bot levels, default first (the search bots of :mod:`bots`)."""
+        return chess_bots.bot_levels()
 
     def make_bot(
         self, level: str, options: Mapping[str, Any], seed: int = 0
     ) -> Bot[ChessState, ChessAction]:
-        """A bot of that level."""
-        if level not in self.bot_levels():
-            raise IllegalActionError(
-                f"unknown bot level {level!r} (levels: {', '.join(self.bot_levels())})"
-            )
-        return EasyBot(self, seed)
+        """A bot of that level (IllegalActionError for an unknown level)."""
+        bot: Bot[ChessState, ChessAction] = chess_bots.make_bot(self, level, options, seed)
+        return bot
