@@ -30,7 +30,9 @@ API (stable; the Zilch client relies on it):
     the driver for a local Match; ``bots`` maps seat -> Bot.
 ``KeyBinding(keys, command, help)``
     ``keys`` are key names from :mod:`zanzibar.cli.keys`; ``command`` is the typed
-    command the key stands for (``"select 1"``); ``help`` is ``{"en": ..., "fr": ...}``.
+    command the key stands for; ``{key}`` and ``{digit}`` in it are replaced by the
+    key's name and its last character, so ``KeyBinding(("1", "shift+1"), "select {digit}",
+    ...)`` makes both keys type ``select 1``; ``help`` is ``{"en": ..., "fr": ...}``.
 ``Reply(lines=(), action=None, quit=False)``
     what a command produced: lines to print, an action to submit, or the wish to quit.
 ``GameCommands`` (protocol)
@@ -113,7 +115,7 @@ class LocalDriver:
         self.rules: GameRules[Any, Any] = match.rules
         self.bots = dict(bots)
         self.seat = seat
-        self.names = list(names)
+        self.names: Sequence[str] = list(names)
         self._shown = 0
 
     @property
@@ -330,7 +332,8 @@ class TerminalClient:
         self._key_map: dict[str, str] = {}
         for binding in (*commands.bindings(), *GENERIC_BINDINGS):
             for key in binding.keys:
-                self._key_map.setdefault(key, binding.command)
+                command = binding.command.format(key=key, digit=key[-1])
+                self._key_map.setdefault(key, command)
 
     @staticmethod
     def _print(line: str) -> None:
@@ -359,9 +362,6 @@ class TerminalClient:
             *_GENERIC_COMMANDS.values(),
         ):
             lines.append(f"  {name}: {help_.get(self.lang) or help_.get('en', '')}")
-        game_help = self.driver.rules.help_text(self.lang).strip()
-        if game_help:
-            lines.extend(game_help.splitlines())
         return lines
 
     # -- commands ------------------------------------------------------------------
@@ -429,6 +429,8 @@ class TerminalClient:
         self.show_events(self.driver.advance())
         if self.driver.is_over():
             return self._finish()
+        if self.session.my_turn:
+            self._output(self.session.describe("turn"))
         if lines is None and self.interactive:
             return self._run_keys()
         source: Iterator[str] = iter(lines) if lines is not None else iter(sys.stdin)

@@ -13,14 +13,20 @@ the next turn.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from zanzibar.engine.events import Event
 from zanzibar.games.dice421.combos import NENETTE, Throw, normalise, strength, value
 from zanzibar.games.dice421.options import Config
-from zanzibar.games.dice421.state import State
+from zanzibar.games.dice421.state import State, evolve
 
 Events = list[Event]
+
+
+def _event(kind: str, seat: int | None, **data: object) -> Event:
+    """An Event built from already-frozen data (tuples, ints): skips re-freezing.
+
+    Equal to ``Event(kind, seat, {...})`` with lists in place of the tuples.
+    """
+    return Event(kind, seat, tuple(sorted(data.items())))
 
 
 def new_state(seats: int, config: Config) -> State:
@@ -29,7 +35,7 @@ def new_state(seats: int, config: Config) -> State:
     state = State(config, seats, "charge", config.tokens, empty, empty)
     if config.first_player == "lowest_throw":
         # Seed 002: everyone rolls once before the game; the lowest throw starts.
-        return replace(state, phase="draw", playoff="draw", contenders=tuple(range(seats)))
+        return evolve(state, phase="draw", playoff="draw", contenders=tuple(range(seats)))
     return start_turn(state, 0, [])
 
 
@@ -46,13 +52,16 @@ def start_turn(state: State, starter: int, events: Events) -> State:
     order = _rotate(state.in_play, starter)
     limit = state.config.rolls_allowed(state.phase)
     events.append(
-        Event(
+        _event(
             "turn_start",
             starter,
-            {"phase": state.phase, "limit": limit, "pot": state.pot, "turn": state.turns + 1},
+            phase=state.phase,
+            limit=limit,
+            pot=state.pot,
+            turn=state.turns + 1,
         )
     )
-    return replace(
+    return evolve(
         state,
         order=order,
         done=(),
@@ -72,19 +81,13 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     seat = state.current
     assert seat is not None
     dice = list(state.dice) if state.dice else [0, 0, 0]
-    kept = [dice[i] for i in range(3) if i not in state.pending]
+    kept = tuple(dice[i] for i in range(3) if i not in state.pending)
     for position, face in zip(state.pending, outcome, strict=True):
         dice[position] = face
     throw = normalise(dice)
     rolls = state.rolls + 1
-    events.append(
-        Event(
-            "roll",
-            seat,
-            {"dice": list(throw), "roll": rolls, "limit": state.limit, "kept": kept},
-        )
-    )
-    state = replace(state, dice=throw, rolls=rolls, pending=())
+    events.append(_event("roll", seat, dice=throw, roll=rolls, limit=state.limit, kept=kept))
+    state = evolve(state, dice=throw, rolls=rolls, pending=())
     if rolls >= state.limit:
         return finish_player(state, events)
     return state
@@ -94,7 +97,7 @@ def stop(state: State, events: Events) -> State:
     """The rolling player keeps the throw."""
     seat = state.current
     assert seat is not None
-    events.append(Event("stop", seat, {"dice": list(state.dice), "rolls": state.rolls}))
+    events.append(_event("stop", seat, dice=state.dice, rolls=state.rolls))
     return finish_player(state, events)
 
 
@@ -104,9 +107,9 @@ def finish_player(state: State, events: Events) -> State:
     assert seat is not None and len(state.dice) == 3
     throw = (state.dice[0], state.dice[1], state.dice[2])
     done = (*state.done, (seat, throw, state.rolls))
-    state = replace(state, done=done, limit=state.rolls, dice=(), rolls=0)
+    state = evolve(state, done=done, limit=state.rolls, dice=(), rolls=0)
     if len(done) < len(state.order):
-        events.append(Event("next", state.order[len(done)], {"limit": state.limit}))
+        events.append(_event("next", state.order[len(done)], limit=state.limit))
         return state
     return _resolve_turn(state, events)
 
@@ -148,7 +151,7 @@ def _after_loser(state: State, loser: int, events: Events) -> State:
     group = [seat for key, seat in candidates if key == best]
     if len(group) > 1 and state.phase == "decharge":
         # The giver matters in the décharge only: tied best throws play it off.
-        state = replace(state, turn_loser=loser)
+        state = evolve(state, turn_loser=loser)
         return _start_playoff(state, "best", tuple(reversed(group)), events)
     return _settle(state, loser, group[-1], events)
 
@@ -156,7 +159,7 @@ def _after_loser(state: State, loser: int, events: Events) -> State:
 def _start_playoff(state: State, kind: str, contenders: tuple[int, ...], events: Events) -> State:
     """Rampo (seed 002): the tied players roll once each, the last to have played first."""
     events.append(Event("rampo", None, {"seats": list(contenders), "for": kind}))
-    return replace(state, playoff=kind, contenders=contenders, playoff_throws=())
+    return evolve(state, playoff=kind, contenders=contenders, playoff_throws=())
 
 
 def playoff_roll(state: State, outcome: tuple[int, ...], events: Events) -> State:
@@ -165,7 +168,7 @@ def playoff_roll(state: State, outcome: tuple[int, ...], events: Events) -> Stat
     throw = normalise(outcome)
     events.append(Event("roll", seat, {"dice": list(throw), "roll": 1, "limit": 1, "kept": []}))
     throws = (*state.playoff_throws, throw)
-    state = replace(state, playoff_throws=throws)
+    state = evolve(state, playoff_throws=throws)
     if len(throws) < len(state.contenders):
         return state
     power = strength(state.config.fiche_order)
@@ -177,12 +180,12 @@ def playoff_roll(state: State, outcome: tuple[int, ...], events: Events) -> Stat
     if len(group) > 1:
         if state.playoff == "draw":
             events.append(Event("redraw", None, {"seats": list(group)}))
-            return replace(state, contenders=group, playoff_throws=())
+            return evolve(state, contenders=group, playoff_throws=())
         return _start_playoff(state, state.playoff, tuple(reversed(group)), events)
     chosen = group[0]
     if state.playoff == "draw":
-        events.append(Event("starter", chosen, {}))
-        return start_turn(replace(state, phase="charge"), chosen, events)
+        events.append(_event("starter", chosen))
+        return start_turn(evolve(state, phase="charge"), chosen, events)
     if state.playoff == "worst":
         return _after_loser(state, chosen, events)
     assert state.turn_loser is not None
@@ -234,21 +237,19 @@ def _settle(state: State, loser: int, winner: int, events: Events) -> State:
         tokens[winner] -= amount
     tokens[loser] += amount
     events.append(
-        Event(
+        _event(
             "turn_end",
             loser,
-            {
-                "phase": state.phase,
-                "winner": winner,
-                "amount": amount,
-                "wanted": wanted,
-                "pot": pot,
-                "loser_dice": list(loser_throw),
-                "winner_dice": list(winner_throw),
-            },
+            phase=state.phase,
+            winner=winner,
+            amount=amount,
+            wanted=wanted,
+            pot=pot,
+            loser_dice=loser_throw,
+            winner_dice=winner_throw,
         )
     )
-    state = replace(state, tokens=tuple(tokens), pot=pot, turns=state.turns + 1)
+    state = evolve(state, tokens=tuple(tokens), pot=pot, turns=state.turns + 1)
     return _after_tokens(state, loser, winner, events)
 
 
@@ -260,10 +261,10 @@ def _after_tokens(state: State, loser: int, winner: int, events: Events) -> Stat
         events.append(Event("charge_over", None, {"tokens": list(state.tokens)}))
         for seat in range(state.seats):
             if state.tokens[seat] == 0:
-                events.append(Event("out", seat, {}))
-        state = replace(state, phase="decharge")
+                events.append(_event("out", seat))
+        state = evolve(state, phase="decharge")
     elif state.tokens[winner] == 0:
-        events.append(Event("out", winner, {}))
+        events.append(_event("out", winner))
     holders = state.in_play
     if len(holders) == 1:
         return _round_lost(state, holders[0], events)
@@ -276,13 +277,11 @@ def _round_lost(state: State, seat: int, events: Events) -> State:
     losses[seat] += 1
     needed = state.config.rounds_to_lose
     events.append(Event("round_lost", seat, {"losses": losses[seat], "needed": needed}))
-    state = replace(state, losses=tuple(losses), order=(), done=(), turn_loser=None)
+    state = evolve(state, losses=tuple(losses), order=(), done=(), turn_loser=None)
     if losses[seat] >= needed:
         events.append(Event("game_over", seat, {"losses": losses}))
-        return replace(
-            state, phase="over", loser=seat, playoff="", contenders=(), playoff_throws=()
-        )
-    fresh = replace(
+        return evolve(state, phase="over", loser=seat, playoff="", contenders=(), playoff_throws=())
+    fresh = evolve(
         state,
         phase="charge",
         pot=state.config.tokens,

@@ -251,6 +251,10 @@ def _round_lost(
     event: Event, lang: str, who: _Who, viewer: int | None, names: Sequence[str]
 ) -> str:
     losses, needed = event.get("losses"), event.get("needed")
+    if needed == 1:
+        if lang == "fr":
+            return f"{who.cap()} {who.verb('avez', 'a')} tous les jetons."
+        return f"{who.cap()} {who.verb('hold', 'holds')} all the tokens."
     if lang == "fr":
         count = f" ({losses} sur {needed})" if needed > 1 else ""
         verb = who.verb("avez tous les jetons et perdez", "a tous les jetons et perd")

@@ -33,6 +33,7 @@ from zanzibar.games.dice421.state import (
     Stop,
     action_from_json,
     action_to_json,
+    evolve,
     state_from_json,
     state_to_json,
 )
@@ -194,9 +195,7 @@ class Dice421Rules(GameRules[State, Action]):
 
 
 def _replace_pending(state: State, positions: tuple[int, ...]) -> State:
-    from dataclasses import replace
-
-    return replace(state, pending=positions)
+    return evolve(state, pending=positions)
 
 
 RULES = Dice421Rules()

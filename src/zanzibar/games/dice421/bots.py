@@ -1,0 +1,351 @@
+"""421 bots: ``expert`` decides from exact probabilities, ``simple`` from a rule of thumb.
+
+The expert's model
+------------------
+When the expert rolls it knows the throws already made this turn, its roll limit
+and how many players still play after it. Each later player is modelled as
+playing its own best go to *not lose*: it chases the weakest throw on the table
+with the dynamic programming of :mod:`~zanzibar.games.dice421.solver`, stopping as
+soon as it beats it; its rolls become the limit of the next one. Under that model
+the chance that the expert loses the turn with throw ``t`` after ``j`` rolls is
+exact: it is 0 if ``t`` beats an earlier throw, else the chance that every later
+player, each held to the roll limit its predecessor left, beats ``t``. (An exact
+tie that a rampo would settle counts as one half.)
+
+Objective, as documented in the rules help:
+
+* in the charge, minimise the probability of losing the turn (with the bar's
+  "loser takes its own value", minimise the expected tokens taken instead);
+* in the décharge, maximise the expected tokens moved in its favour:
+  ``P(win) * tokens it would give - P(lose) * tokens it would receive``. Winning
+  needs beating the best earlier throw and no later player beating it; later
+  players are modelled as chasing the weakest earlier throw (an approximation:
+  the model does not follow a new weakest throw as it appears). The tokens
+  received are the value of the best earlier throw (capped by its holder's
+  tokens), or 3 when the bot plays first and the best is still to come.
+
+A backward induction over (rolls used, throw) with that score at every stop
+gives the whole plan of the go; plans are cached by context, so after a short
+warm-up a decision is a dictionary look-up.
+
+``simple`` keeps the dice of a 421 and stops once it beats the weakest earlier
+throw (or holds a straight or better when it plays first). ``random`` picks any
+legal action (seeded). All bots are deterministic given their seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from zanzibar.engine.errors import OptionError
+from zanzibar.games.dice421.combos import (
+    ALL_THROWS,
+    NENETTE,
+    THROW_INDEX,
+    Throw,
+    mask_positions,
+    strength,
+    value,
+)
+from zanzibar.games.dice421.options import Config
+from zanzibar.games.dice421.solver import N_THROWS, Array, final_distribution, plan_go
+from zanzibar.games.dice421.state import ROLL_ALL, STOP, Action, Roll, State
+
+LEVELS: tuple[str, ...] = ("expert", "simple", "random")
+
+#: The Roll action of each reroll mask (index = mask).
+ROLL_BY_MASK: tuple[Action, ...] = (
+    STOP,
+    *(Roll(frozenset(mask_positions(mask))) for mask in range(1, 8)),
+)
+
+MAX_LATER = 9
+#: Tokens a first player expects to receive if it loses the décharge turn.
+FIRST_PLAYER_RECEIVE_ESTIMATE = 3
+
+Target = tuple[int, int]  # (strength of a throw, rolls it took)
+
+
+class TurnModel:
+    """Exact go plans for one set of options, cached by context."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        power_map = strength(config.fiche_order)
+        self.power = np.array([power_map[t] for t in ALL_THROWS], dtype=np.int64)
+        self.power_of = power_map
+        self.values = np.array([value(t, config.nenette) for t in ALL_THROWS], dtype=np.float64)
+        self.is_nenette = np.array([1.0 if t == NENETTE else 0.0 for t in ALL_THROWS])
+        self.later_wins = config.ties == "later_wins"
+        self.fewer = config.fewer_rolls_win
+        self._versus: dict[tuple[int, int, int], Array] = {}
+        self._chase: dict[tuple[int, int, int], Array] = {}
+        self._q: dict[tuple[int, int, int], Array] = {}
+        self._plans: dict[tuple[object, ...], np.ndarray] = {}
+
+    # -- comparing throws ------------------------------------------------------------
+
+    def _equal_score(self, rolls: int, earlier_rolls: int) -> float:
+        """Score of a later throw equal to an earlier one: 1 beats, 0.5 rampo, 0 loses."""
+        if self.fewer and rolls < earlier_rolls:
+            return 1.0
+        if self.fewer and rolls > earlier_rolls:
+            return 0.0
+        return 1.0 if self.later_wins else 0.5
+
+    def versus(self, rolls: int, target: Target) -> Array:
+        """For every throw made in ``rolls`` rolls: 1 if it beats ``target``, 0.5 tie, 0 not."""
+        key = (rolls, *target)
+        found = self._versus.get(key)
+        if found is None:
+            power, earlier_rolls = target
+            found = (self.power > power).astype(np.float64)
+            found += (self.power == power) * self._equal_score(rolls, earlier_rolls)
+            self._versus[key] = found
+        return found
+
+    # -- later players ----------------------------------------------------------------
+
+    def chase(self, target: Target, limit: int) -> Array:
+        """How a later player chasing ``target`` with ``limit`` rolls ends: out[j][t]."""
+        key = (*target, limit)
+        found = self._chase.get(key)
+        if found is None:
+            scores = np.zeros((limit + 1, N_THROWS))
+            for j in range(1, limit + 1):
+                scores[j] = self.versus(j, target)
+            found = final_distribution(plan_go(scores))
+            self._chase[key] = found
+        return found
+
+    def all_beat(self, target: Target, later: int) -> Array:
+        """``Q[l]``: chance that ``later`` players in a row, the first held to ``l`` rolls, beat ``target``."""
+        key = (*target, later)
+        found = self._q.get(key)
+        if found is None:
+            top = target[1]
+            found = np.ones(top + 1)
+            if later > 0:
+                previous = self.all_beat(target, later - 1)
+                for limit in range(1, top + 1):
+                    out = self.chase(target, limit)
+                    found[limit] = sum(
+                        float(out[j] @ self.versus(j, target)) * previous[j]
+                        for j in range(1, limit + 1)
+                    )
+            self._q[key] = found
+        return found
+
+    def lose_if_worst(self, later: int, rolls: int) -> Array:
+        """For every throw ``t`` made in ``rolls`` rolls: chance all later players beat it."""
+        return self._lose_if_worst(later, rolls)
+
+    @cache  # noqa: B019 - one model per Config, kept for the process's life
+    def _lose_if_worst(self, later: int, rolls: int) -> Array:
+        return np.array(
+            [self.all_beat((int(p), rolls), later)[rolls] for p in self.power], dtype=np.float64
+        )
+
+    @cache  # noqa: B019
+    def _nobody_beats_first(self, later: int, rolls: int) -> Array:
+        """Playing first: chance that no later player (chasing this throw) beats it."""
+        out = np.empty(N_THROWS)
+        for t in range(N_THROWS):
+            target = (int(self.power[t]), rolls)
+            out[t] = self._survive(target, later, rolls)
+        return out
+
+    def _survive(self, target: Target, later: int, limit: int) -> float:
+        if later == 0:
+            return 1.0
+        out = self.chase(target, limit)
+        total = 0.0
+        for j in range(1, limit + 1):
+            fail = float(out[j] @ (1.0 - self.versus(j, target)))
+            if fail > 0:
+                total += fail * self._survive(target, later - 1, j)
+        return total
+
+    @cache  # noqa: B019
+    def _later_beats_matrix(self, later_rolls: int, my_rolls: int) -> Array:
+        """``M[f, t]``: 1 if a later throw ``f`` in ``later_rolls`` beats mine ``t``, 0.5 tie."""
+        greater = (self.power[:, None] > self.power[None, :]).astype(np.float64)
+        equal = self.power[:, None] == self.power[None, :]
+        return greater + equal * self._equal_score(later_rolls, my_rolls)
+
+    @cache  # noqa: B019
+    def _nobody_beats_after(self, worst: Target, later: int, my_rolls: int, limit: int) -> Array:
+        """Chance per throw ``t`` (mine, above ``worst``) that no later player chasing ``worst`` beats it."""
+        if later == 0:
+            return np.ones(N_THROWS)
+        out = self.chase(worst, limit)
+        total = np.zeros(N_THROWS)
+        for j in range(1, limit + 1):
+            if not out[j].any():
+                continue
+            keep = out[j] @ (1.0 - self._later_beats_matrix(j, my_rolls))
+            total += keep * self._nobody_beats_after(worst, later - 1, my_rolls, j)
+        return total
+
+    # -- the bot's own go --------------------------------------------------------------
+
+    def plan(self, state: State) -> np.ndarray:
+        """The decision table (rolls used x throw) for the player rolling in ``state``."""
+        context = self.context(state)
+        found = self._plans.get(context)
+        if found is None:
+            found = self._solve(context)
+            self._plans[context] = found
+        return found
+
+    def context(self, state: State) -> tuple[object, ...]:
+        """Everything the plan depends on, as a hashable key."""
+        config = self.config
+        later = len(state.order) - len(state.done) - 1
+        worst = best = None
+        worst_key = best_key = None
+        worst_holder = best_holder = -1
+        for position, (seat, throw, rolls) in enumerate(state.done):
+            p = self.power_of[throw]
+            key = (p, -rolls if self.fewer else 0, position if self.later_wins else 0)
+            if worst_key is None or key < worst_key:
+                worst_key, worst, worst_holder = key, (p, rolls), seat
+            if best_key is None or key > best_key:
+                best_key, best, best_holder = key, (p, rolls), seat
+        del worst_holder
+        if state.phase == "charge":
+            own = config.token_amount == "own"
+            return ("charge", worst, later, state.limit, min(state.pot, 10) if own else 0)
+        me = state.current
+        assert me is not None
+        give_cap = min(state.tokens[me], 10)
+        receive_cap = min(state.tokens[best_holder], 12) if best is not None else 12
+        return ("decharge", worst, best, later, state.limit, give_cap, receive_cap)
+
+    def _solve(self, context: tuple[object, ...]) -> np.ndarray:
+        limit = context[3] if context[0] == "charge" else context[4]
+        assert isinstance(limit, int)
+        scores = np.zeros((limit + 1, N_THROWS))
+        for j in range(1, limit + 1):
+            scores[j] = self._stop_score(context, j)
+        return plan_go(scores).decision
+
+    def _lose_chance(self, worst: Target | None, later: int, rolls: int) -> Array:
+        lose = self.lose_if_worst(later, rolls)
+        if worst is None:
+            return lose
+        return (1.0 - self.versus(rolls, worst)) * lose
+
+    def _stop_score(self, context: tuple[object, ...], rolls: int) -> Array:
+        if context[0] == "charge":
+            _, worst, later, _, pot = context
+            assert isinstance(later, int) and isinstance(pot, int)
+            lose = self._lose_chance(worst, later, rolls)  # type: ignore[arg-type]
+            if pot:
+                return -lose * np.minimum(self.values, pot)
+            return -lose
+        _, worst, best, later, _, give_cap, receive_cap = context
+        assert isinstance(later, int) and isinstance(give_cap, int)
+        assert isinstance(receive_cap, int)
+        lose = self._lose_chance(worst, later, rolls)  # type: ignore[arg-type]
+        penalty = 2.0 * self.is_nenette if self.config.nenette == "penalty2" else 0.0
+        if best is None:
+            win = self._nobody_beats_first(later, rolls)
+            receive = FIRST_PLAYER_RECEIVE_ESTIMATE + penalty
+        else:
+            assert isinstance(best, tuple) and isinstance(worst, tuple)
+            above = self.versus(rolls, best)
+            win = above * self._nobody_beats_after(worst, later, rolls, rolls)
+            best_value = float(self.values[_index_of_power(self.power, best[0])])
+            receive = np.minimum(best_value + penalty, receive_cap)
+        give = np.minimum(self.values, give_cap)
+        return win * give - lose * receive
+
+
+def _index_of_power(power: np.ndarray, p: int) -> int:
+    return int(np.nonzero(power == p)[0][0])
+
+
+@cache
+def turn_model(config: Config) -> TurnModel:
+    """The shared model of a set of options (plans are shared by all bots)."""
+    return TurnModel(config)
+
+
+class ExpertBot:
+    """Plays each go by the exact plan for its context (see the module docstring)."""
+
+    def __init__(self, config: Config, seed: int = 0) -> None:
+        self.model = turn_model(config)
+        self.seed = seed
+
+    def choose(self, state: State) -> Action:
+        """The plan's decision for the current dice."""
+        if state.rolls == 0:
+            return ROLL_ALL
+        decision = self.model.plan(state)[state.rolls][THROW_INDEX[_throw(state.dice)]]
+        return ROLL_BY_MASK[int(decision)]
+
+
+def _throw(dice: Sequence[int]) -> Throw:
+    return (dice[0], dice[1], dice[2])
+
+
+class SimpleBot:
+    """Rule of thumb: keep the dice of a 421, stop once safe enough. Fast and weaker."""
+
+    def __init__(self, config: Config, seed: int = 0) -> None:
+        self.power = strength(config.fiche_order)
+        self.straight = self.power[(3, 2, 1)]
+        self.seed = seed
+
+    def choose(self, state: State) -> Action:
+        """Stop when ahead of the weakest earlier throw, else chase 4-2-1."""
+        if state.rolls == 0:
+            return ROLL_ALL
+        mine = self.power[_throw(state.dice)]
+        if state.done:
+            weakest = min(self.power[throw] for _, throw, _ in state.done)
+            safe = mine > weakest
+        else:
+            safe = mine >= self.straight
+        if safe:
+            return STOP
+        wanted = [4, 2, 1]
+        reroll = []
+        for position, face in enumerate(state.dice):
+            if face in wanted:
+                wanted.remove(face)
+            else:
+                reroll.append(position)
+        return Roll(frozenset(reroll)) if reroll else STOP
+
+
+class RandomBot:
+    """Any legal action, from a seeded generator (a reference for benchmarks)."""
+
+    def __init__(self, config: Config, seed: int = 0) -> None:
+        self.random = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        """A uniformly random legal action."""
+        if state.rolls == 0:
+            return ROLL_ALL
+        return self.random.choice(ROLL_BY_MASK)
+
+
+def make_bot(level: str, config: Config, seed: int = 0) -> ExpertBot | SimpleBot | RandomBot:
+    """A bot by level name."""
+    if level == "expert":
+        return ExpertBot(config, seed)
+    if level == "simple":
+        return SimpleBot(config, seed)
+    if level == "random":
+        return RandomBot(config, seed)
+    raise OptionError(
+        f"unknown 421 bot level {level!r} (levels: {', '.join(LEVELS)})", option="level"
+    )
