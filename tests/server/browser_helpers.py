@@ -218,13 +218,17 @@ def item_text(item: dict[str, Any]) -> str:
     return str(item.get("text", ""))
 
 
-def create_table(player: Player, game: str, seats: int, options: dict[str, Any]) -> int:
+def create_table(
+    player: Player, game: str, seats: int, options: dict[str, Any], private: bool = False
+) -> int:
     """Fill the lobby's create form (keyboard focus, then Enter) and wait for the table."""
     page = player.page
     page.select_option("#create-game", game)
     page.fill("#create-seats", str(seats))
     for name, value in options.items():
         page.fill(f"#opt-{name}", str(value))
+    if private:
+        page.check("#create-private")
     page.focus("#create-submit")
     player.press("Enter")
     player.wait_for_screen("table")

@@ -137,7 +137,9 @@ export function handleKey(ctx, event) {
       document.getElementById("move-input")?.focus();
       return true;
     case "KeyB":
-      focusSquare(ctx.ui.cursor || model.defaultCursor());
+      ctx.ui.cursor = ctx.ui.cursor || model.defaultCursor();
+      ctx.rerender();
+      focusSquare(ctx.ui.cursor);
       return true;
     case "KeyL":
       announce(model.lastMove?.text ? t("last_move", { move: model.lastMove.text }) : t("last_move", { move: "—" }));
@@ -165,11 +167,11 @@ function boardGrid(ctx, model) {
   }
   const targets = ui.picked ? model.targetsFrom(ui.picked) : [];
   const header = h("div", { role: "row", class: "rank", "data-key": "hdr" },
-    h("span", { role: "columnheader", class: "coord rank-label", "aria-label": " " }, ""),
+    h("span", { role: "columnheader", class: "coord corner" }, h("span", { class: "visually-hidden" }, t("rank_word"))),
     files.map((f) => h("span", { role: "columnheader", class: "coord", "data-key": `fh${f}` }, "abcdefghijklmnop"[f])));
   const rows = ranks.map((r) =>
     h("div", { role: "row", class: "rank", "data-key": `r${r}` },
-      h("span", { role: "rowheader", class: "coord rank-label" }, String(r + 1)),
+      h("span", { role: "rowheader", class: "coord rank-label", "aria-label": t("rank_n", { n: r + 1 }) }, String(r + 1)),
       files.map((f) => {
         const sq = squareName(f, r);
         const piece = model.pieceAt(sq);
@@ -216,18 +218,29 @@ function boardGrid(ctx, model) {
 }
 
 function setupPanel(ctx, model) {
-  const setups = model.setupActions();
+  const setups = model.setupActions(lang());
   if (!setups.length || !ctx.myTurn) return null;
-  return h("section", { id: "setup-panel", "aria-labelledby": "setup-heading" },
+  const ui = ctx.ui;
+  if (ui.setupIndex === undefined || ui.setupIndex >= setups.length) ui.setupIndex = 0;
+  const choose = async (event) => {
+    event.preventDefault();
+    const chosen = setups[ui.setupIndex];
+    if (chosen && (await ctx.act(chosen.action))) {
+      ui.setupIndex = undefined;
+      focusSquare(ui.cursor || model.defaultCursor());
+    }
+  };
+  return h("section", { id: "setup-panel", class: "panel", "aria-labelledby": "setup-heading" },
     h("h3", { id: "setup-heading" }, t("setup_heading")),
-    h("p", {}, t("setup_intro")),
-    h("ul", { class: "setup-list" },
-      setups.map((setup, index) =>
-        h("li", { "data-key": `setup${index}` },
-          h("button", {
-            type: "button", "data-setup": String(index),
-            onclick: () => ctx.act(setup.action),
-          }, setup.label)))));
+    h("p", { id: "setup-intro" }, t("setup_intro")),
+    h("form", { class: "row", onsubmit: choose, "aria-labelledby": "setup-heading" },
+      h("label", { for: "setup-select" }, t("setup_label")),
+      h("select", {
+        id: "setup-select", "aria-describedby": "setup-intro", value: String(ui.setupIndex),
+        onchange: (e) => { ui.setupIndex = Number(e.target.value); },
+      }, setups.map((setup, index) =>
+        h("option", { value: String(index), selected: index === ui.setupIndex }, `${index + 1}. ${setup.label}`))),
+      h("button", { type: "submit", class: "primary", id: "setup-submit" }, t("setup_choose"))));
 }
 
 function promotionPanel(ctx, model) {
@@ -290,5 +303,18 @@ export function render(ctx) {
     promotionPanel(ctx, model),
     h("h3", { id: "board-heading" }, t("board_heading")),
     boardGrid(ctx, model),
-    moveForm(ctx));
+    moveForm(ctx),
+    h("div", { class: "row", id: "chess-actions" },
+      h("button", { type: "button", id: "say-last", onclick: () => announce(t("last_move", { move: model.lastMove?.text || "—" })) }, t("say_last_move")),
+      h("button", { type: "button", id: "say-turn", onclick: () => ctx.ask("turn") }, t("say_turn")),
+      h("button", { type: "button", id: "say-status", onclick: () => ctx.ask("status") }, t("say_status_chess")),
+      model.canDraw
+        ? h("button", { type: "button", id: "draw-button", onclick: () => ctx.act({ type: "draw" }) },
+            model.drawOffered !== null && model.drawOffered !== ctx.mySeat ? t("accept_draw") : t("offer_draw"))
+        : null,
+      model.canResign
+        ? h("button", { type: "button", id: "resign-button", onclick: () => {
+            if (window.confirm(t("resign_confirm"))) ctx.act({ type: "resign" });
+          } }, t("resign"))
+        : null));
 }

@@ -92,16 +92,19 @@ export function chessModel(ctx) {
   for (const action of legal) {
     const move = moveOfAction(action);
     if (move) moves.push({ ...move, action });
-    else setups.push(action);
+    else if (action.type === "setup") setups.push(action);
   }
-  const last = view.last_move || state.last_move || null;
+  const last = view.last_move || null;
   let lastMove = null;
   if (last) {
-    const parsed = typeof last === "string" ? parseMove(last) : parseMove(last.move || last.uci || "");
+    const parsed = typeof last === "string" ? parseMove(last) : parseMove(last.move || "");
+    // The sentence the server announced for the last move, if the history holds it.
+    const items = ctx.app?.items || [];
+    const said = [...items].reverse().find((i) => i.channel === "game" && i.event?.kind === "move");
     lastMove = {
-      from: parsed?.from || last.from || null,
-      to: parsed?.to || last.to || null,
-      text: (typeof last === "object" && (last.text || last.san || last.move)) || String(last),
+      from: parsed?.from || null,
+      to: parsed?.to || null,
+      text: said ? `${said.text} (${typeof last === "string" ? last : last.move})` : String(typeof last === "string" ? last : last.move),
     };
   }
   const sideToMove = state.side ? (String(state.side).startsWith("b") ? "b" : "w") : board.side;
@@ -109,7 +112,10 @@ export function chessModel(ctx) {
     files: board.files,
     ranks: board.ranks,
     sideToMove,
-    inCheck: Boolean(view.check ?? state.check ?? state.in_check),
+    inCheck: Boolean(view.in_check ?? view.check),
+    drawOffered: state.draw_offer !== undefined && state.draw_offer !== null && state.draw_offer >= 0 ? state.draw_offer : null,
+    canResign: legal.some((a) => a.type === "resign"),
+    canDraw: legal.some((a) => a.type === "draw"),
     lastMove,
     pieceAt: (sq) => board.squares.get(sq) || null,
     coords: (sq) => parseSquare(sq) || { file: 0, rank: 0 },
@@ -118,19 +124,32 @@ export function chessModel(ctx) {
     flipped: (c) => c.mySeat === 1,
     targetsFrom: (from) => [...new Set(moves.filter((m) => m.from === from).map((m) => m.to))],
     movesBetween: (from, to) => moves.filter((m) => m.from === from && m.to === to),
-    setupActions: () =>
-      setups.map((action, index) => ({
-        action,
-        label: action.label || action.text || action.description || describeSetup(action) || `#${index + 1}`,
-      })),
+    setupActions: (lang) =>
+      setups.map((action, index) => {
+        const layout = (view.setup_choices || [])[action.arrangement ?? index];
+        return { action, layout, label: describeLayout(view.variant, layout, lang) || `#${index + 1}` };
+      }),
   };
 }
 
-function describeSetup(action) {
-  const parts = [];
-  for (const [key, value] of Object.entries(action)) {
-    if (key === "type") continue;
-    parts.push(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
-  }
-  return parts.join(", ");
+/**
+ * The squares each group of a setup layout fills, in order ("KQGL UF": King
+ * f12, Queen g12, Eagle f11, Lion g11, Rhinoceros e12, Buffalo h12), as the
+ * variant files and the game's help text give them.
+ */
+const SETUP_SQUARES = {
+  "zanzibar-s": [["f12", "g12", "f11", "g11"], ["e12", "h12"]],
+  metamachy: [["f12", "g12", "f11", "g11"]],
+};
+
+export function describeLayout(variant, layout, lang) {
+  if (!layout) return null;
+  const groups = SETUP_SQUARES[variant];
+  const parts = layout.split(/\s+/);
+  if (!groups || parts.length !== groups.length) return layout;
+  const words = [];
+  parts.forEach((letters, g) => {
+    [...letters].forEach((letter, i) => words.push(`${pieceName(letter, lang)} ${groups[g][i] || "?"}`));
+  });
+  return `${layout}: ${words.join(", ")}`;
 }
