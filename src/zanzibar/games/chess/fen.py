@@ -134,22 +134,7 @@ def parse_fen(variant: Variant, fen: str, allow_missing_royal: bool = False) -> 
     royal = variant.royal_index + 1
     if not allow_missing_royal and (board.count(royal) != 1 or board.count(-royal) != 1):
         raise CorruptDataError(f"FEN {fen!r}: each side needs exactly one King")
-    rights = _drop_impossible_rights(variant, board, rights)
     return FenData(board, turn, rights, ep, halfmove, fullmove)
-
-
-def _drop_impossible_rights(variant: Variant, board: list[int], rights: int) -> int:
-    """Rights whose King is not on its home rank are void (keeps positions consistent)."""
-    royal = variant.royal_index + 1
-    for colour, shift, home in ((1, 0, 0), (-1, 2, variant.ranks - 1)):
-        if royal * colour not in board:
-            continue
-        king = board.index(royal * colour)
-        if variant.king_jump:
-            continue
-        if king // variant.files != home and any(variant.castling):
-            rights &= ~(3 << shift)
-    return rights
 
 
 def format_board(variant: Variant, board: list[int]) -> str:
