@@ -115,8 +115,9 @@ class WsClient:
 
     async def hello(self, token: str) -> Message:
         """Say hello; return ``welcome`` (or the error)."""
+        start = len(self.received)
         await self.ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-        return await self.wait_for(lambda m: m["type"] in {"welcome", "error"})
+        return await self.wait_for(lambda m: m["type"] in {"welcome", "error"}, start=start)
 
     async def ping(self, timeout: float = DEFAULT_TIMEOUT_S) -> Message:
         """Send ``ping``; return the ``pong`` (or the error)."""

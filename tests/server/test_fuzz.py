@@ -10,6 +10,7 @@ real ``zanzibar serve`` process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 from collections.abc import Iterator
@@ -117,13 +118,13 @@ def _encode(kind: str, payload: Any, table: Any) -> str | bytes:
 class InProcessSalon:
     """A real salon in process: Anna and Bruno playing 421, Anna's socket fuzzed."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, stack: contextlib.ExitStack) -> None:
         self.client = client
         self.ids = itertools.count(1)
         self.anna_token = client.post("/api/guest", json={"name": "Anna"}).json()["token"]
         bruno_token = client.post("/api/guest", json={"name": "Bruno"}).json()["token"]
-        self.anna = client.websocket_connect("/ws").__enter__()
-        self.bruno = client.websocket_connect("/ws").__enter__()
+        self.anna = stack.enter_context(client.websocket_connect("/ws"))
+        self.bruno = stack.enter_context(client.websocket_connect("/ws"))
         self._hello(self.anna, self.anna_token)
         self._hello(self.bruno, bruno_token)
         created = self.request(self.anna, "table.create", game="421", seats=2)
@@ -181,11 +182,9 @@ class InProcessSalon:
 @pytest.fixture(scope="module")
 def in_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessSalon]:
     data_dir = tmp_path_factory.mktemp("fuzz") / "data"
-    with TestClient(create_app(Settings(data_dir=data_dir, bot_delay=0.0))) as client:
-        salon = InProcessSalon(client)
-        yield salon
-        salon.anna.close()
-        salon.bruno.close()
+    app = create_app(Settings(data_dir=data_dir, bot_delay=0.0, round_pause=0.0))
+    with TestClient(app) as client, contextlib.ExitStack() as sockets:
+        yield InProcessSalon(client, sockets)
 
 
 @settings(

@@ -233,9 +233,16 @@ def _lang(request: Request) -> str:
 
 async def list_games(request: Request) -> Response:
     """The games of the salon with their option schemas (``?lang=fr`` for French)."""
-    salon = _salon(request)
-    info = getattr(salon, "games_info", None)
-    games = info(_lang(request)) if callable(info) else games_json(_lang(request))
+    lang = _lang(request)
+    info = getattr(_salon(request), "games_info", None)
+    games: Any = None
+    if callable(info):
+        try:
+            games = info(lang)
+        except Exception:
+            log.exception("the salon could not list its games")
+    if games is None:
+        games = games_json(lang)
     return JSONResponse({"games": to_jsonable(games)})
 
 
