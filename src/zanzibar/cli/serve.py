@@ -12,8 +12,12 @@ wait for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from zanzibar.cli.main import make_parser
 from zanzibar.server.settings import (
@@ -98,10 +102,30 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
     ), args.log_level
 
 
-async def _serve(server: object, settings: Settings) -> int:
+def _make_server(config: Any) -> Any:
+    """A uvicorn server that stops cleanly on SIGINT/SIGTERM and then exits with 0.
+
+    (uvicorn's own handler re-raises the signal after shutting down, which
+    makes a clean stop look like a crash to service managers and scripts.)
+    """
     import uvicorn
 
-    assert isinstance(server, uvicorn.Server)
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, self.handle_exit, sig, None)
+            try:
+                yield
+            finally:
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    loop.remove_signal_handler(sig)
+
+    return Server(config)
+
+
+async def _serve(server: Any, settings: Settings) -> int:
     task = asyncio.create_task(server.serve())
     steps = int(_STARTUP_LIMIT_S / 0.02)
     for _ in range(steps):
@@ -144,7 +168,7 @@ def main(argv: list[str]) -> int:
         access_log=False,
         timeout_graceful_shutdown=5,
     )
-    server = uvicorn.Server(config)
+    server = _make_server(config)
     loop_factory = config.get_loop_factory()
     with asyncio.Runner(loop_factory=loop_factory) as runner:
         return runner.run(_serve(server, settings))

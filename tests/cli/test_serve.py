@@ -1,0 +1,114 @@
+"""``zanzibar serve``: its options, and a real start, answer and clean stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from zanzibar.cli.serve import READY_PREFIX, parse_settings
+from zanzibar.server.settings import DATA_DIR_ENV
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+    settings, level = parse_settings([])
+    assert (settings.host, settings.port) == ("127.0.0.1", 8421)
+    assert settings.data_dir == Path("data")
+    assert settings.database_url == "sqlite+aiosqlite:///data/zanzibar.sqlite3"
+    assert settings.url == "http://127.0.0.1:8421/"
+    assert level == "warning"
+
+
+def test_data_dir_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path))
+    settings, _ = parse_settings([])
+    assert settings.data_dir == tmp_path
+    assert settings.database_url.endswith(f"{tmp_path}/zanzibar.sqlite3")
+
+
+def test_options(tmp_path: Path) -> None:
+    settings, _ = parse_settings(
+        ["--host", "127.0.0.2", "--port", "9000", "--data-dir", str(tmp_path), "--bot-delay", "0"]
+    )
+    assert (settings.host, settings.port, settings.data_dir, settings.bot_delay) == (
+        "127.0.0.2",
+        9000,
+        tmp_path,
+        0.0,
+    )
+    settings, _ = parse_settings(["--db", "postgresql+asyncpg://u@127.0.0.1/z"])
+    assert settings.database_url == "postgresql+asyncpg://u@127.0.0.1/z"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--port", "70000"], ["--bot-delay", "-1"], ["--takeover-delay", "-2"], ["--port", "x"]],
+)
+def test_bad_options_are_refused(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        parse_settings(argv)
+    assert exit_.value.code == 2
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "zanzibar.cli.main", "serve", *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+
+
+def _ready_url(process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for line in log.read_text(errors="replace").splitlines():
+            if line.startswith(READY_PREFIX):
+                return line[len(READY_PREFIX) :]
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise AssertionError(log.read_text(errors="replace"))
+
+
+def test_serve_starts_answers_and_stops(tmp_path: Path) -> None:
+    data_dir = tmp_path / "salon-data"
+    log = tmp_path / "serve.log"
+    process = _start(["--port", "0", "--data-dir", str(data_dir)], log)
+    try:
+        url = _ready_url(process, log)
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        assert (data_dir / "zanzibar.sqlite3").exists()
+        assert httpx.get(url + "api/games", timeout=10).status_code == 200
+        assert httpx.get(url + "api/openapi.json", timeout=10).json()["openapi"].startswith("3.")
+        page = httpx.get(url, timeout=10)
+        assert page.status_code == 200 and "<html" in page.text.lower()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        status = process.wait(timeout=20)
+    assert status == 0, log.read_text()
+
+
+def test_serve_reports_a_busy_port(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        log = tmp_path / "serve.log"
+        process = _start(["--port", str(port), "--data-dir", str(tmp_path / "d")], log)
+        try:
+            status = process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert status != 0
+    assert READY_PREFIX not in log.read_text()
