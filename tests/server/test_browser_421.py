@@ -80,6 +80,18 @@ def play_one_step(player: Player) -> None:
         lambda: player.log_length() > before or player.game_over() or not player.my_turn(),
         what=f"{player.name}'s action to be taken",
     )
+    # The update redrew the view in place: the focus is where the player left it.
+    assert player.page.evaluate("document.activeElement.id") == "game-heading"
+
+
+def roll_with_the_button(player: Player) -> None:
+    """The same action from its button: after the update the focus is still on the button."""
+    before = player.log_length()
+    player.page.focus("#roll-button")
+    player.press("Enter")
+    wait_until(lambda: player.log_length() > before, what="the roll from the button")
+    player.page.wait_for_timeout(100)
+    assert player.page.evaluate("document.activeElement.id") == "roll-button"
 
 
 def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> None:
@@ -121,7 +133,11 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
         while not (anna.game_over() and bob.game_over()):
             acted = False
             for player in (anna, bob):
-                if player.my_turn():
+                if player.my_turn() and steps == 0:
+                    roll_with_the_button(player)
+                    acted = True
+                    steps += 1
+                elif player.my_turn():
                     play_one_step(player)
                     acted = True
                     steps += 1
