@@ -162,9 +162,10 @@ class Dice421Commands:
 
     def _roll_action(self, args: list[str], session: Session) -> Roll:
         state: State = session.state
+        named = self._positions(args, session.lang)
         if state.rolls == 0:
             return ROLL_ALL
-        positions = self._positions(args, session.lang) if args else sorted(self.selected)
+        positions = named if args else sorted(self.selected)
         return Roll(frozenset(positions)) if positions else ROLL_ALL
 
     def on_events(self, events: Sequence[Event], session: Session) -> None:

@@ -403,7 +403,8 @@ class TerminalClient:
             options = getattr(getattr(self.driver, "match", None), "options", None)
             if options is None:
                 options = self.driver.rules.options.resolve()
-            self._output(self.driver.rules.rules_text(self.lang, options))
+            for line in self.driver.rules.rules_text(self.lang, options).splitlines():
+                self._output(line)
             return True
         if command in {"scores", "turn", "status"}:
             self._output(self.session.describe(command))

@@ -52,7 +52,13 @@ from zanzibar.games.dice421.combos import (
     value,
 )
 from zanzibar.games.dice421.options import Config
-from zanzibar.games.dice421.solver import N_THROWS, Array, final_distribution, plan_go
+from zanzibar.games.dice421.solver import (
+    N_THROWS,
+    Array,
+    GoPlan,
+    final_distribution,
+    plan_go,
+)
 from zanzibar.games.dice421.state import ROLL_ALL, STOP, Action, Roll, State
 
 LEVELS: tuple[str, ...] = ("expert", "simple", "random")
@@ -198,7 +204,7 @@ class TurnModel:
         context = self.context(state)
         found = self._plans.get(context)
         if found is None:
-            found = self._solve(context)
+            found = self.go_plan(context).decision
             self._plans[context] = found
         return found
 
@@ -226,13 +232,14 @@ class TurnModel:
         receive_cap = min(state.tokens[best_holder], 12) if best is not None else 12
         return ("decharge", worst, best, later, state.limit, give_cap, receive_cap)
 
-    def _solve(self, context: tuple[object, ...]) -> np.ndarray:
+    def go_plan(self, context: tuple[object, ...]) -> GoPlan:
+        """The full plan (decisions and expected scores) for a context; not cached."""
         limit = context[3] if context[0] == "charge" else context[4]
         assert isinstance(limit, int)
         scores = np.zeros((limit + 1, N_THROWS))
         for j in range(1, limit + 1):
             scores[j] = self._stop_score(context, j)
-        return plan_go(scores).decision
+        return plan_go(scores)
 
     def _lose_chance(self, worst: Target | None, later: int, rolls: int) -> Array:
         lose = self.lose_if_worst(later, rolls)

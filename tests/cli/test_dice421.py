@@ -1,0 +1,141 @@
+"""``zanzibar play|sim|solve 421`` end to end: through a pipe, and in-process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zanzibar.cli.dice421 import parse_throw
+from zanzibar.cli.main import main
+from zanzibar.engine.errors import IllegalActionError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _zanzibar(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "zanzibar.cli.main", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+
+
+def test_play_through_a_pipe_to_the_end() -> None:
+    commands = ["help", "scores", "turn", "status", "rules", "roll", "select 2", "selection"]
+    commands += ["roll", "dice", "stop"] + ["roll"] * 3000
+    result = _zanzibar(
+        ["play", "421", "--bots", "2", "--seed", "5", "--name", "Zoé"], "\n".join(commands) + "\n"
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "421, rules 'salon': Zoé, Anna, Bruno. Press F1 or type help for the keys."
+    assert lines[1] == "Your turn: roll 1 of up to 3."
+    assert "Keys:" in lines and "  Ctrl+F1: the rules in force" in lines
+    assert any(line.startswith("  D: repeat the last roll") for line in lines)
+    assert "You 0 tokens; Anna 0 tokens; Bruno 0 tokens; pot 21." in lines
+    assert "Rules: preset 'salon'." in lines
+    assert any(line.startswith("You rolled ") for line in lines)
+    assert any(line.startswith("Anna rolled ") for line in lines)
+    assert any(line.startswith("Reroll: ") for line in lines)
+    losers = [line for line in lines if "lost the game" in line]
+    assert len(losers) == 1
+    assert lines[-1] == "The game is over."
+
+
+def test_play_in_french_with_bar_rules_and_an_option() -> None:
+    result = _zanzibar(
+        ["play", "421", "--preset", "bar", "--option", "tokens=5", "--bots", "1", "--seed", "2",
+         "--lang", "fr"],
+        "scores\n" + "roll\n" * 3000,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "421, règles « custom »" in out
+    assert "Vous avez lancé" in out and "Anna a lancé" in out
+    assert "perdu la partie" in out
+    assert "La partie est terminée." in out
+
+
+def test_play_reports_bad_options_naming_them() -> None:
+    result = _zanzibar(["play", "421", "--option", "ties=coin"], "")
+    assert result.returncode == 2
+    assert "option 'ties'" in result.stderr
+
+
+def test_play_input_ending_early_and_quit(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _zanzibar(["play", "421", "--seed", "1"], "roll\n")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == "Input ended before the game did."
+    result = _zanzibar(["play", "421", "--seed", "1"], "quit\nroll\n")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == "You left the game."
+
+
+def test_illegal_commands_are_explained_and_change_nothing() -> None:
+    result = _zanzibar(
+        ["play", "421", "--seed", "1"], "stop\nroll 4\nselect 9\nfly\nroll 1\nroll 1\nquit\n"
+    )
+    lines = result.stdout.splitlines()
+    assert "roll at least once before stopping" in lines
+    assert "Unknown command 'fly'. Type help for the list." in lines
+    assert "Roll first: there are no dice to select yet." in lines
+    assert "There is no die 4: 421 is played with three dice, 1 to 3." in lines
+    assert any("You rolled" in line and "(roll 1 of 3)" in line for line in lines)
+    assert any("(roll 2 of 3)" in line for line in lines)
+
+
+def test_solve_known_values(capsys: pytest.CaptureFixture[str]) -> None:
+    for rolls, percent in ((1, 2.78), (2, 11.54), (3, 22.81)):
+        assert main(["solve", "421", "--beat", "4-2-1", "--rolls", str(rolls), "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["percent"] == percent
+        assert data["beat"] == [4, 2, 1]
+        assert data["first_decision"] == {"action": "roll", "dice": "all"}
+    assert main(["solve", "421", "--beat", "421", "--rolls", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "probability 22.81 %" in out
+    assert "  6 4 1: reroll 6" in out
+
+
+def test_parse_throw() -> None:
+    assert parse_throw("2-2-1") == (2, 2, 1)
+    assert parse_throw("1,2,2") == (2, 2, 1)
+    for bad in ("7-1-1", "42", "4-2-1-1", "abc"):
+        with pytest.raises(IllegalActionError):
+            parse_throw(bad)
+
+
+def test_sim_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sim", "421", "--games", "30", "--players", "3", "--seed", "4", "--json"]
+    assert main([*argv, "--bots", "expert,simple,random"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["games"] == 30 and data["players"] == 3
+    assert sum(data["losses"]) == 30
+    assert sum(data["loss_rate"]) == pytest.approx(1)
+    assert data["mean_turns"] > 1 and data["mean_rolls"] > data["mean_turns"]
+    assert data["bots"] == ["expert", "simple", "random"]
+    assert "30/30 games" in captured.err  # the progress bar
+    assert main([*argv, "--bots", "expert,simple,random", "--no-progress"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["losses"] == data["losses"]  # same seed, same games
+
+
+def test_sim_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "421", "--games", "5", "--players", "2", "--preset", "bar"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (expert): lost" in out and "mean turns per game" in out
+    with pytest.raises(SystemExit):
+        main(["sim", "421", "--players", "11"])
+    with pytest.raises(SystemExit):
+        main(["sim", "421", "--bots", "expert,simple", "--players", "3"])
