@@ -40,6 +40,7 @@ async def _game_with_humans_bots_and_spectator(
     seed: int,
     choose: Any = None,
     options: dict[str, Any] | None = None,
+    bot_level: str | None = None,
 ) -> None:
     names = ["Anna", "Bruno", "Chloé", "Dmitri"][:humans]
     players = [
@@ -58,7 +59,8 @@ async def _game_with_humans_bots_and_spectator(
             joined = await player.ok("table.join", table=table)
             assert isinstance(joined["seat"], int)
         for _ in range(bots):
-            await players[0].ok("table.add_bot", table=table)
+            level = {"level": bot_level} if bot_level else {}
+            await players[0].ok("table.add_bot", table=table, **level)
         await spectator.ok("table.watch", table=table)
         await players[0].ok("table.start", table=table)
         for client in (*players, spectator):
@@ -132,19 +134,44 @@ def test_zilch_human_against_a_bot_with_a_spectator(shared_server: ServerProcess
     )
 
 
-def _resign_when_possible(view: Message, rng: random.Random) -> Any:
-    """Resign if the game offers it, else a random legal move."""
-    legal = view["view"]["legal"]
-    for action in legal:
-        if isinstance(action, dict) and action.get("type") == "resign":
-            return action
-    return rng.choice(legal)
+class ResignAfter:
+    """Play ``moves`` random legal moves, then resign (a short but complete chess game)."""
+
+    def __init__(self, moves: int) -> None:
+        self.left = moves
+
+    def __call__(self, view: Message, rng: random.Random) -> Any:
+        legal = view["view"]["legal"]
+        resign = [a for a in legal if isinstance(a, dict) and a.get("type") == "resign"]
+        moves = [
+            a for a in legal if not (isinstance(a, dict) and a.get("type") in {"resign", "draw"})
+        ]
+        if self.left <= 0 or not moves:
+            assert resign, f"no resignation offered among {legal[:5]}"
+            return resign[0]
+        self.left -= 1
+        return rng.choice(moves)
 
 
 @needs_game("zanzibar-s")
-def test_zanzibar_s_human_against_human_until_resignation(shared_server: ServerProcess) -> None:
+def test_zanzibar_s_human_against_a_bot_until_resignation(shared_server: ServerProcess) -> None:
     asyncio.run(
         _game_with_humans_bots_and_spectator(
-            shared_server, "zanzibar-s", humans=2, bots=0, seed=4, choose=_resign_when_possible
+            shared_server,
+            "zanzibar-s",
+            humans=1,
+            bots=1,
+            seed=4,
+            choose=ResignAfter(4),
+            bot_level="easy",
+        )
+    )
+
+
+@needs_game("zanzibar-s")
+def test_zanzibar_s_two_humans(shared_server: ServerProcess) -> None:
+    asyncio.run(
+        _game_with_humans_bots_and_spectator(
+            shared_server, "zanzibar-s", humans=2, bots=0, seed=5, choose=ResignAfter(6)
         )
     )

@@ -10,7 +10,13 @@ import asyncio
 from typing import Any
 
 import pytest
-from _games import assert_seen_in_order_once, latest_view, play_until_over, wait_for_view
+from _games import (
+    assert_seen_in_order_once,
+    event_stream,
+    latest_view,
+    play_until_over,
+    wait_for_view,
+)
 from _server import ServerProcess
 from _wsclient import Message, WsClient
 
@@ -135,16 +141,25 @@ def test_disconnect_bot_takeover_and_return(shared_server: ServerProcess) -> Non
 
 
 async def _two_tabs(server: ServerProcess) -> None:
-    """One user, two sockets: both receive everything meant for the user."""
+    """One user, two sockets: once the second tab opens the table, both get every item."""
     first = await WsClient.guest(server.url, "Tabs")
     second = await WsClient.with_token(server.url, first.token, "Tabs-2")
     try:
         table = (await first.ok("table.create", game="421", seats=2))["table"]["id"]
         await first.ok("table.add_bot", table=table)
+        # the second tab learns of the table from its welcome on reconnect, and opens it
+        third = await WsClient.with_token(server.url, first.token, "Tabs-3")
+        welcome = next(m for m in third.received if m["type"] == "welcome")
+        assert [place["table"] for place in welcome.get("tables", [])] == [table]
+        await third.close()
+        assert (await second.ok("table.join", table=table))["seat"] == 0
         await first.ok("table.start", table=table)
-        first_view = await wait_for_view(first, table)
-        second_view = await wait_for_view(second, table)
-        assert first_view["seq"] == second_view["seq"]
+        await play_until_over(table, [first], seed=21)
+        await second.wait_for(
+            lambda m: m["type"] == "game.view" and m.get("table") == table and m["view"]["over"]
+        )
+        assert event_stream(first, table) == event_stream(second, table)
+        assert_seen_in_order_once(second, table)
     finally:
         await first.close()
         await second.close()
