@@ -321,6 +321,7 @@ function receive(msg) {
       break;
     case "game.view":
       if (msg.table === app.tableId) {
+        app.prevToAct = app.view ? app.view.to_act : null;
         app.view = msg.view;
         app.logLength = msg.log_length ?? app.logLength;
         if (app.screen === "table") rerender();
@@ -329,10 +330,16 @@ function receive(msg) {
     case "your_turn":
       if (msg.table === app.tableId) {
         const memory = tableMemory(msg.table);
-        if ((msg.seq ?? 0) > memory.turn || (msg.seq ?? 0) === 0) {
+        const mySeat = app.table?.you?.seat;
+        // Still my turn right after my own action (another roll, say): the
+        // events already said so; "your turn" is for when the turn comes to me.
+        const continuing = app.prevToAct === mySeat && app.lastEventSeat === mySeat;
+        if ((msg.seq ?? 0) > memory.turn) {
           memory.save({ turn: msg.seq ?? 0 });
-          announceUrgent(msg.text);
-          turnSound();
+          if (!continuing) {
+            announceUrgent(msg.text);
+            turnSound();
+          }
         }
       }
       break;
@@ -362,6 +369,7 @@ function takeItem(item) {
   if (seq && seq <= app.lastSeq) return;
   if (seq) app.lastSeq = seq;
   app.items.push(normal);
+  if (type === "game.event") app.lastEventSeat = normal.event?.seat ?? null;
   const memory = tableMemory(app.tableId);
   if (seq && seq <= memory.announced) return;
   if (seq) memory.save({ announced: seq });
