@@ -25,10 +25,10 @@ import time
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from zanzibar.cli.main import make_parser
-from zanzibar.cli.terminal import KeyBinding, LocalDriver, Reply, Session, TerminalClient
+from zanzibar.cli.terminal import Driver, KeyBinding, LocalDriver, Reply, Session, TerminalClient
 from zanzibar.engine.errors import IllegalActionError, ZanzibarError
 from zanzibar.engine.events import Event
 from zanzibar.engine.i18n import LANGUAGES, Catalogue, translate
@@ -259,7 +259,7 @@ def play(argv: list[str]) -> int:
     ]
     bots = {seat: make_bot(args.level, options, seed=seat) for seat in range(1, seats)}
     driver = LocalDriver(match, bots, 0, names)
-    client = TerminalClient(driver, ZilchCommands(), lang=args.lang)
+    client = TerminalClient(cast(Driver, driver), ZilchCommands(), lang=args.lang)
     return client.run()
 
 

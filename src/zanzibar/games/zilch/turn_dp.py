@@ -28,7 +28,7 @@ if hot dice are not compulsory).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from math import gcd
 
 import numpy as np
@@ -39,11 +39,14 @@ from zanzibar.games.zilch.scoring import ScoringTable, roll_outcomes
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
+#: Batches at least this large take the bucketed path of :func:`solve_turn`.
+_BUCKET_BATCH = 64
+
 #: Value standing for "not allowed" (banking below a threshold).
 FORBIDDEN = -1.0e18
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RollGroups:
     """The outcomes of a roll of ``n`` dice, grouped by what they let the player do.
 
@@ -65,6 +68,26 @@ class RollGroups:
     def rows(self) -> int:
         """Number of option rows."""
         return len(self.gains)
+
+    @cached_property
+    def buckets(self) -> tuple[tuple[int, IntArray, IntArray, FloatArray], ...]:
+        """The groups sorted by their number of options: ``(size, gains, slots, probs)``.
+
+        With every group of a bucket the same size, the best option of each is
+        a plain ``max`` over a reshaped axis, about twice as fast on large
+        batches as ``maximum.reduceat`` over ragged groups.
+        """
+        ends = np.append(self.starts, self.rows)
+        by_size: dict[int, list[int]] = {}
+        for g, (lo, hi) in enumerate(zip(ends[:-1], ends[1:], strict=True)):
+            by_size.setdefault(int(hi - lo), []).append(g)
+        out = []
+        for size, members in sorted(by_size.items()):
+            rows = np.concatenate(
+                [np.arange(self.starts[g], self.starts[g] + size) for g in members]
+            )
+            out.append((size, self.gains[rows], self.slots[rows], self.probs[members]))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -92,14 +115,25 @@ def scoring_unit(table: ScoringTable, *others: int) -> int:
 
 
 @lru_cache(maxsize=32)
-def build_model(table: ScoringTable, unit: int, hot_dice_compulsory: bool) -> TurnModel:
-    """Group the rolls of 1..6 dice for the DP."""
+def build_model(
+    table: ScoringTable, unit: int, hot_dice_compulsory: bool, every_option: bool = False
+) -> TurnModel:
+    """Group the rolls of 1..6 dice for the DP.
+
+    By default an outcome offers, for each number of dice kept, only its best
+    score. ``every_option=True`` keeps every distinct (score, dice kept) pair:
+    exact even for a player who might prefer fewer points (tests use it to
+    check that the default loses nothing).
+    """
     groups = []
     for n in range(1, 7):
         merged: dict[tuple[tuple[int, int], ...], int] = {}
         zilch_ways = 0
         for counts, ways in roll_outcomes(n):
-            best = table.best_by_kept(counts)
+            if every_option:
+                best = tuple(sorted({(sum(sub), value) for sub, value in table.options(counts)}))
+            else:
+                best = table.best_by_kept(counts)
             if not best:
                 zilch_ways += ways
                 continue
@@ -160,12 +194,22 @@ def solve_turn(model: TurnModel, bank: FloatArray, zilch: FloatArray) -> TurnSol
     C[top, :, :] = bank[top]
     flat = C.reshape((top + 1) * 7, batch)
     hot_compulsory = model.hot_dice_compulsory
+    bucketed = batch >= _BUCKET_BATCH
     for t in range(top - 1, -1, -1):
         for n in range(1, 7):
             g = model.groups[n - 1]
-            index = np.minimum(t + g.gains, top) * 7 + g.slots
-            best = np.maximum.reduceat(flat[index], g.starts, axis=0)
-            R[t, n - 1] = g.probs @ best + g.zilch * zilch
+            if bucketed:
+                total = g.zilch * zilch
+                for size, gains, slots, probs in g.buckets:
+                    options = flat[np.minimum(t + gains, top) * 7 + slots]
+                    if size > 1:
+                        options = options.reshape(-1, size, batch).max(axis=1)
+                    total = total + probs @ options
+                R[t, n - 1] = total
+            else:
+                index = np.minimum(t + g.gains, top) * 7 + g.slots
+                best = np.maximum.reduceat(flat[index], g.starts, axis=0)
+                R[t, n - 1] = g.probs @ best + g.zilch * zilch
         np.maximum(R[t], bank[t], out=C[t, 1:])
         C[t, 0] = R[t, 5] if hot_compulsory else C[t, 6]
     return TurnSolution(C, R)
