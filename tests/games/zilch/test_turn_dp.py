@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -22,7 +22,7 @@ def brute_force(
     Same conventions as the DP: a turn total reaching ``top`` units is banked.
     """
 
-    @lru_cache(maxsize=None)
+    @cache
     def roll_value(t: int, n: int) -> float:
         total = 0.0
         for counts, _ in roll_outcomes(n):
@@ -33,7 +33,7 @@ def brute_force(
             total += outcome_probability(counts) * best
         return total
 
-    @lru_cache(maxsize=None)
+    @cache
     def standing(t: int, left: int) -> float:
         if t >= top:
             return float(top * unit)

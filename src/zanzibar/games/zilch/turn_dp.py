@@ -27,6 +27,7 @@ if hot dice are not compulsory).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import gcd
@@ -79,7 +80,7 @@ class RollGroups:
         """
         ends = np.append(self.starts, self.rows)
         by_size: dict[int, list[int]] = {}
-        for g, (lo, hi) in enumerate(zip(ends[:-1], ends[1:], strict=True)):
+        for g, (lo, hi) in enumerate(itertools.pairwise(ends)):
             by_size.setdefault(int(hi - lo), []).append(g)
         out = []
         for size, members in sorted(by_size.items()):
