@@ -2,8 +2,8 @@
 
 Against a real ``zanzibar serve``: Anna creates the table from the lobby's
 form, Bob joins from the lobby, Anna adds a bot and starts; then every roll,
-selection and stop is a key press (R, Digit1..3, Shift+Digit, X, Space, S, T,
-D). Mid-game Anna's socket is dropped (the client reconnects by itself) and
+selection and stop is a key press (R, Digit1..3, Shift+Digit, K, Space, S, T,
+D; digits also as an AZERTY keyboard sends them). Mid-game Anna's socket is dropped (the client reconnects by itself) and
 Bob reloads the page (the table resumes). At the end, each user's live
 region must have received every item of the table's stream exactly once, in
 order, across the drop and the reload.
@@ -39,6 +39,19 @@ def browser() -> Iterator[Any]:
 TOKENS = 8
 
 
+AZERTY_DIGIT_ROW = {1: "&", 2: "é", 3: '"'}
+
+
+def azerty_press(player: Player, digit: int, shift: bool) -> None:
+    """A key press as a French AZERTY keyboard reports it (key differs, code is the same)."""
+    key = str(digit) if shift else AZERTY_DIGIT_ROW[digit]
+    player.page.evaluate(
+        """([key, code, shift]) => document.activeElement.dispatchEvent(new KeyboardEvent(
+            "keydown", {key, code, shiftKey: shift, bubbles: true, cancelable: true}))""",
+        [key, f"Digit{digit}", shift],
+    )
+
+
 def wanted_rerolls(dice: list[int]) -> list[int]:
     """Positions to roll again when chasing 4-2-1 (1-based, as the keys are)."""
     keep: set[int] = set()
@@ -63,7 +76,13 @@ def play_one_step(player: Player) -> None:
         can_roll = any(a["type"] == "roll" for a in view["legal"])
         rerolls = wanted_rerolls(state["dice"])
         if can_roll and rerolls:
-            # Select one die too many, unselect it with Shift (AZERTY-proof codes), then roll.
+            # As an AZERTY keyboard sends them: "&" with the code of the digit-1 key
+            # selects die 1, the digit itself with Shift unselects it.
+            azerty_press(player, 1, shift=False)
+            assert 0 in player.app("[...app.ui.game.selected]")
+            azerty_press(player, 1, shift=True)
+            assert 0 not in player.app("[...app.ui.game.selected]")
+            # Select one die too many, unselect it with Shift+digit, then roll.
             extra = next((d for d in (1, 2, 3) if d not in rerolls), None)
             for die in rerolls:
                 player.press(f"Digit{die}")

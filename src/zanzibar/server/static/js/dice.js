@@ -71,6 +71,13 @@ function toggle(ctx, model, index, on) {
   return true;
 }
 
+function selectAll(ctx, model) {
+  const selected = selectedSet(ctx, model);
+  for (const index of model.selectAll()) selected.add(index);
+  announce(selectionText(model, selected));
+  ctx.rerender();
+}
+
 async function doRoll(ctx, model) {
   const selected = [...selectedSet(ctx, model)].sort((a, b) => a - b);
   const action = model.rollAction(selected);
@@ -125,9 +132,7 @@ export function handleKey(ctx, event) {
       return true;
     case "KeyA":
       if (!model.selectAll || !ctx.myTurn) return false;
-      for (const index of model.selectAll()) selectedSet(ctx, model).add(index);
-      announce(selectionText(model, selectedSet(ctx, model)));
-      ctx.rerender();
+      selectAll(ctx, model);
       return true;
     case "KeyI":
       ctx.ask("status");
@@ -206,6 +211,13 @@ export function render(ctx) {
             onclick: () => canAct && doStop(ctx, model),
           }, `${model.stopLabel} (${ctx.game === "zilch" ? "B" : "K"})`)
         : null),
+    model.selectAll
+      ? h("div", { class: "row", id: "dice-select-all" },
+          h("button", {
+            type: "button", id: "select-all-button", "aria-disabled": canAct ? null : "true",
+            onclick: () => canAct && selectAll(ctx, model),
+          }, t("select_all_scoring")))
+      : null,
     h("div", { class: "row", id: "dice-questions" },
       h("button", { type: "button", id: "say-selection", onclick: () => announce(model.dice.some((v) => v) ? selectionText(model, selected) : t("no_dice")) }, t("say_selection")),
       h("button", { type: "button", id: "say-dice", onclick: () => ctx.ask("dice") }, t("say_dice")),

@@ -145,7 +145,20 @@ function hostControls(app) {
             onchange: (e) => hostAction(app, "table.hold", { hold: e.target.checked }) }),
           " ", h("label", { for: "hold-pause", style: "display:inline" }, t("hold")))
       : null,
+    clockForm(app, table),
     waiting && info ? optionsEditor(app, info, ui) : null);
+}
+
+function clockForm(app, table) {
+  const submit = (event) => {
+    event.preventDefault();
+    const raw = document.getElementById("clock-input").value.trim();
+    hostAction(app, "table.clock", { seconds: raw === "" ? null : Number(raw) });
+  };
+  return h("form", { class: "row", id: "clock-form", onsubmit: submit, "aria-label": t("set_clock") },
+    h("label", { for: "clock-input" }, t("clock")),
+    h("input", { type: "number", id: "clock-input", min: 5, max: 3600, step: 1, value: table.clock == null ? "" : String(table.clock) }),
+    h("button", { type: "submit", id: "clock-submit" }, t("set_clock")));
 }
 
 function optionsEditor(app, info, ui) {
