@@ -209,7 +209,7 @@ function boardGrid(ctx, model) {
       id: "board",
       class: "board",
       role: "grid",
-      "aria-label": t("board_label", { files: model.files, ranks: model.ranks }),
+      "aria-label": t("board_label", { game: ctx.table?.title || ctx.game, files: model.files, ranks: model.ranks }),
       "aria-describedby": "board-help",
       "data-keys": "own",
       style: `grid-template-columns: 1.6rem repeat(${columns - 1}, 2.6rem)`,

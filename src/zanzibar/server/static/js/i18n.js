@@ -151,7 +151,7 @@ const STRINGS = {
     say_selection: "Selection (Space)",
     // chess
     board_heading: "Board",
-    board_label: "Zanzibar-S board, {files} files by {ranks} ranks",
+    board_label: "{game} board, {files} files by {ranks} ranks",
     white: "White",
     black: "Black",
     square_empty: "{sq}, empty",
@@ -398,7 +398,7 @@ const STRINGS = {
     say_dice: "Dernier jet (D)",
     say_selection: "Sélection (Espace)",
     board_heading: "Échiquier",
-    board_label: "Échiquier Zanzibar-S, {files} colonnes sur {ranks} rangées",
+    board_label: "Échiquier {game}, {files} colonnes sur {ranks} rangées",
     white: "Blanc",
     black: "Noir",
     square_empty: "{sq}, vide",

@@ -507,6 +507,7 @@ function boot() {
     rerender();
     // The server renders game sentences in the language given at hello.
     if (app.conn && app.token) {
+      app.games = []; // their descriptions come again in the new language
       app.conn.close();
       connect();
     }

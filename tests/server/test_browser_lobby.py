@@ -1,0 +1,82 @@
+"""Signing in with an account, and the lobby's create form, in the browser.
+
+A person registers, signs out, fails to log in with a wrong password (the
+error is shown and announced), then logs in. The create form shows, for each
+game the salon offers, every option with its description as the server
+describes it (``GET /api/games``), in English and in French; F1 gives the
+lobby's help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from browser_helpers import Player, launch_browser, screenshot
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for the module."""
+    yield from launch_browser()
+
+
+def test_account_sign_in_and_create_form(browser: Any, server: Any) -> None:
+    greta = Player(browser, server.url, "Greta")
+    page = greta.page
+    try:
+        page.goto(server.url)
+        page.fill("#account-name", "Greta")
+        page.fill("#account-password", "secret-pass")
+        page.focus("#register-submit")
+        greta.press("Enter")
+        greta.wait_for_screen("lobby")
+        assert greta.app("app.user.guest") is False
+        page.click("#signout-button")
+        greta.wait_for_screen("signin")
+        assert page.evaluate("localStorage.getItem('zanzibar.token')") is None
+
+        page.fill("#account-name", "Greta")
+        page.fill("#account-password", "wrong-pass")
+        greta.press("Enter")
+        page.wait_for_selector("#signin-error[role='alert']")
+        assert greta.app("app.screen") == "signin"
+        page.fill("#account-password", "secret-pass")
+        page.focus("#account-password")
+        greta.press("Enter")
+        greta.wait_for_screen("lobby")
+        page.wait_for_function("window.__app.games.length > 0")
+
+        # F1 in the lobby: the help of this screen; the focus comes back after Escape.
+        page.focus("#create-game")
+        greta.press("F1")
+        page.wait_for_selector("#dialog[open]")
+        assert "create" in page.inner_text("#dialog-body").lower()
+        greta.press("Escape")
+        assert page.evaluate("document.activeElement.id") == "create-game"
+
+        for lang in ("en", "fr"):
+            page.select_option("#lang-select", lang)
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            page.wait_for_function(
+                "window.__app.screen === 'lobby' && window.__app.games.length > 0"
+            )
+            games = httpx.get(server.url + f"api/games?lang={lang}").json()["games"]
+            assert {"421", "zilch", "zanzibar-s"} <= {g["name"] for g in games}
+            for game in games:
+                page.select_option("#create-game", game["name"])
+                page.wait_for_selector(f"#create-game >> text={game['title']}", state="attached")
+                for spec in game["options"]:
+                    control = page.locator(f"#opt-{spec['name']}")
+                    assert control.count() == 1, spec["name"]
+                    described = control.get_attribute("aria-describedby")
+                    hint = page.inner_text(f"#{described}")
+                    assert spec["description"] in hint, (spec["name"], hint)
+            screenshot(page, f"lobby-create-{lang}")
+        assert greta.errors == []
+    finally:
+        greta.close()
