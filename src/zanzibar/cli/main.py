@@ -43,6 +43,7 @@ usage: zanzibar COMMAND ...
 commands:
   serve  [--host H] [--port P] [--db URL] [--data-dir D]   start the salon
   play   GAME [options]      play in the terminal (GAME: 421, zilch, zanzibar-s)
+         GAME --server URL   ... at a table of a running salon
   sim    GAME [options]      simulate all-bot games
   solve  GAME [options]      exact solvers (421, zilch)
   perft  VARIANT [options]   count chess move-tree nodes
@@ -78,6 +79,9 @@ def dispatch(argv: Sequence[str]) -> int:
             )
             return 2
         game = canonical_name(rest[0])
+        if command == "play" and any(a == "--server" or a.startswith("--server=") for a in rest):
+            # online play: the same terminal client, with a driver talking to a salon
+            return _load("zanzibar.cli.online:play")([game, *rest[1:]])
         target = _GAME_COMMANDS.get((command, game))
         if target is None:
             print(f"zanzibar {command}: no such command for game '{rest[0]}'", file=sys.stderr)

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import itertools
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from zanzibar.engine.errors import (
     IllegalActionError,
@@ -128,8 +129,11 @@ class SalonClient:
 
         self.server = http_url(server)
         self.token = token
-        self.ws = connect(
-            ws_url(server), proxy=None, max_size=4 * 1024 * 1024, open_timeout=REPLY_TIMEOUT_S
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(
+            connect(
+                ws_url(server), proxy=None, max_size=4 * 1024 * 1024, open_timeout=REPLY_TIMEOUT_S
+            )
         )
         self.pushed: collections.deque[Message] = collections.deque()
         self._ids = itertools.count(1)
@@ -207,7 +211,7 @@ class SalonClient:
 
     def close(self) -> None:
         """Close the socket."""
-        self.ws.close()
+        self._stack.close()
 
 
 class OnlineDriver:
@@ -396,45 +400,170 @@ def _table_of(client: SalonClient, table_id: Any) -> Message:
     return {"id": table_id, "seats": []}
 
 
+def _terminal_for(
+    rules: GameRules[Any, Any],
+    driver: OnlineDriver,
+    lang: str,
+    output: Callable[[str], None] | None,
+) -> Any:
+    """The game's own terminal client with its own keys and commands (as offline)."""
+    from zanzibar.cli.terminal import Driver, TerminalClient
+
+    if rules.name == "421":
+        from zanzibar.cli.dice421 import Dice421Commands
+
+        return TerminalClient(cast(Driver, driver), Dice421Commands(), lang=lang, output=output)
+    if rules.name == "zilch":
+        from zanzibar.cli.zilch import ZilchCommands
+
+        return TerminalClient(cast(Driver, driver), ZilchCommands(), lang=lang, output=output)
+    from zanzibar.cli.chess_play import ChessClient, ChessCommands
+
+    client = ChessClient(cast(Driver, driver), ChessCommands(cast(Any, rules)), lang)
+    if output is not None:
+        client._output = output
+    return client
+
+
+def _say(lang: str, key: str, **values: Any) -> str:
+    return _WORDS.get(lang, _WORDS["en"])[key].format(**values)
+
+
+_WORDS = {
+    "en": {
+        "created": "Table {table} is open at {server}. Others join with: zanzibar play {game} --server {server} --table {table}{invite}",
+        "waiting": "Waiting for {count} more player(s) to join; the game starts when the table is full.",
+        "joined": "You sit at seat {seat} of table {table}.",
+        "left": "You left the table.",
+    },
+    "fr": {
+        "created": "La table {table} est ouverte sur {server}. Pour la rejoindre : zanzibar play {game} --server {server} --table {table}{invite}",
+        "waiting": "En attente de {count} joueur(s) ; la partie commence quand la table est pleine.",
+        "joined": "Vous êtes à la place {seat} de la table {table}.",
+        "left": "Vous avez quitté la table.",
+    },
+}
+
+
+def _wait_until_full(
+    client: SalonClient, table_id: Any, say: Callable[[str], None], lang: str
+) -> None:
+    """Wait (bounded by the idle limit) until every seat is taken.
+
+    The messages read meanwhile are put back, in order, for the driver.
+    """
+    table = _table_of(client, table_id)
+    kept: list[Message] = []
+    announced = -1
+    try:
+        for _ in range(100_000):
+            seats = table.get("seats", [])
+            empty = sum(1 for seat in seats if seat.get("user") is None and seat.get("bot") is None)
+            if seats and empty == 0:
+                return
+            if empty != announced:
+                say(_say(lang, "waiting", count=empty))
+                announced = empty
+            message = client.next_pushed()
+            kept.append(message)
+            if message["type"] == "table" and message["table"]["id"] == table_id:
+                table = message["table"]
+        raise ZanzibarError("the table did not fill up")
+    finally:
+        client.pushed = collections.deque([*kept, *client.pushed])
+
+
 def play_online(
     rules: GameRules[Any, Any],
-    commands: Any,
     args: argparse.Namespace,
     *,
-    preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    seats: int | None = None,
-    bots: int | None = None,
-    level: str | None = None,
     lines: Sequence[str] | None = None,
     output: Callable[[str], None] | None = None,
 ) -> int:
-    """Play one game on ``args.server`` with the game's terminal ``commands``."""
-    from zanzibar.cli.terminal import TerminalClient
-
-    lang = getattr(args, "lang", "en") if getattr(args, "lang", "en") in LANGUAGES else "en"
-    name = args.name or "Player"
-    client = SalonClient.sign_in(args.server, name, lang, args.password, args.register)
+    """Play one game on ``args.server`` with the game's own terminal client."""
+    lang = args.lang
+    say = output or (lambda line: print(line, flush=True))
+    client = SalonClient.sign_in(
+        args.server, args.name or "Player", lang, args.password, args.register
+    )
     try:
-        table, seat = open_table(
-            client,
-            rules.name,
-            table=_table_id(args.table) if args.table else None,
-            invite=args.invite,
-            preset=preset,
-            options=options,
-            seats=seats,
-            bots=bots,
-            level=level,
-        )
+        if args.table:
+            table, seat = open_table(
+                client, rules.name, table=_table_id(args.table), invite=args.invite
+            )
+            say(_say(lang, "joined", seat=seat + 1, table=table["id"]))
+        else:
+            options = rules.options.parse_assignments(args.option)
+            create: Message = {"game": rules.name}
+            if args.preset:
+                create["preset"] = args.preset
+            if options:
+                create["options"] = options
+            seats = args.seats or args.bots + 1
+            create["seats"] = seats
+            if args.private:
+                create["private"] = True
+            info = client.request("table.create", **create)["table"]
+            table_id = info["id"]
+            invite = f" --invite {info['invite']}" if info.get("invite") else ""
+            say(
+                _say(
+                    lang,
+                    "created",
+                    table=table_id,
+                    server=client.server.rstrip("/"),
+                    game=rules.name,
+                    invite=invite,
+                )
+            )
+            for _ in range(args.bots):
+                bot: Message = {"table": table_id}
+                if args.level:
+                    bot["level"] = args.level
+                client.request("table.add_bot", **bot)
+            _wait_until_full(client, table_id, say, lang)
+            client.request("table.start", table=table_id)
+            table, seat = _table_of(client, table_id), int(info["you"]["seat"])
         names = _names_of(table, max(len(table.get("seats", [])), seat + 1))
         driver = OnlineDriver(client, table["id"], rules, seat, names)
-        terminal = TerminalClient(driver, commands, lang=lang, output=output)
+        terminal = _terminal_for(rules, driver, lang, output)
         driver.live = terminal.show_events
         terminal.show_events(driver.wait_for_start())
-        status = terminal.run(lines)
+        status: int = terminal.run(lines)
         if not driver.is_over():
             client.request("table.leave", table=table["id"])
+            say(_say(lang, "left"))
         return status
     finally:
         client.close()
+
+
+def play(argv: list[str]) -> int:
+    """``zanzibar play GAME --server URL [...]``: play on a running salon."""
+    from zanzibar.cli.main import make_parser
+    from zanzibar.games import get_rules
+
+    game = argv[0] if argv else ""
+    parser = make_parser(f"play {game} --server", "Play on a running salon, one line per event.")
+    parser.add_argument("game")
+    add_online_arguments(parser)
+    parser.add_argument("--preset", default=None, help="rule preset of a new table")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="change one rule"
+    )
+    parser.add_argument("--bots", type=int, default=1, help="bots at a new table (default 1)")
+    parser.add_argument("--level", default=None, help="the bots' level")
+    parser.add_argument(
+        "--seats", type=int, default=None, help="seats at a new table (default: you and the bots)"
+    )
+    parser.add_argument(
+        "--private", action="store_true", help="a private table (joined by invitation)"
+    )
+    parser.add_argument("--lang", choices=LANGUAGES, default="en")
+    args = parser.parse_args(argv)
+    if not args.server:
+        parser.error("--server URL is required for online play")
+    if not 0 <= args.bots <= 9:
+        parser.error("--bots must be between 0 and 9")
+    rules = get_rules(args.game)
+    return play_online(rules, args)

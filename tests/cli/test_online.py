@@ -1,0 +1,173 @@
+"""Online terminal play against a real ``zanzibar serve``: the same client, another driver.
+
+A scripted player plays whole games of 421 and Zilch against a server bot
+through :func:`zanzibar.cli.online.play_online`; every event sentence it
+printed must be the one the engine renders when replaying the saved game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from zanzibar.cli.main import dispatch
+from zanzibar.cli.online import OnlineDriver, SalonClient, http_url, play_online, refusal, ws_url
+from zanzibar.engine.errors import IllegalActionError, NotYourTurnError
+from zanzibar.engine.match import Match, MatchRecord
+from zanzibar.games import game_names, get_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from _server import ServerProcess, start_server
+
+
+@pytest.fixture(scope="module")
+def salon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = start_server(tmp_path_factory.mktemp("online") / "data")
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def _args(server: str, **extra: Any) -> argparse.Namespace:
+    values: dict[str, Any] = {
+        "server": server,
+        "name": "Tess",
+        "password": None,
+        "register": False,
+        "table": None,
+        "invite": None,
+        "preset": None,
+        "option": [],
+        "bots": 1,
+        "level": None,
+        "seats": None,
+        "private": False,
+        "lang": "en",
+    }
+    values.update(extra)
+    return argparse.Namespace(**values)
+
+
+def _replayed_sentences(server: str, game_id: int, seat: int, lang: str) -> list[str]:
+    game = httpx.get(server + f"api/games/{game_id}", timeout=10).json()
+    record = MatchRecord.from_json(game["record"])
+    rules = get_rules(record.game)
+    match = Match.from_record(rules, record)
+    names = game["seats"]
+    return [rules.render_event(event, lang, seat, names) for _, event in match.events]
+
+
+def _play(
+    salon: ServerProcess, game: str, script: list[str], name: str, lang: str = "en"
+) -> tuple[int, list[str]]:
+    printed: list[str] = []
+    status = play_online(
+        get_rules(game), _args(salon.url, name=name, lang=lang), lines=script, output=printed.append
+    )
+    return status, printed
+
+
+def _last_game_id(salon: ServerProcess, name: str) -> int:
+    """The id of the player's latest game (games are numbered from 1 on this server)."""
+    found = None
+    with httpx.Client(base_url=salon.url, timeout=10) as http:
+        for game_id in range(1, 200):
+            response = http.get(f"api/games/{game_id}")
+            if response.status_code == 404:
+                break
+            if name in response.json()["seats"]:
+                found = game_id
+    assert found is not None, f"no game of {name}"
+    return found
+
+
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_a_whole_421_game_online(salon: ServerProcess) -> None:
+    status, printed = _play(salon, "421", ["roll", "stop"] * 1500, "Tess")
+    assert status == 0, printed[-10:]
+    assert printed[-1] == "The game is over."
+    assert printed[0].startswith("Table ")
+    game_id = _last_game_id(salon, "Tess")
+    sentences = _replayed_sentences(salon.url, game_id, 0, "en")
+    assert sentences
+    # every event sentence was printed, in order (other lines may come between them)
+    position = 0
+    for line in printed:
+        if position < len(sentences) and line == sentences[position]:
+            position += 1
+    assert position == len(sentences), (
+        f"missing from the output: {sentences[position : position + 3]}"
+    )
+
+
+@pytest.mark.skipif("zilch" not in game_names(), reason="zilch is not installed yet")
+def test_a_whole_zilch_game_online_in_french(salon: ServerProcess) -> None:
+    status, printed = _play(salon, "zilch", ["roll", "all", "bank"] * 2000, "Zoé", "fr")
+    assert status == 0, printed[-10:]
+    game_id = _last_game_id(salon, "Zoé")
+    sentences = _replayed_sentences(salon.url, game_id, 0, "fr")
+    position = 0
+    for line in printed:
+        if position < len(sentences) and line == sentences[position]:
+            position += 1
+    assert position == len(sentences)
+
+
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_quitting_leaves_the_table(salon: ServerProcess) -> None:
+    status, printed = _play(salon, "421", ["help", "quit"], "Quentin")
+    assert status == 1
+    assert any("roll" in line.lower() for line in printed)  # the help lists the game's keys
+    assert printed[-1] == "You left the table."
+
+
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_driver_refusals_become_engine_errors(salon: ServerProcess) -> None:
+    client = SalonClient.sign_in(salon.url, "Rita")
+    try:
+        table = client.request("table.create", game="421", seats=2)["table"]["id"]
+        client.request("table.add_bot", table=table, level="random")
+        client.request("table.start", table=table)
+        rules = get_rules("421")
+        driver = OnlineDriver(client, table, rules, 0, ["Rita", "Bot"])
+        driver.wait_for_start()
+        driver.advance()
+        assert driver.to_act() == 0 and not driver.is_over()
+        with pytest.raises(IllegalActionError):
+            client.request(
+                "game.action", table=table, action={"type": "teleport"}, seq=driver.log_length
+            )
+        # a bot's seat: the server says it is not our turn
+        state = driver.state
+        assert state is not None
+        events = driver.submit(rules.legal_actions(state)[0])
+        assert events
+    finally:
+        client.close()
+
+
+def test_refusal_mapping() -> None:
+    assert isinstance(refusal({"code": "not_your_turn", "message": "m"}), NotYourTurnError)
+    assert refusal({"code": "bad_option", "message": "m", "option": "x"}).details == {"option": "x"}
+    assert http_url("http://127.0.0.1:1/") == "http://127.0.0.1:1/"
+    assert ws_url("https://example.org/") == "wss://example.org/ws"
+
+
+def test_play_with_server_is_routed_to_online_play(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        dispatch(["play", "421", "--server", "http://127.0.0.1:9", "--help"])
+    assert "--table" in capsys.readouterr().out
+
+
+def test_unreachable_server_is_a_clear_error() -> None:
+    from zanzibar.engine.errors import ZanzibarError
+
+    with pytest.raises(ZanzibarError, match="cannot reach"):
+        play_online(get_rules("421"), _args("http://127.0.0.1:9/"), lines=[])
