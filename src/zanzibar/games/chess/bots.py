@@ -127,6 +127,7 @@ class ChessBot:
         ``move_rule`` overrides the variant's move-count rule (a table option).
         The position is left as it was.
         """
+        pos = canonical(pos)
         moves = pos.legal_moves()
         if not moves:
             raise IllegalActionError("no legal move: the game is over")
@@ -176,6 +177,20 @@ class ChessBot:
         pos = rules.position(state)
         move = self.choose_move(pos, move_rule=getattr(state, "move_rule", None))
         return rules.move_action(pos, move)
+
+
+def canonical(pos: Position) -> Position:
+    """A fresh copy of ``pos`` rebuilt from its FEN, with the same repetition history.
+
+    A position's move order follows the order its pieces were last moved in
+    (make/unmake reorders them), so two equal positions with different pasts
+    would be searched in different orders: the bot searches a rebuilt copy to
+    choose the same move in the same position every time.
+    """
+    fresh = Position(pos.variant, pos.fen())
+    if fresh.hash == pos.hash:
+        fresh.history = list(pos.history)
+    return fresh
 
 
 def make_bot(

@@ -121,7 +121,7 @@ class _Stats:
 class Searcher:
     """Searches positions of one variant; keeps its table and history between searches.
 
-    ``use_tt``, ``null_move`` and ``reductions`` switch those parts off (for
+    ``use_tt``, ``null_move``, ``reductions`` and ``extensions`` switch those parts off (for
     tests and the benchmark's reference); ``move_rule`` overrides the
     variant's move-count rule (0: off). ``root_order_seed`` shuffles the root
     moves before ordering, so equal moves are chosen differently per seed.
@@ -136,12 +136,14 @@ class Searcher:
         reductions: bool = True,
         root_order_seed: int | None = None,
         move_rule: int | None = None,
+        extensions: bool = True,
     ) -> None:
         self.variant = variant
         self.evaluator: Evaluator = evaluator_for(variant)
         self.use_tt = use_tt
         self.null_move = null_move
         self.reductions = reductions
+        self.extensions = extensions
         self.root_order_seed = root_order_seed
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history: dict[int, int] = {}
@@ -276,7 +278,7 @@ class Searcher:
             self._tick()
             return 0
         in_check = pos.is_check()
-        if in_check and ply < MAX_PLY // 2:
+        if in_check and self.extensions and ply < MAX_PLY // 2:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply)
@@ -486,7 +488,11 @@ class Searcher:
                 if promo:
                     gain += value[promo] - value[board[move & 0xFF]]
                 if gain < floor:
-                    continue  # delta pruning: even winning it cannot reach alpha
+                    # Delta pruning: even winning it cannot reach alpha. Count it at its
+                    # optimistic value, so the score stays a sound upper bound.
+                    if stand + gain + DELTA_MARGIN > best:
+                        best = stand + gain + DELTA_MARGIN
+                    continue
                 scored.append((gain * 1_000 - value[board[move & 0xFF]], move))
             scored.sort(reverse=True)
             candidates = [move for _, move in scored]

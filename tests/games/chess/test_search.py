@@ -1,0 +1,232 @@
+"""The search: mates in 1 and 2 (orthodox and fairy pieces), quiescence, table soundness.
+
+Every mate position is checked by an independent brute-force solver below
+(plain move lists, no evaluation), so a test cannot pass on a wrong position.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from zanzibar.games.chess.notation import format_san
+from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.search import (
+    MATE,
+    Searcher,
+    SearchLimits,
+    fixed_depth_alphabeta,
+    is_mate_score,
+    mate_in,
+)
+from zanzibar.games.chess.variant import load_variant
+
+
+def _is_mated(pos: Position) -> bool:
+    return pos.is_check() and not pos.legal_moves()
+
+
+def _forces_mate(pos: Position, moves: int) -> bool:
+    """Brute force: can the side to move mate within ``moves`` of its moves?"""
+    for move in pos.legal_moves():
+        pos.push(move)
+        try:
+            if _is_mated(pos):
+                return True
+            if moves > 1 and _every_reply_loses(pos, moves - 1):
+                return True
+        finally:
+            pos.pop()
+    return False
+
+
+def _every_reply_loses(pos: Position, moves: int) -> bool:
+    replies = pos.legal_moves()
+    if not replies:
+        return False  # stalemate
+    for reply in replies:
+        pos.push(reply)
+        try:
+            if not _forces_mate(pos, moves):
+                return False
+        finally:
+            pos.pop()
+    return True
+
+
+MATES_IN_ONE = [
+    # orthodox back-rank mate
+    ("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#"),
+    # Zanzibar-S: the Lion leaps to a10 (it cannot be blocked)
+    ("zanzibar-s", "pknp8/12/12/12/2L9/12/12/12/6K5/12/12/12 w - - 0 1", "La10#"),
+    # Zanzibar-S: the Eagle (one diagonal step, then along the rank) covers a12 and b11
+    ("zanzibar-s", "k11/5R6/12/4p1G5/12/12/12/12/12/10K1/12/12 w - - 0 1", "Gh11#"),
+    # Zanzibar-S: the Cannon mates along the a-file over its own Pawn
+    ("zanzibar-s", "kr10/1p10/12/12/12/12/P11/12/12/12/12/2C8K w - - 0 1", "Ca1#"),
+    # Zanzibar-S: the Rhinoceros (one orthogonal step, then diagonally outwards)
+    ("zanzibar-s", "pk10/6U5/r2N8/12/2p9/12/12/12/12/12/12/10K1 w - - 0 1", "Ud9#"),
+]
+
+MATES_IN_TWO = [
+    # orthodox: the rook ladder (Ra7, then Rb8#)
+    ("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"),
+    # Zanzibar-S: a quiet Eagle move, then mate with Eagle and Rook
+    ("zanzibar-s", "2k1p7/12/12/6R5/12/12/12/6G5/12/11K/12/12 w - - 0 1"),
+    # Zanzibar-S: Lion check, then Lion and Bishop mate
+    ("zanzibar-s", "12/k11/12/3b8/12/L11/12/4B7/12/12/6K5/12 w - - 0 1"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "san"), MATES_IN_ONE)
+def test_finds_mate_in_one(variant: str, fen: str, san: str) -> None:
+    pos = Position(load_variant(variant), fen)
+    assert _forces_mate(pos, 1)
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=4, node_limit=50_000))
+    assert result.score == MATE - 1
+    assert mate_in(result.score) == 1
+    pos.push(result.move)
+    assert _is_mated(pos)
+    pos.pop()
+    assert format_san(pos, result.move) == san
+
+
+@pytest.mark.parametrize(("variant", "fen"), MATES_IN_TWO)
+def test_finds_mate_in_two(variant: str, fen: str) -> None:
+    pos = Position(load_variant(variant), fen)
+    assert not _forces_mate(pos, 1)
+    assert _forces_mate(pos, 2)
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=6, node_limit=200_000))
+    assert result.score == MATE - 3
+    assert mate_in(result.score) == 2
+    pos.push(result.move)
+    assert _every_reply_loses(pos, 1), "the chosen move must force mate next move"
+    pos.pop()
+
+
+def test_being_mated_scores_negative_with_distance() -> None:
+    # Black's only move is Kg8, then Rb8 mates.
+    pos = Position(load_variant("chess"), "7k/R7/1R6/8/8/8/8/6K1 b - - 0 1")
+    assert _every_reply_loses(pos, 1)
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=4, node_limit=50_000))
+    assert is_mate_score(result.score)
+    assert mate_in(result.score) == -1
+    assert result.score == -MATE + 2
+
+
+def test_no_legal_move_gives_no_move() -> None:
+    mated = Position(load_variant("chess"), "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")
+    result = Searcher(mated.variant).search(mated, SearchLimits(max_depth=3))
+    assert (result.move, result.score) == (0, -MATE)
+    stalemate = Position(load_variant("chess"), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    result = Searcher(stalemate.variant).search(stalemate, SearchLimits(max_depth=3))
+    assert (result.move, result.score) == (0, 0)
+
+
+def test_avoids_stalemating_when_winning() -> None:
+    # Qf7 and Qc4 stalemate; Qf8 mates.
+    pos = Position(load_variant("chess"), "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1")
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=5, node_limit=100_000))
+    pos.push(result.move)
+    assert pos.legal_moves() or pos.is_check(), "the chosen move stalemates"
+    pos.pop()
+    assert is_mate_score(result.score) and result.score > 0
+
+
+def test_quiescence_refuses_a_defended_pawn() -> None:
+    # At depth 1, Qxd5 wins a Pawn on the surface; cxd5 takes the Queen back.
+    pos = Position(load_variant("chess"), "4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1")
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=1))
+    assert format_san(pos, result.move) != "Qxd5"
+    # the plain 1-ply reference, without quiescence, is fooled: it scores Qxd5 above that
+    bait = pos.parse_uci("d1d5")
+    pos.push(bait)
+    shallow, _nodes = fixed_depth_alphabeta(pos, 0)
+    pos.pop()
+    assert -shallow > result.score
+    # and the search knows what Qxd5 really costs
+    pos.push(bait)
+    after = Searcher(pos.variant).search(pos, SearchLimits(max_depth=1))
+    pos.pop()
+    assert -after.score < 0, "after Qxd5 cxd5 White has given its Queen for a Pawn"
+
+
+def test_quiescence_takes_a_hanging_piece() -> None:
+    pos = Position(load_variant("chess"), "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1")
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=1))
+    assert format_san(pos, result.move) == "Qxd5"
+
+
+def test_quiescence_sees_a_fairy_recapture() -> None:
+    # Zanzibar-S: Rxe9 grabs a Pawn guarded by a Cannon behind its screen (e12 over e11).
+    pos = Position(
+        load_variant("zanzibar-s"), "3kc7/4w7/12/4p7/12/12/12/12/12/12/12/4RK6 w - - 0 1"
+    )
+    bait = pos.parse_uci("e1e9")
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=1))
+    assert result.move != bait
+
+
+TABLE_CASES = [
+    ("chess", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", 3),
+    ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+    ("zanzibar-s", None, 2),
+    ("zanzibar-s", "2k1p7/12/12/6R5/12/12/12/6G5/12/11K/12/12 w - - 0 1", 3),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "depth"), TABLE_CASES)
+def test_table_does_not_change_the_score(variant: str, fen: str | None, depth: int) -> None:
+    """With and without the table, a fixed-depth search finds the same score.
+
+    Pruning that changes the tree shape (null move, reductions) and check
+    extensions (a position reached at two depths gets the deeper result from
+    the table, a deliberate gain) are off, so both searches see the same tree.
+    """
+    pos = Position(load_variant(variant), fen)
+    scores = []
+    for use_tt in (True, False):
+        searcher = Searcher(
+            pos.variant, use_tt=use_tt, null_move=False, reductions=False, extensions=False
+        )
+        scores.append(searcher.search(pos, SearchLimits(max_depth=depth)).score)
+    assert scores[0] == scores[1]
+
+
+def test_search_leaves_the_position_unchanged() -> None:
+    pos = Position(load_variant("zanzibar-s"))
+    pos.push(pos.parse_uci("f3f5"))
+    before = (pos.fen(), pos.hash, list(pos.history), pos.move_stack)
+    Searcher(pos.variant).search(pos, SearchLimits(max_depth=3, node_limit=3_000))
+    assert (pos.fen(), pos.hash, list(pos.history), pos.move_stack) == before
+
+
+def test_node_budget_is_kept_and_reproducible() -> None:
+    variant = load_variant("chess")
+    first = Searcher(variant).search(Position(variant), SearchLimits(node_limit=2_000))
+    second = Searcher(variant).search(Position(variant), SearchLimits(node_limit=2_000))
+    assert first.nodes <= 2_000
+    assert (first.move, first.score, first.depth) == (second.move, second.score, second.depth)
+    assert first.move in Position(variant).legal_moves()
+    assert first.depth >= 2
+
+
+def test_principal_variation_is_legal() -> None:
+    pos = Position(load_variant("chess"), "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1")
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=4))
+    assert result.pv and result.pv[0] == result.move
+    for move in result.pv:
+        assert move in pos.legal_moves()
+        pos.push(move)
+    assert _is_mated(pos)
+
+
+def test_repetition_counts_as_a_draw_in_the_tree() -> None:
+    # White, a Rook down, can only hope for a draw: perpetual check with the Queen.
+    pos = Position(load_variant("chess"), "6k1/5p1p/6p1/8/8/8/r4PPP/3Q2K1 w - - 0 1")
+    for uci in ("d1d8", "g8g7", "d8d4", "g7g8"):
+        pos.push(pos.parse_uci(uci))
+    pos.push(pos.parse_uci("d4d8"))  # this position already occurred once
+    searcher = Searcher(pos.variant)
+    # Black to move: Kg7 walks into the repetition (0); that is the first half of the rule working
+    assert pos.repetitions() == 2
+    assert searcher._search(2, -1, 1, 1, True) == 0
