@@ -302,6 +302,13 @@ function receive(msg) {
     case "table":
       if (msg.table && msg.table.id === app.tableId) {
         app.table = msg.table;
+        const you = msg.table.you || {};
+        if (app.screen === "table" && you.seat == null && !you.spectator && !you.host) {
+          // Kicked, or the seat is gone: back to the lobby, and say so.
+          announce(t("left_table"), { politeness: "assertive" });
+          toLobby();
+          return;
+        }
         if (app.screen === "table") rerender();
       }
       break;

@@ -141,7 +141,7 @@ function hostControls(app) {
       }, t("add_bot")) : null),
     table.state === "playing" || table.state === "paused"
       ? h("div", { class: "field" },
-          h("input", { type: "checkbox", id: "hold-pause", checked: table.state === "paused" && Boolean(table.hold),
+          h("input", { type: "checkbox", id: "hold-pause", checked: Boolean(table.hold),
             onchange: (e) => hostAction(app, "table.hold", { hold: e.target.checked }) }),
           " ", h("label", { for: "hold-pause", style: "display:inline" }, t("hold")))
       : null,
