@@ -77,39 +77,41 @@ def start_turn(state: State, starter: int, events: Events) -> State:
 
 
 def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
-    """The dice of the rolling player landed on the pending positions."""
-    seat = state.current
-    assert seat is not None
-    dice = list(state.dice) if state.dice else [0, 0, 0]
-    kept = tuple(dice[i] for i in range(3) if i not in state.pending)
-    for position, face in zip(state.pending, outcome, strict=True):
-        dice[position] = face
-    throw = normalise(dice)
+    """The dice of the rolling player landed on the pending positions.
+
+    The throw is announced highest die first, so the new throw is simply the kept
+    dice with the new faces, sorted.
+    """
+    seat = state.order[len(state.done)]
+    pending = state.pending
+    if len(pending) == 3:
+        kept: tuple[int, ...] = ()
+    else:
+        old = state.dice
+        kept = tuple(old[i] for i in (0, 1, 2) if i not in pending)
+    a, b, c = sorted(kept + outcome, reverse=True)
+    throw = (a, b, c)
     rolls = state.rolls + 1
     events.append(_event("roll", seat, dice=throw, roll=rolls, limit=state.limit, kept=kept))
-    state = evolve(state, dice=throw, rolls=rolls, pending=())
     if rolls >= state.limit:
-        return finish_player(state, events)
-    return state
+        return _finish(state, seat, throw, rolls, events)
+    return evolve(state, dice=throw, rolls=rolls, pending=())
 
 
 def stop(state: State, events: Events) -> State:
     """The rolling player keeps the throw."""
-    seat = state.current
-    assert seat is not None
+    seat = state.order[len(state.done)]
     events.append(_event("stop", seat, dice=state.dice, rolls=state.rolls))
-    return finish_player(state, events)
+    a, b, c = state.dice
+    return _finish(state, seat, (a, b, c), state.rolls, events)
 
 
-def finish_player(state: State, events: Events) -> State:
+def _finish(state: State, seat: int, throw: Throw, rolls: int, events: Events) -> State:
     """Record the player's throw; the roll limit becomes the rolls it used (seed 000)."""
-    seat = state.current
-    assert seat is not None and len(state.dice) == 3
-    throw = (state.dice[0], state.dice[1], state.dice[2])
-    done = (*state.done, (seat, throw, state.rolls))
-    state = evolve(state, done=done, limit=state.rolls, dice=(), rolls=0)
+    done = (*state.done, (seat, throw, rolls))
+    state = evolve(state, done=done, limit=rolls, dice=(), rolls=0, pending=())
     if len(done) < len(state.order):
-        events.append(_event("next", state.order[len(done)], limit=state.limit))
+        events.append(_event("next", state.order[len(done)], limit=rolls))
         return state
     return _resolve_turn(state, events)
 

@@ -47,6 +47,11 @@ _FIRST_ACTIONS: tuple[Action, ...] = (ROLL_ALL,)
 
 MIN_SEATS, MAX_SEATS = 2, 10
 
+#: Die positions of every valid reroll, sorted (anything else is refused).
+_POSITIONS: dict[frozenset[int], tuple[int, ...]] = {
+    frozenset(mask_positions(mask)): mask_positions(mask) for mask in REROLL_MASKS
+}
+
 
 class Dice421Rules(GameRules[State, Action]):
     """The rules of 421 with both rule sets (presets ``salon`` and ``bar``)."""
@@ -105,38 +110,42 @@ class Dice421Rules(GameRules[State, Action]):
 
     def apply_action(self, state: State, action: Action) -> Transition[State]:
         """Roll (the dice then come as a chance outcome) or stop."""
-        if self.to_act(state) is None:
+        if state.pending or state.current is None:
             raise IllegalActionError("nobody may act now")
-        events: list[Event] = []
-        if isinstance(action, Stop):
+        if type(action) is Stop:
             if state.rolls == 0:
                 raise IllegalActionError("roll at least once before stopping")
+            events: list[Event] = []
             return Transition(flow.stop(state, events), tuple(events))
-        if not isinstance(action, Roll):
+        if type(action) is not Roll:
             raise IllegalActionError(f"not a 421 action: {action!r}")
-        positions = tuple(sorted(action.reroll))
-        if not positions or any(p not in (0, 1, 2) for p in positions):
+        positions = _POSITIONS.get(action.reroll)
+        if positions is None:
             raise IllegalActionError("reroll one, two or three of the dice 1, 2, 3")
         if state.rolls == 0 and len(positions) != 3:
             raise IllegalActionError("the first roll throws all three dice")
         if state.rolls >= state.limit:
             raise IllegalActionError(f"no rolls left: the limit is {state.limit}")
-        return Transition(_replace_pending(state, positions))
+        return Transition(evolve(state, pending=positions))
 
     def apply_chance(self, state: State, outcome: tuple[int, ...]) -> Transition[State]:
         """Dice landed: a player's (re)roll, or a play-off throw."""
-        request = self.chance_request(state)
-        if request is None:
+        if state.pending:
+            count = len(state.pending)
+        elif state.playoff and state.phase != "over":
+            count = 3
+        else:
             raise IllegalActionError("no dice are expected now")
-        try:
-            request.validate(outcome)
-        except ValueError as exc:
-            raise IllegalActionError(str(exc)) from None
+        outcome = tuple(outcome)
+        if len(outcome) != count or any(
+            type(face) is not int or not 1 <= face <= 6 for face in outcome
+        ):
+            raise IllegalActionError(f"expected {count} dice from 1 to 6, got {outcome!r}")
         events: list[Event] = []
         if state.pending:
-            new = flow.roll_dice(state, tuple(outcome), events)
+            new = flow.roll_dice(state, outcome, events)
         else:
-            new = flow.playoff_roll(state, tuple(outcome), events)
+            new = flow.playoff_roll(state, outcome, events)
         return Transition(new, tuple(events))
 
     # -- serialising ------------------------------------------------------------
@@ -192,10 +201,6 @@ class Dice421Rules(GameRules[State, Action]):
         from zanzibar.games.dice421.bots import make_bot
 
         return make_bot(level, Config.from_options(options), seed)
-
-
-def _replace_pending(state: State, positions: tuple[int, ...]) -> State:
-    return evolve(state, pending=positions)
 
 
 RULES = Dice421Rules()

@@ -117,11 +117,10 @@ class State:
     @property
     def current(self) -> int | None:
         """The seat rolling now in the turn, if any."""
-        if self.phase in {"charge", "decharge"} and not self.playoff:
-            index = len(self.done)
-            if index < len(self.order):
-                return self.order[index]
-        return None
+        if self.playoff or self.phase == "over" or self.phase == "draw":
+            return None
+        index = len(self.done)
+        return self.order[index] if index < len(self.order) else None
 
     @property
     def in_play(self) -> tuple[int, ...]:

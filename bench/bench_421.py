@@ -1,0 +1,123 @@
+"""Benchmark: all-bot four-player 421 games per second on one core.
+
+Measures the default (expert) bot playing whole games through the engine's
+``Match`` (every action and every throw logged, so each game could be replayed),
+and beside it, in the same run and on the same machine, the references:
+
+* ``simple`` bot through ``Match`` (a rule of thumb, no probability tables);
+* ``random`` play through ``Match`` (the cost of the rules and the log alone, per step);
+* ``expert`` driven through the rules directly, without the ``Match`` log.
+
+Run: ``.venv/bin/python bench/bench_421.py [--games N] [--preset salon|bar] [--json]``.
+The goal (issue 2) is at least 1,000 games per second with the default bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from zanzibar.engine.match import Match
+from zanzibar.games.dice421.bots import turn_model
+from zanzibar.games.dice421.options import Config
+from zanzibar.games.dice421.rules import RULES
+
+PLAYERS = 4
+
+
+def _match_games(level: str, options: dict[str, Any], games: int, seed: int) -> tuple[float, int]:
+    bots = {seat: RULES.make_bot(level, options, seed=seat) for seat in range(PLAYERS)}
+    steps = 0
+    started = time.perf_counter()
+    for game in range(games):
+        match = Match(RULES, PLAYERS, options, seed=seed + game)
+        match.play_bots(bots)
+        steps += len(match.log)
+    return time.perf_counter() - started, steps
+
+
+def _direct_games(level: str, options: dict[str, Any], games: int, seed: int) -> tuple[float, int]:
+    """The same games without the Match: rules.apply_action / apply_chance in a loop."""
+    bots = {seat: RULES.make_bot(level, options, seed=seat) for seat in range(PLAYERS)}
+    steps = 0
+    started = time.perf_counter()
+    for game in range(games):
+        rng = random.Random(seed + game)
+        state = RULES.new_state(PLAYERS, options)
+        while state.phase != "over":
+            request = RULES.chance_request(state)
+            if request is not None:
+                dice = tuple(rng.randint(1, 6) for _ in range(request.count))
+                state = RULES.apply_chance(state, dice).state
+            else:
+                seat = RULES.to_act(state)
+                assert seat is not None
+                state = RULES.apply_action(state, bots[seat].choose(state)).state
+            steps += 1
+    return time.perf_counter() - started, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--warmup", type=int, default=1000)
+    parser.add_argument("--preset", default="salon")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    options = RULES.options.resolve(args.preset)
+
+    warm_started = time.perf_counter()
+    _match_games("expert", options, args.warmup, seed=10**6)
+    warm_seconds = time.perf_counter() - warm_started
+    plans = turn_model(Config.from_options(options)).cached_plans
+
+    rows: list[tuple[str, Callable[[], tuple[float, int]], int]] = [
+        ("expert (default), Match", lambda: _match_games("expert", options, args.games, 0), args.games),
+        ("expert, rules only (no log)", lambda: _direct_games("expert", options, args.games, 0), args.games),
+        ("simple, Match", lambda: _match_games("simple", options, args.games, 0), args.games),
+        ("random play, Match", lambda: _match_games("random", options, args.games // 3, 0), args.games // 3),
+    ]  # fmt: skip
+    results = []
+    for name, run, games in rows:
+        seconds, steps = run()
+        results.append(
+            {
+                "bot": name,
+                "games": games,
+                "seconds": seconds,
+                "games_per_second": games / seconds,
+                "steps_per_game": steps / games,
+                "microseconds_per_step": seconds / steps * 1e6,
+            }
+        )
+    if args.json:
+        report = {
+            "preset": args.preset,
+            "players": PLAYERS,
+            "warmup_games": args.warmup,
+            "warmup_seconds": warm_seconds,
+            "cached_plans": plans,
+            "results": results,
+            "goal_games_per_second": 1000,
+        }
+        print(json.dumps(report, indent=2))
+        return
+    print(f"421, preset {args.preset}, {PLAYERS} players, one process (one core)")
+    print(f"warm-up: {args.warmup} expert games in {warm_seconds:.2f} s, {plans} plans cached")
+    print(f"{'bot':32} {'games':>6} {'games/s':>9} {'steps/game':>11} {'us/step':>8}")
+    for row in results:
+        print(
+            f"{row['bot']:32} {row['games']:>6} {row['games_per_second']:>9.0f} "
+            f"{row['steps_per_game']:>11.1f} {row['microseconds_per_step']:>8.2f}"
+        )
+    expert = results[0]["games_per_second"]
+    verdict = "meets" if expert >= 1000 else f"misses by {1000 - expert:.0f} games/s"
+    print(f"goal: 1000 games/s with the default bot through Match: {expert:.0f}, {verdict}")
+
+
+if __name__ == "__main__":
+    main()
