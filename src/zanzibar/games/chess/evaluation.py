@@ -179,7 +179,9 @@ class Evaluator:
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
-        score = (mg * phase + eg * (max_phase - phase)) // max_phase
+        blend = mg * phase + eg * (max_phase - phase)
+        # Round towards zero, so swapping the colours exactly negates the score.
+        score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
         return score if pos.turn > 0 else -score
 
 
