@@ -45,7 +45,6 @@ from zanzibar.engine.errors import OptionError
 from zanzibar.games.dice421.combos import (
     ALL_THROWS,
     NENETTE,
-    THROW_INDEX,
     Throw,
     mask_positions,
     strength,
@@ -70,7 +69,7 @@ ROLL_BY_MASK: tuple[Action, ...] = (
 )
 
 #: Throw index by dice tuple, keyed as states hold dice (tuple[int, ...]).
-_INDEX: dict[tuple[int, ...], int] = dict(THROW_INDEX)
+_INDEX: dict[tuple[int, ...], int] = {throw: i for i, throw in enumerate(ALL_THROWS)}
 
 MAX_LATER = 9
 #: Tokens a first player expects to receive if it loses the décharge turn.
