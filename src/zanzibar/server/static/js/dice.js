@@ -162,7 +162,7 @@ function scoreTable(ctx, model) {
         h("th", { scope: "row" },
           ctx.names[player.seat] ?? `#${player.seat + 1}`,
           player.seat === ctx.mySeat ? ` ${t("you_mark")}` : "",
-          player.seat === ctx.view.to_act && !ctx.view.over ? h("span", { class: "visually-hidden" }, ` (${t("turn_of", { name: "" }).trim()})`) : null),
+          player.seat === ctx.view.to_act && !ctx.view.over ? h("span", { class: "visually-hidden" }, ` (${t("playing_now")})`) : null),
         model.columns.map((col) => h("td", {}, col.value(player)))))));
 }
 
@@ -181,7 +181,7 @@ export function render(ctx) {
     h("h3", { id: "dice-heading" }, t("dice_heading")),
     h("p", { class: "dice-text", id: "dice-text" }, diceText, model.combination ? ` — ${model.combination}` : ""),
     model.extraDice ? h("p", { id: "dice-extra" }, model.extraDice) : null,
-    h("div", { class: "dice-row", role: "group", "aria-labelledby": "dice-heading" },
+    ctx.view.over ? null : h("div", { class: "dice-row", role: "group", "aria-labelledby": "dice-heading" },
       model.dice.map((value, index) =>
         h("button", {
           type: "button",
@@ -198,7 +198,7 @@ export function render(ctx) {
         },
         value ? dieSvg(value) : s("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, s("rect", { class: "die-face", x: 5, y: 5, width: 90, height: 90, rx: 16 })),
         h("span", { class: "die-caption", "aria-hidden": "true" }, `${index + 1}: ${value ?? "–"}`)))),
-    h("div", { class: "row", id: "dice-actions" },
+    ctx.view.over ? null : h("div", { class: "row", id: "dice-actions" },
       h("button", {
         type: "button", class: "primary", id: "roll-button",
         "aria-disabled": rollable ? null : "true",
@@ -211,7 +211,7 @@ export function render(ctx) {
             onclick: () => canAct && doStop(ctx, model),
           }, `${model.stopLabel} (${ctx.game === "zilch" ? "B" : "K"})`)
         : null),
-    model.selectAll
+    model.selectAll && !ctx.view.over
       ? h("div", { class: "row", id: "dice-select-all" },
           h("button", {
             type: "button", id: "select-all-button", "aria-disabled": canAct ? null : "true",

@@ -287,7 +287,10 @@ function statusLine(app, ctx) {
   const view = ctx.view;
   let text;
   if (!view || table.state === "waiting") text = t("waiting_for_start");
-  else if (view.over) text = t("game_over");
+  else if (view.over) {
+    const last = [...app.items].reverse().find((item) => item.channel === "game");
+    text = last ? `${t("game_over")} ${last.text}` : t("game_over");
+  }
   else if (ctx.myTurn) text = t("your_turn_badge");
   else if (view.to_act != null) text = t("turn_of", { name: ctx.names[view.to_act] ?? `#${view.to_act + 1}` });
   else text = "";
