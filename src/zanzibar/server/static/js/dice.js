@@ -178,8 +178,8 @@ export function render(ctx) {
   return h("div", { id: "dice-view", "data-game": ctx.game },
     h("ul", { class: "row", id: "dice-facts", style: "list-style:none;padding:0" },
       model.facts.map((fact, i) => h("li", { "data-key": `f${i}`, class: "badge" }, fact))),
-    h("h3", { id: "dice-heading" }, t("dice_heading")),
-    h("p", { class: "dice-text", id: "dice-text" }, diceText, model.combination ? ` — ${model.combination}` : ""),
+    h("h3", { id: "dice-heading", tabindex: "-1" }, t("dice_heading")),
+    ctx.view.over ? null : h("p", { class: "dice-text", id: "dice-text" }, diceText, model.combination ? ` — ${model.combination}` : ""),
     model.extraDice ? h("p", { id: "dice-extra" }, model.extraDice) : null,
     ctx.view.over ? null : h("div", { class: "dice-row", role: "group", "aria-labelledby": "dice-heading" },
       model.dice.map((value, index) =>
