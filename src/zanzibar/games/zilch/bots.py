@@ -205,6 +205,13 @@ def solution_for(rules: SolverRules) -> Solution:
     return _SOLUTIONS[key]
 
 
+@lru_cache(maxsize=2048)
+def _main_plan(rules: SolverRules, a: int, b: int) -> _Plan:
+    """The optimal plan of a main-game turn at scores ``(a, b)`` (units)."""
+    bank, zilch = pair_bank(solution_for(rules), a, b)
+    return _Plan(bank, solve_turn(rules.model(), bank, zilch))
+
+
 class OptimalBot:
     """Two players: maximise the probability of winning (see :mod:`.solver`)."""
 
@@ -240,11 +247,7 @@ class OptimalBot:
         if state.stage == "main":
             if a >= rules.target or b >= rules.target:
                 return None
-            key: tuple[Any, ...] = ("main", a, b)
-            if key not in self._plans:
-                bank, zilch = pair_bank(solution, a, b)
-                self._plans[key] = _Plan(bank, solve_turn(model, bank, zilch))
-            return self._plans[key]
+            return _main_plan(rules, a, b)
         tie = 1.0 - solution.tie_break_first
         threshold = rules.threshold(state.entered[me])
         if not state.queue:
@@ -252,7 +255,7 @@ class OptimalBot:
             if needed < 0 or needed > rules.max_margin:
                 return None
             return beat_plan(rules.table, unit, rules.hot_dice_compulsory, needed, threshold, tie)
-        key = ("tiebreak-first", threshold)
+        key: tuple[Any, ...] = ("tiebreak-first", threshold)
         if key not in self._plans:
             second = beat_values(rules, model, threshold, tie)
             top = rules.max_margin + 1
