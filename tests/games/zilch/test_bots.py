@@ -46,7 +46,7 @@ def test_bots_only_choose_legal_actions(level: str) -> None:
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(ZanzibarError, match="levels"):
         make_bot("grandmaster", small_options())
-    assert list(RULES.bot_levels())[0] == "expected"
+    assert next(iter(RULES.bot_levels())) == "expected"
 
 
 def last_turn_state(turn_points: int) -> ZilchState:

@@ -3,6 +3,7 @@ and a game replays from its record."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -75,12 +76,12 @@ def test_random_games(seed: int, preset: str, seats: int, choices: random.Random
             # Turn points are lost exactly on a zilch: the score stays, the turn total goes.
             assert after.scores == before.scores
             assert after.turn_points == 0
-            assert [e for e in events if e.kind == "zilch"][0].get("lost") == before.turn_points
+            assert next(e for e in events if e.kind == "zilch").get("lost") == before.turn_points
         else:
             assert after.turn_points == before.turn_points
 
     # Banked points are exactly the turn's points.
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         gained = [b - a for a, b in zip(before.scores, after.scores, strict=True)]
         if any(gained):
             seat = before.current
