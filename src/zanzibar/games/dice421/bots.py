@@ -12,7 +12,7 @@ exact: it is 0 if ``t`` beats an earlier throw, else the chance that every later
 player, each held to the roll limit its predecessor left, beats ``t``. (An exact
 tie that a rampo would settle counts as one half.)
 
-Objective, as documented in the rules help:
+Objective (also documented in docs/rules-421.md):
 
 * in the charge, minimise the probability of losing the turn (with the bar's
   "loser takes its own value", minimise the expected tokens taken instead);
