@@ -135,11 +135,17 @@ class Client:
 
 
 async def play_with_bot_brain(
-    salon: Salon, table_id: int, clients: dict[int, Client], max_steps: int = 5000
+    salon: Salon,
+    table_id: int,
+    clients: dict[int, Client],
+    max_steps: int = 5000,
+    level: str | None = None,
+    resign_after: int | None = None,
 ) -> int:
     """Let human clients play by asking a bot of the game what to do; bots play themselves.
 
-    Returns the number of actions the humans sent.
+    With ``resign_after``, the human to act resigns after that many actions
+    (for games as long as chess). Returns the number of actions the humans sent.
     """
     sent = 0
     brains: dict[int, Any] = {}
@@ -158,9 +164,12 @@ async def play_with_bot_brain(
             continue
         brain = brains.get(seat)
         if brain is None:
-            level = table.rules.bot_levels()[0]
-            brain = brains[seat] = table.rules.make_bot(level, table.options, seed=seat)
+            brain = brains[seat] = table.rules.make_bot(
+                level or table.rules.bot_levels()[0], table.options, seed=seat
+            )
         action = table.rules.action_to_json(brain.choose(match.state))
+        if resign_after is not None and sent >= resign_after:
+            action = {"type": "resign"}
         reply = await clients[seat].request(
             "game.action", table=table_id, action=action, seq=len(match.log)
         )

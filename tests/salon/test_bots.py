@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _salonkit import Client, make_salon
+from _salonkit import Client, available_games, make_salon
 
 from zanzibar.salon import Salon
 
@@ -169,5 +169,42 @@ async def test_pause_between_rounds_and_hold(tmp_path: Path) -> None:
         kinds = [i.get("kind") for i in anna.stream(table_id) if i["channel"] == "system"]
         for kind in ("round_pause", "round_resume", "held", "round_hold", "released"):
             assert kind in kinds
+    finally:
+        await salon.stop()
+
+
+@pytest.mark.skipif("421" not in available_games(), reason="421 is not installed")
+async def test_421_bar_rounds_pause_and_the_host_holds(tmp_path: Path) -> None:
+    """The bar preset is played in rounds ("round_lost"): the table pauses after each."""
+    salon = make_salon(tmp_path / "s.sqlite3", round_pause=30)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        eve = await Client(salon, "Eve").sign_in("fr")
+        table_id = (await anna.ok("table.create", game="421", preset="bar", seats=3))["table"]["id"]
+        await anna.ok("table.add_bot", table=table_id)
+        await anna.ok("table.add_bot", table=table_id)
+        await eve.ok("table.watch", table=table_id)
+        await anna.ok("table.start", table=table_id)
+        await anna.ok("table.hold", table=table_id, hold=True)
+        table = salon.tables[table_id]
+        match = table.match
+        assert match is not None
+        brain = table.rules.make_bot("simple", table.options, 0)
+        for _ in range(3000):
+            await salon.settle()
+            if table.state != "playing":
+                break
+            if match.to_act == 0:
+                action = table.rules.action_to_json(brain.choose(match.state))
+                await anna.ok("game.action", table=table_id, action=action, seq=len(match.log))
+        assert table.state == "paused"
+        kinds = [i["event"]["kind"] for i in eve.stream(table_id) if i["channel"] == "game"]
+        assert kinds.count("round_lost") == 1
+        assert not any(e.kind == "game_over" for _, e in match.events)
+        systems = [i.get("kind") for i in eve.stream(table_id) if i["channel"] == "system"]
+        assert systems[-1] == "round_hold"
+        await anna.ok("table.hold", table=table_id, hold=False)
+        assert table.state == "playing"
     finally:
         await salon.stop()

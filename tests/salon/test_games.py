@@ -12,7 +12,10 @@ from zanzibar.salon import Salon
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize("game", available_games())
+DICE_GAMES = [g for g in available_games() if g != "zanzibar-s"]
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
 async def test_complete_game_with_humans_bots_and_a_spectator(
     salon: Salon, client_factory: Any, game: str
 ) -> None:
@@ -49,3 +52,34 @@ async def test_complete_game_with_humans_bots_and_a_spectator(
     assert record["record"]["log"] == [e.to_json() for e in table.match.log]  # type: ignore[union-attr]
     stats = await salon.user_stats("Bob")
     assert stats is not None and stats["games"][rules.name]["played"] == 1
+
+
+@pytest.mark.skipif("zanzibar-s" not in available_games(), reason="Zanzibar-S is not installed")
+async def test_zanzibar_s_against_a_bot_watched_and_resigned(
+    salon: Salon, client_factory: Any
+) -> None:
+    """A chess game is long: Anna plays ten moves against the quickest bot, then resigns."""
+    anna: Client = await client_factory("Anna")
+    eve: Client = await client_factory("Eve", "fr")
+    table_id = (await anna.ok("table.create", game="zanzibar-s", seats=2))["table"]["id"]
+    await anna.ok("table.add_bot", table=table_id, level="beginner")
+    await eve.ok("table.watch", table=table_id)
+    started = await anna.ok("table.start", table=table_id)
+    sent = await play_with_bot_brain(salon, table_id, {0: anna}, level="beginner", resign_after=10)
+    await salon.settle()
+    table = salon.tables[table_id]
+    assert table.state == "finished" and sent == 11
+    outcome = (await salon.game_record(started["game_id"]))["outcome"]  # type: ignore[index]
+    assert outcome["winners"] == [1] and outcome["losers"] == [0]
+    last = table.history.last_seq
+    assert [i["seq"] for i in anna.stream(table_id)] == list(range(1, last + 1))
+    watched = [i["seq"] for i in eve.stream(table_id)]
+    assert watched == list(range(watched[0], last + 1))
+    assert sum(1 for i in eve.stream(table_id) if i["channel"] == "game") >= 20
+    stats = await salon.user_stats("Anna")
+    assert stats is not None and stats["games"]["zanzibar-s"] == {
+        "played": 1,
+        "won": 0,
+        "lost": 1,
+        "draw": 0,
+    }

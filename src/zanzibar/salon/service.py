@@ -799,7 +799,9 @@ class Salon:
         """
         now = time.time()
         all_ops: list[Op] = list(ops)
-        all_ops.append((update(m.tables).where(m.tables.c.id == table.id), table.row()))
+        row = table.row()
+        if row != table.stored_row:  # most moves change only the game, not the table
+            all_ops.append((update(m.tables).where(m.tables.c.id == table.id), row))
         if table.staged:
             all_ops.append(
                 (
@@ -818,6 +820,7 @@ class Salon:
             )
         try:
             await self.store.write(all_ops)
+            table.stored_row = row
         except Exception:
             log.exception("storing a change of table %s failed; undone", table.id)
             snap.restore(table)
@@ -1812,6 +1815,7 @@ class Salon:
         }
         if row.game_id is not None:
             table.match = await self._load_match(rules, row.game_id)
+        table.stored_row = table.row()
         return table
 
     @staticmethod
