@@ -139,3 +139,71 @@ def test_sim_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
         main(["sim", "421", "--players", "11"])
     with pytest.raises(SystemExit):
         main(["sim", "421", "--bots", "expert,simple", "--players", "3"])
+
+
+def _read_until(fd: int, wanted: str, buffer: list[str], timeout: float = 20.0) -> str:
+    import select
+    import time
+
+    deadline = time.monotonic() + timeout
+    while wanted not in "".join(buffer):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"{wanted!r} not seen in {''.join(buffer)[-2000:]!r}")
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                buffer.append(os.read(fd, 4096).decode("utf-8", errors="replace"))
+            except OSError:
+                break
+    return "".join(buffer)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_single_keys_in_a_real_terminal() -> None:
+    """Drive the key-by-key mode through a pseudo-terminal: the seed's keys act at once."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zanzibar.cli.main", "play", "421", "--seed", "1", "--delay", "0"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
+    os.close(slave)
+    out: list[str] = []
+    try:
+        _read_until(master, "Your turn: roll 1 of up to 3.", out)
+        os.write(master, b"\x1bOP")  # F1
+        _read_until(master, "Ctrl+F1: the rules in force", out)
+        os.write(master, b"r")  # roll
+        _read_until(master, "You rolled", out)
+        os.write(master, b"1")  # select die 1
+        _read_until(master, "Reroll: ", out)
+        os.write(master, b" ")  # say the selection
+        os.write(master, b"!")  # Shift+1: unselect
+        _read_until(master, "No die selected", out)
+        os.write(master, b"d")  # repeat the last roll
+        os.write(master, b"s")  # scores
+        _read_until(master, "pot 21.", out)
+        os.write(master, b"t")  # whose turn
+        _read_until(master, "Your turn: roll 2 of up to 3.", out)
+        os.write(master, b"\x1b[1;5P")  # Ctrl+F1: the rules
+        _read_until(master, "Rules: preset 'salon'.", out)
+        os.write(master, b"k")  # keep the throw
+        _read_until(master, "You stop at", out)
+        os.write(master, b"q")
+        _read_until(master, "Press Y to quit", out)
+        os.write(master, b"y")
+        _read_until(master, "You left the game.", out)
+        assert process.wait(timeout=20) == 1
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    text = "".join(out)
+    assert text.count("You rolled") >= 2  # the roll, then D repeated it

@@ -102,7 +102,8 @@ def read_key(fd: int | None = None, layout: str = "qwerty") -> str:
         # Gather the rest of an escape sequence, if one follows quickly.
         while select.select([fd], [], [], 0.03)[0]:
             data += os.read(fd, 1)
-            if (len(data) > 1 and data[-1:].isalpha()) or data.endswith(b"~"):
+            # The letter right after ESC ("O" of SS3, as in F1 = ESC O P) does not end it.
+            if (len(data) > 2 and data[-1:].isalpha()) or data.endswith(b"~"):
                 break
     elif data and data[0] >= 0xC0:
         # A multi-byte UTF-8 character (é on AZERTY).
