@@ -1,0 +1,10 @@
+"""Put this directory on sys.path so tests import the pyffish helpers as ``_chess_fsf``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
