@@ -4,10 +4,10 @@ Levels (the default first):
 
 * ``medium``: about 1 second per move (iterative deepening up to depth 8).
   Among root moves the search finds equal, the seed decides.
-* ``easy``: scores every move with a 1-ply search plus captures, then picks at
+* ``easy``: scores every move with a 2-ply search plus captures, then picks at
   random (by the seed) among the moves within 80 centipawns of the best: it
-  never misses a mate in one nor leaves a piece en prise for nothing, but
-  plays loosely.
+  never misses a mate in one nor walks into one, nor leaves a piece en prise
+  for nothing, but plays loosely and sees nothing deeper.
 * ``hard``: about 4 seconds per move, no depth cap.
 * ``beginner``: no search: a mate in one, else the richest capture, else a
   random safe move (the core's first bot, :mod:`easy_bot`).
@@ -64,7 +64,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "medium": Level("medium", 1.0, 8),
-    "easy": Level("easy", 0.5, 1, sample_depth=1, margin=80),
+    "easy": Level("easy", 0.5, 2, sample_depth=2, margin=80),
     "hard": Level("hard", 4.0, MAX_PLY // 2),
     "beginner": Level("beginner", 0.0, 0),
 }
@@ -138,9 +138,7 @@ class ChessBot:
             return choose_easy_move(pos, rng)
         searcher = Searcher(pos.variant, root_order_seed=rng.getrandbits(32), move_rule=move_rule)
         if self.level.sample_depth:
-            scored = searcher.score_moves(pos, self.level.sample_depth)
-            best = max(score for _, score in scored)
-            near = [move for move, score in scored if score >= best - self.level.margin]
+            near = searcher.moves_within(pos, self.level.sample_depth, self.level.margin)
             return rng.choice(sorted(near))
         result = searcher.search(pos, self.limits())
         self.last = result

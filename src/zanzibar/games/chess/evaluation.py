@@ -21,6 +21,8 @@ they earn a little more on the centre files once they have left home. The King s
 home while much material is on the board (a small shelter bonus for friendly
 pieces next to it, a penalty for leaving the back ranks), and heads for the
 centre in the endgame. The two are blended by the material left (the phase).
+Against a bare King, the stronger side is rewarded for driving it to the edge
+and bringing its own King close, which is how the mates are forced.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position
@@ -54,6 +56,10 @@ SHELTER_BONUS = 8
 KING_ADVANCE_PENALTY = 20
 #: Endgame bonus per King target above average (centralisation).
 KING_CENTRE_WEIGHT = 6
+#: Against a bare King: bonus per step it stands from the centre, and per step the
+#: attacking King comes closer to it (drives it to the edge, where mates are).
+MOP_UP_EDGE = 12
+MOP_UP_CLOSE = 5
 
 
 def empty_board_targets(atoms: tuple[Atom, ...], files: int, ranks: int, square: int) -> float:
@@ -153,6 +159,8 @@ class Evaluator:
     #: neighbours[square]: squares one King step away.
     neighbours: list[tuple[int, ...]]
     royal_code: int
+    #: centre_distance[square]: King steps (Manhattan) from the board's centre.
+    centre_distance: list[int]
 
     def evaluate(self, pos: Position) -> int:
         """Score in centipawns from the side to move's point of view."""
@@ -176,6 +184,9 @@ class Evaluator:
                     if board[s] * colour > 0:
                         shelter += 1
                 mg += colour * SHELTER_BONUS * min(shelter, 4)
+        for colour in (1, -1):
+            if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
+                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour])
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
@@ -183,6 +194,15 @@ class Evaluator:
         # Round towards zero, so swapping the colours exactly negates the score.
         score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
         return score if pos.turn > 0 else -score
+
+    def _mop_up(self, king: int, bare: int) -> int:
+        """Bonus for the side facing a bare King: push it to the edge, bring the King close."""
+        if king < 0 or bare < 0:
+            return 0
+        files = self.variant.files
+        distance = max(abs(king % files - bare % files), abs(king // files - bare // files))
+        size = max(files, self.variant.ranks)
+        return MOP_UP_EDGE * self.centre_distance[bare] + MOP_UP_CLOSE * (size - distance)
 
 
 def _promotion_gain(variant: Variant, piece: PieceType, values: dict[str, int]) -> int:
@@ -260,8 +280,21 @@ def _build(variant: Variant) -> Evaluator:
             )
         )
     royal_code = variant.royal_index + 1
+    centre_distance = [
+        int(abs(s % files - (files - 1) / 2) + abs(s // files - (ranks - 1) / 2))
+        for s in range(size)
+    ]
     return Evaluator(
-        variant, values, value_by_code, mg, eg, phase_weight, max_phase, neighbours, royal_code
+        variant,
+        values,
+        value_by_code,
+        mg,
+        eg,
+        phase_weight,
+        max_phase,
+        neighbours,
+        royal_code,
+        centre_distance,
     )
 
 

@@ -219,6 +219,32 @@ class Searcher:
             out.append((move, score))
         return out
 
+    def moves_within(self, pos: Position, depth: int, margin: int) -> list[int]:
+        """Every legal move scoring at least (best score - ``margin``) at ``depth``.
+
+        One full search finds the best score, then a null-window test per move
+        says whether it reaches the threshold: much cheaper than exact scores.
+        """
+        best = self.search(pos, SearchLimits(max_depth=depth))
+        if not best.move:
+            return []
+        threshold = best.score - margin
+        self._deadline = 0.0
+        self._node_limit = 0
+        near = []
+        for move in pos.legal_moves():
+            if move == best.move:
+                near.append(move)
+                continue
+            pos.push(move)
+            try:
+                score = -self._search(depth - 1, -threshold, -threshold + 1, 1, True)
+            finally:
+                pos.pop()
+            if score >= threshold:
+                near.append(move)
+        return near
+
     # -- the tree ------------------------------------------------------------------
 
     def _tick(self) -> None:
