@@ -72,9 +72,10 @@ def test_reading_the_board_and_refusing_bad_input(
 def test_zanzibar_s_as_black_through_a_pipe(tmp_path: Path) -> None:
     """The real command, stdin a pipe: the setup list, the choice, reading, a move, resigning."""
     lines = "\n".join(["rank 11", "5", "square f12", "rank 11", "a10a9", "history", "resign"])
+    command = [sys.executable, "-m", "zanzibar.cli.main", "play", "zanzibar-s"]
+    command += ["--color", "black", "--nodes", "200", "--seed", "3"]
     completed = subprocess.run(
-        [sys.executable, "-m", "zanzibar.cli.main", "play", "zanzibar-s", "--color", "black"]
-        + ["--nodes", "200", "--seed", "3"],
+        command,
         input=lines + "\n",
         capture_output=True,
         text=True,
