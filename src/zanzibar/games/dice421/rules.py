@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zanzibar.engine.chance import DiceRequest
-from zanzibar.engine.errors import IllegalActionError, OptionError
+from zanzibar.engine.errors import IllegalActionError, NotYourTurnError, OptionError
 from zanzibar.engine.events import Event
 from zanzibar.engine.rules import Bot, GameRules, Outcome, Transition
 from zanzibar.games.dice421 import flow, messages
@@ -46,6 +46,9 @@ _LATER_ACTIONS: tuple[Action, ...] = (
 _FIRST_ACTIONS: tuple[Action, ...] = (ROLL_ALL,)
 
 MIN_SEATS, MAX_SEATS = 2, 10
+
+#: The three possible dice requests (requests are immutable values).
+_REQUESTS: dict[int, DiceRequest] = {n: DiceRequest(n) for n in (1, 2, 3)}
 
 #: Die positions of every valid reroll, sorted (anything else is refused).
 _POSITIONS: dict[frozenset[int], tuple[int, ...]] = {
@@ -83,9 +86,9 @@ class Dice421Rules(GameRules[State, Action]):
     def chance_request(self, state: State) -> DiceRequest | None:
         """Pending rerolls, or one throw of three dice for a play-off contender."""
         if state.pending:
-            return DiceRequest(len(state.pending))
+            return _REQUESTS[len(state.pending)]
         if state.playoff and state.phase != "over":
-            return DiceRequest(3)
+            return _REQUESTS[3]
         return None
 
     def is_over(self, state: State) -> bool:
@@ -107,6 +110,17 @@ class Dice421Rules(GameRules[State, Action]):
         if self.to_act(state) is None:
             return ()
         return _FIRST_ACTIONS if state.rolls == 0 else _LATER_ACTIONS
+
+    def apply(self, state: State, seat: int, action: Action) -> Transition[State]:
+        """Like :meth:`GameRules.apply` (same refusals), with the checks done once."""
+        if state.phase == "over":
+            raise IllegalActionError("the game is over")
+        current = None if state.pending else state.current
+        if current is None:
+            raise NotYourTurnError("the game is waiting for dice, not for a player")
+        if seat != current:
+            raise NotYourTurnError(f"it is seat {current + 1}'s turn, not seat {seat + 1}'s")
+        return self.apply_action(state, action)
 
     def apply_action(self, state: State, action: Action) -> Transition[State]:
         """Roll (the dice then come as a chance outcome) or stop."""
