@@ -147,6 +147,9 @@ def _spellings(pos: Position, move: int, legal: list[int]) -> set[str]:
     }
     if piece.letter == PAWN_LETTER:
         names.add(f"P{_normalise(_san_body(pos, move, legal))}")
+    elif not flags(move) & CASTLE:
+        # without disambiguation: matches several moves when it is ambiguous
+        names.add(f"{piece.letter}{square_name(v, to)}{promo_letter}")
     return names
 
 
