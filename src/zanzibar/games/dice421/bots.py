@@ -86,6 +86,7 @@ class TurnModel:
         power_map = strength(config.fiche_order)
         self.power = np.array([power_map[t] for t in ALL_THROWS], dtype=np.int64)
         self.power_of = power_map
+        self.value_of_power = {power_map[t]: value(t, config.nenette) for t in ALL_THROWS}
         self.values = np.array([value(t, config.nenette) for t in ALL_THROWS], dtype=np.float64)
         self.is_nenette = np.array([1.0 if t == NENETTE else 0.0 for t in ALL_THROWS])
         self.later_wins = config.ties == "later_wins"
@@ -226,22 +227,27 @@ class TurnModel:
         later = len(state.order) - len(state.done) - 1
         worst = best = None
         worst_key = best_key = None
-        worst_holder = best_holder = -1
+        best_holder = -1
+        fewer = self.fewer
         for position, (seat, throw, rolls) in enumerate(state.done):
             p = self.power_of[throw]
-            key = (p, -rolls if self.fewer else 0, position if self.later_wins else 0)
+            key = (p, -rolls if fewer else 0, position if self.later_wins else 0)
+            # An earlier throw's rolls only matter when fewer rolls win ties.
+            target = (p, rolls if fewer else 0)
             if worst_key is None or key < worst_key:
-                worst_key, worst, worst_holder = key, (p, rolls), seat
+                worst_key, worst = key, target
             if best_key is None or key > best_key:
-                best_key, best, best_holder = key, (p, rolls), seat
-        del worst_holder
+                best_key, best, best_holder = key, target, seat
         if state.phase == "charge":
             own = config.token_amount == "own"
             return ("charge", worst, later, state.limit, min(state.pot, 10) if own else 0)
         me = state.current
         assert me is not None
         give_cap = min(state.tokens[me], 10)
-        receive_cap = min(state.tokens[best_holder], 12) if best is not None else 12
+        receive_cap = 12
+        if best is not None:
+            # The cap only matters below the best value (plus a nénette penalty).
+            receive_cap = min(state.tokens[best_holder], self.value_of_power[best[0]] + 2)
         return ("decharge", worst, best, later, state.limit, give_cap, receive_cap)
 
     def go_plan(self, context: tuple[object, ...]) -> GoPlan:
