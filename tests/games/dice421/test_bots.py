@@ -110,3 +110,26 @@ def test_expert_beats_simple() -> None:
     assert stats["loss_rate"][0] < 0.47
     stats = simulate(200, 2, RULES.options.resolve("bar"), ["simple", "expert"], seed=1)
     assert stats["loss_rate"][1] < 0.45
+
+
+@pytest.mark.parametrize("throw", [(4, 2, 1), (6, 6, 6), (6, 5, 4), (6, 5, 3), (3, 2, 2)])
+@pytest.mark.parametrize("rolls", [1, 2, 3])
+def test_one_later_player_beats_a_throw_with_the_solver_probability(
+    throw: tuple[int, int, int], rolls: int
+) -> None:
+    """Two code paths agree: the model's forward distribution and the solver's value."""
+    model = turn_model(Config())
+    index = ALL_THROWS.index(throw)
+    assert model.lose_if_worst(1, rolls)[index] == pytest.approx(chase(throw, rolls).probability)
+
+
+def test_two_later_players_limit_each_other() -> None:
+    """With two players after, the second is held to the rolls the first used."""
+    model = turn_model(Config())
+    index = ALL_THROWS.index((6, 5, 3))
+    one = chase((6, 5, 3), 3).probability
+    both = model.lose_if_worst(2, 3)[index]
+    # Both must beat it; the second often has fewer rolls than 3, so less than one**2 ...
+    assert both < one**2
+    # ... but at least as likely as both beating it with a single roll each.
+    assert both > chase((6, 5, 3), 1).probability ** 2
