@@ -35,12 +35,13 @@ The bot never resigns, offers or accepts a draw: it plays on.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from zanzibar.engine.errors import IllegalActionError
 from zanzibar.games.chess.easy_bot import choose_easy_move
+from zanzibar.games.chess.notation import parse_coordinate
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import MAX_PLY, Searcher, SearchLimits, SearchResult
 from zanzibar.games.chess.setup import arrangements
@@ -172,9 +173,22 @@ class ChessBot:
                 if action.kind == "setup" and action.arrangement == index:
                     return action
             raise IllegalActionError("no setup choice is open")
-        pos = rules.position(state)
+        pos = replay(rules.variant_for(state), state.start_fen, state.moves)
         move = self.choose_move(pos, move_rule=getattr(state, "move_rule", None))
         return rules.move_action(pos, move)
+
+
+def replay(variant: Variant, start_fen: str, moves: Sequence[str]) -> Position:
+    """A new position from a start FEN and coordinate moves.
+
+    The bot rebuilds its own position rather than borrowing the rules' cached
+    one: the salon runs bots in a worker thread while the rules keep serving
+    the table, so the bot touches nothing shared.
+    """
+    pos = Position(variant, start_fen)
+    for text in moves:
+        pos.push(parse_coordinate(pos, text))
+    return pos
 
 
 def canonical(pos: Position) -> Position:
