@@ -161,6 +161,8 @@ class Evaluator:
     royal_code: int
     #: centre_distance[square]: King steps (Manhattan) from the board's centre.
     centre_distance: list[int]
+    #: The largest material gain of any promotion in the variant (0 if none).
+    max_promotion_gain: int = 0
 
     def evaluate(self, pos: Position) -> int:
         """Score in centipawns from the side to move's point of view."""
@@ -295,6 +297,7 @@ def _build(variant: Variant) -> Evaluator:
         neighbours,
         royal_code,
         centre_distance,
+        max(_promotion_gain(variant, p, values) for p in variant.pieces),
     )
 
 

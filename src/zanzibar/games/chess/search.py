@@ -15,10 +15,15 @@ order they pay off in Python where a move generation is the costly step:
   quiet moves by the history heuristic.
 * **Principal variation search** (null windows after the first move), a
   **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
-  **late-move reduction** of quiet moves, both re-searched when they fail.
+  **late-move reduction** of quiet moves, both re-searched when they fail;
+  **futility pruning** of quiet, non-checking moves one ply from the horizon
+  when the static score is far below alpha.
 * **Check extension** (one ply when the side to move is in check).
 * **Quiescence search** on captures and promotions with stand-pat and delta
-  pruning; in check it searches every evasion so mates are seen.
+  pruning (per move, and for the whole node when not even the enemy's best
+  piece would lift the score to alpha, which spares a move generation); in
+  check it searches every evasion so mates are seen. Pruned moves count at
+  their optimistic value, so scores stay sound bounds for the table.
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
@@ -59,6 +64,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 _CLOCK_MASK = 255
 #: Quiescence: skip captures that cannot lift the score near alpha even if they win the victim.
 DELTA_MARGIN = 200
+#: Frontier futility: quiet moves are skipped when the static score plus this is below alpha.
+FUTILITY_MARGIN = 250
 #: Table entries kept before the table is cleared (about 150 bytes each).
 TT_CAPACITY = 1_000_000
 
@@ -383,11 +390,26 @@ class Searcher:
             return -MATE + ply if in_check else self._stalemate_score(ply)
         ordered = self._order(pos, moves, 0, ply)
         reduce_ok = self.reductions and depth >= 3 and not in_check
+        # Futility at the frontier: when even a good position score cannot lift a quiet
+        # move to alpha, only captures, promotions and checks are searched.
+        futile = (
+            self.reductions
+            and depth == 1
+            and not pv_node
+            and not in_check
+            and abs(alpha) < MATE_BOUND
+            and self.evaluator.evaluate(pos) + FUTILITY_MARGIN <= alpha
+        )
         for move in ordered:
             if move == tt_move:
                 continue
             quiet = not board[(move >> 8) & 0xFF] and not (move >> 16)
             pos.push(move)
+            if futile and quiet and searched and not pos.is_check():
+                pos.pop()
+                if alpha > best_score:
+                    best_score = alpha  # a sound fail-low bound for the skipped move
+                continue
             try:
                 if searched == 0:
                     score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
@@ -490,6 +512,9 @@ class Searcher:
             if stand > alpha:
                 alpha = stand
             best = stand
+        if not in_check and stand + self._best_target(pos) + DELTA_MARGIN < alpha:
+            # Node-level delta pruning: not even taking the enemy's best piece reaches alpha.
+            return stand + self._best_target(pos) + DELTA_MARGIN
         moves = pos.legal_moves()
         if not moves:
             return -MATE + ply if in_check else self._stalemate_score(ply)
@@ -535,6 +560,16 @@ class Searcher:
                     if score >= beta:
                         break
         return best
+
+    def _best_target(self, pos: Position) -> int:
+        """The most one move can gain: the enemy's best piece plus, if we may promote, a promotion."""
+        value = self.evaluator.value_by_code
+        best = 0
+        for code in pos.pieces[-pos.turn].values():
+            v = value[code]
+            if v > best and code != -pos.turn * self.evaluator.royal_code:
+                best = v
+        return best + self.evaluator.max_promotion_gain
 
     def _principal_variation(self, pos: Position, first: int, depth: int) -> tuple[int, ...]:
         """The expected line, read back from the table (stops at a gap or a repetition)."""
