@@ -314,7 +314,7 @@ class Searcher:
         if in_check and self.extensions and ply < MAX_PLY // 2:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
-            return self._quiesce(alpha, beta, ply)
+            return self._quiesce(alpha, beta, ply, in_check)
         self._tick()
         # Mate distance: no line from here can beat a mate already found nearer the root.
         if alpha < -MATE + ply:
@@ -496,11 +496,12 @@ class Searcher:
         scored.sort(key=_first, reverse=True)  # stable: ties keep the given order
         return [move for _, move in scored]
 
-    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+    def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool | None = None) -> int:
         self._tick()
         self.stats.qnodes += 1
         pos = self._pos
-        in_check = pos.is_check()
+        if in_check is None:
+            in_check = pos.is_check()
         evaluator = self.evaluator
         stand = 0
         if in_check:
