@@ -86,7 +86,7 @@ def test_illegal_commands_are_explained_and_change_nothing() -> None:
         ["play", "421", "--seed", "1"], "stop\nroll 4\nselect 9\nfly\nroll 1\nroll 1\nquit\n"
     )
     lines = result.stdout.splitlines()
-    assert "roll at least once before stopping" in lines
+    assert "Roll at least once before stopping." in lines
     assert "Unknown command 'fly'. Type help for the list." in lines
     assert "Roll first: there are no dice to select yet." in lines
     assert "There is no die 4: 421 is played with three dice, 1 to 3." in lines

@@ -9,6 +9,7 @@ rolls, K keeps the throw. Piped input takes typed commands, one per line.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "en": {
         "no_die": "There is no die {n}: 421 is played with three dice, 1 to 3.",
         "no_dice_yet": "Roll first: there are no dice to select yet.",
+        "roll_first": "Roll at least once before stopping.",
         "selected": "Reroll: {rerolled}. Keep: {kept}.",
         "none_selected": "No die selected: rolling rerolls all three.",
         "all": "all three",
@@ -42,6 +44,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "fr": {
         "no_die": "Il n'y a pas de dé {n} : le 421 se joue avec trois dés, 1 à 3.",
         "no_dice_yet": "Lancez d'abord : pas encore de dés à sélectionner.",
+        "roll_first": "Lancez au moins une fois avant de vous arrêter.",
         "selected": "Relancer : {rerolled}. Garder : {kept}.",
         "none_selected": "Aucun dé sélectionné : lancer relance les trois.",
         "all": "les trois",
@@ -120,6 +123,9 @@ class Dice421Commands:
         if command == "roll":
             return Reply(action=self._roll_action(args, session))
         if command == "stop":
+            state: State = session.state
+            if session.my_turn and state.rolls == 0:
+                return Reply((_say(lang, "roll_first"),))
             return Reply(action=STOP)
         return None
 
@@ -212,8 +218,13 @@ def play(argv: list[str]) -> int:
     commands = Dice421Commands()
     client = TerminalClient(driver, commands, lang=args.lang, delay=args.delay)
     preset = RULES.options.matching_preset(options) or "custom"
-    print(_say(args.lang, "intro", preset=preset, players=", ".join(names)), flush=True)
-    return client.run()
+    try:
+        print(_say(args.lang, "intro", preset=preset, players=", ".join(names)), flush=True)
+        return client.run()
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as command-line tools do.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces a dead stream
+        return 1
 
 
 # -- solve ---------------------------------------------------------------------------------

@@ -427,13 +427,10 @@ class TerminalClient:
 
     def run(self, lines: Iterable[str] | None = None) -> int:
         """Play until the game ends (0) or the player quits or input ends (1)."""
-        self.show_events(self.driver.advance())
-        if self.driver.is_over():
-            return self._finish()
-        if self.session.my_turn:
-            self._output(self.session.describe("turn"))
         if lines is None and self.interactive:
             return self._run_keys()
+        if self._open():
+            return self._finish()
         source: Iterator[str] = iter(lines) if lines is not None else iter(sys.stdin)
         for line in source:
             if not self.execute(line):
@@ -442,6 +439,16 @@ class TerminalClient:
                 return self._finish()
         self._output(_say(self.lang, "input_ended"))
         return 1
+
+    def _open(self) -> bool:
+        """Show what happened before the human's first move; True if the game is over."""
+        opening = self.driver.advance()
+        self.show_events(opening)
+        if self.driver.is_over():
+            return True
+        if self.session.my_turn and not opening:
+            self._output(self.session.describe("turn"))
+        return False
 
     def _finish(self) -> int:
         self._output(_say(self.lang, "over"))
@@ -453,6 +460,9 @@ class TerminalClient:
         fd = sys.stdin.fileno()
         layout = "qwerty"
         with raw_terminal(fd):
+            # Keys typed from now on arrive one by one, unechoed: only then say "your turn".
+            if self._open():
+                return self._finish()
             while not self.driver.is_over():
                 key = read_key(fd, layout)
                 if key in {"ctrl+c", "ctrl+d"}:

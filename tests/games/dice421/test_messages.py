@@ -92,3 +92,10 @@ def test_describe_topics() -> None:
     assert describe(state, "dice", "en", 0, NAMES).startswith("You have ")
     assert "Unknown topic" in describe(state, "weather", "en", 0, NAMES)
     assert describe(state, "scores", "fr", 0, NAMES).endswith("pot 21.")
+
+
+def test_french_elision_before_a_vowel() -> None:
+    nxt = Event("next", 0, {"limit": 2})
+    assert render_event(nxt, "fr", 1, ["Anna", "Bruno"]) == "Au tour d'Anna : 2 lancers au plus."
+    nxt = Event("next", 1, {"limit": 1})
+    assert render_event(nxt, "fr", 0, ["Anna", "Bruno"]) == "Au tour de Bruno : 1 lancer au plus."

@@ -100,6 +100,10 @@ class _Who:
     def verb(self, you: str, other: str) -> str:
         return you if self.you else other
 
+    def of(self) -> str:
+        """French "de Bruno" / "d'Anna" (elision before a vowel)."""
+        return f"d'{self.name}" if self.name[:1].lower() in "aeiouyéèêàâîôûh" else f"de {self.name}"
+
     def possessive(self) -> str:
         if self.lang == "fr":
             return "vous" if self.you else self.name
@@ -144,7 +148,7 @@ def _stop(event: Event, lang: str, who: _Who, viewer: int | None, names: Sequenc
 def _next(event: Event, lang: str, who: _Who, viewer: int | None, names: Sequence[str]) -> str:
     limit = event.get("limit")
     if lang == "fr":
-        head = "À vous" if who.you else f"Au tour de {who}"
+        head = "À vous" if who.you else f"Au tour {who.of()}"
         return f"{head} : {rolls_text(limit, lang)} au plus."
     head = "Your turn" if who.you else f"{who}'s turn"
     return f"{head}: up to {rolls_text(limit, lang)}."
@@ -354,7 +358,7 @@ def _turn(state: State, lang: str, viewer: int | None, names: Sequence[str]) -> 
     assert rolling is not None
     who = _Who(rolling, viewer, names, lang)
     if fr:
-        head = "À vous" if who.you else f"Au tour de {who}"
+        head = "À vous" if who.you else f"Au tour {who.of()}"
         return f"{head} : lancer {state.rolls + 1} sur {state.limit} au plus."
     head = "Your turn" if who.you else f"{who}'s turn"
     return f"{head}: roll {state.rolls + 1} of up to {state.limit}."
