@@ -2,13 +2,14 @@
 
 Levels (the default first):
 
-* ``medium``: about 1 second per move (iterative deepening up to depth 8).
+* ``medium``: at most 1 second per move (iterative deepening up to depth 8;
+  no new depth starts after half the time).
   Among root moves the search finds equal, the seed decides.
 * ``easy``: scores every move with a 2-ply search plus captures, then picks at
   random (by the seed) among the moves within 80 centipawns of the best: it
   never misses a mate in one nor walks into one, nor leaves a piece en prise
   for nothing, but plays loosely and sees nothing deeper.
-* ``hard``: about 4 seconds per move, no depth cap.
+* ``hard``: at most 4 seconds per move, no depth cap.
 * ``beginner``: no search: a mate in one, else the richest capture, else a
   random safe move (the core's first bot, :mod:`easy_bot`).
 
@@ -117,7 +118,9 @@ class ChessBot:
         if self.node_limit is not None:
             return SearchLimits(max_depth=self.level.max_depth, node_limit=self.node_limit)
         seconds = self.time_limit if self.time_limit is not None else self.level.seconds
-        return SearchLimits(max_depth=self.level.max_depth, time_limit=seconds)
+        return SearchLimits(
+            max_depth=self.level.max_depth, time_limit=seconds, soft_time_limit=seconds / 2
+        )
 
     def _rng(self, pos: Position) -> random.Random:
         return random.Random(f"{self.seed}:{pos.hash}:{len(pos.history)}")

@@ -7,6 +7,9 @@ order they pay off in Python where a move generation is the costly step:
 * **Iterative deepening** to a time or node budget; the best move of the last
   finished depth is kept (and that of an unfinished one once its first move is
   searched). A node budget makes results independent of the machine's speed.
+  An optional soft time limit starts no new depth late in the budget (it
+  would not finish): the bots use half their time, so a move often takes
+  less than its budget.
 * **Transposition table** keyed by the position's 64-bit Zobrist hash: bounds
   and exact scores with their depth, and the best move, which is tried first,
   before the other moves are even generated (a cut-off saves the generation).
@@ -81,6 +84,8 @@ class SearchLimits:
     max_depth: int = MAX_PLY // 2
     time_limit: float | None = None
     node_limit: int | None = None
+    #: No new depth starts after this many seconds (the bots use half their time).
+    soft_time_limit: float | None = None
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,10 @@ class Searcher:
             moves.insert(0, move)
             if is_mate_score(score) and MATE - abs(score) <= depth:
                 break  # a mate found at full width cannot get shorter
+            if limits.soft_time_limit is not None and (
+                time.perf_counter() > start + limits.soft_time_limit
+            ):
+                break  # the next depth costs several times this one: it would not finish
             depth += 1
         seconds = time.perf_counter() - start
         return SearchResult(
