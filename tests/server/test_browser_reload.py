@@ -104,3 +104,45 @@ def test_reload_mid_game_resumes_the_table(browser: Any, server: Any) -> None:
     finally:
         eve.close()
         dan.close()
+
+
+def test_server_restart_mid_game_the_page_reconnects_and_resumes(browser: Any, server: Any) -> None:
+    """The salon is killed (SIGKILL) and started again: the page comes back by itself."""
+    fay = Player(browser, server.url, "Fay")
+    restarted = None
+    try:
+        fay.sign_in_as_guest()
+        create_table(fay, "zilch", 2, {"target": 3000})
+        press_button(fay, "#add-bot-button")
+        fay.page.wait_for_function("window.__app.table.seats[1].bot !== null")
+        press_button(fay, "#start-button")
+        fay.page.wait_for_function("window.__app.view !== null")
+        for _ in range(2):
+            wait_until(lambda: fay.my_turn() or fay.game_over(), what="Fay's turn")
+            play_one_step(fay)
+        seen = len(fay.items())
+        views = fay.app("app.viewsReceived")
+
+        server.kill()
+        fay.page.wait_for_function("window.__app.connState === 'reconnecting'")
+        restarted = server.restart()
+        fay.page.wait_for_function("window.__app.connState === 'open'", timeout=30_000)
+        # The table is followed again: a fresh view of the restored game arrives.
+        wait_until(lambda: fay.app("app.viewsReceived") > views, what="the restored game's view")
+        wait_until(lambda: fay.my_turn() or fay.game_over(), what="the game to resume")
+        assert len(fay.items()) >= seen
+
+        steps = 0
+        while not fay.game_over():
+            if fay.my_turn():
+                play_one_step(fay)
+                steps += 1
+            else:
+                fay.page.wait_for_timeout(30)
+            assert steps < 1500
+        check_announcements(fay, fay.live(), fay.announcements())
+        assert fay.errors == []
+    finally:
+        fay.close()
+        if restarted is not None:
+            restarted.stop()

@@ -330,6 +330,7 @@ function receive(msg) {
       if (msg.table === app.tableId) {
         app.prevToAct = app.view ? app.view.to_act : null;
         app.view = msg.view;
+        app.viewsReceived = (app.viewsReceived || 0) + 1;
         app.logLength = msg.log_length ?? app.logLength;
         if (app.screen === "table") rerender();
       }
