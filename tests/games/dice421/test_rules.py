@@ -296,3 +296,20 @@ def test_invalid_option_values_name_the_option() -> None:
         RULES.options.resolve("salon", {"max_rolls": 4})
     with pytest.raises(OptionError, match="preset"):
         RULES.options.resolve("pub")
+
+
+@pytest.mark.parametrize("level", ["expert", "simple", "random"])
+@pytest.mark.parametrize("preset", ["salon", "bar"])
+def test_quick_play_is_the_same_game_as_a_match(level: str, preset: str) -> None:
+    from zanzibar.games.dice421.quick import play_quick
+
+    options = RULES.options.resolve(preset)
+    for seed in range(3):
+        bots = {s: RULES.make_bot(level, options, seed=s) for s in range(3)}
+        match = Match(RULES, 3, options, seed=seed)
+        match.play_bots(bots)
+        bots = {s: RULES.make_bot(level, options, seed=s) for s in range(3)}
+        state, actions, throws = play_quick(3, options, bots, seed)
+        assert state == match.state
+        assert actions == sum(entry.kind == "action" for entry in match.log)
+        assert throws == sum(entry.kind == "chance" for entry in match.log)
