@@ -71,6 +71,9 @@ class WorkerResult:
     connected: int = 0
     errors: list[str] = field(default_factory=list)
     window: float = 0.0
+    window_start: float = 0.0
+    window_end: float = 0.0
+    client_cpu: float = 0.0
 
 
 class Player:
@@ -264,11 +267,13 @@ class World:
                 *(p.connect(self.server) for p in self.players[start : start + 50])
             )
         self.result.connected = len(self.players)
+        groups = []
         index = 0
         for plan in self.plans:
-            group = self.players[index : index + len(plan.names)]
+            groups.append((self.players[index : index + len(plan.names)], plan))
             index += len(plan.names)
-            await self.seat_table(group, plan)
+        for start in range(0, len(groups), 20):
+            await asyncio.gather(*(self.seat_table(g, p) for g, p in groups[start : start + 20]))
 
     async def seat_table(self, group: list[Player], plan: TablePlan) -> None:
         host = group[0]
@@ -300,7 +305,7 @@ class World:
         for _ in range(1_000_000):
             if time.perf_counter() >= deadline:
                 return
-            for player in self.rng.sample(players, min(len(players), 20)):
+            for player in self.rng.sample(players, min(len(players), 10)):
                 await player.ping()
             await asyncio.sleep(0.05)
 
@@ -327,10 +332,14 @@ class World:
         await self.set_up()
         await asyncio.sleep(warmup)
         self.measuring = True
+        self.result.window_start = time.time()
+        cpu_before = time.process_time()
         began = time.perf_counter()
         await self.pinger(began + duration)
         self.measuring = False
         self.result.window = time.perf_counter() - began
+        self.result.window_end = time.time()
+        self.result.client_cpu = time.process_time() - cpu_before
         self.stopping = True
         await asyncio.sleep(0.3)
         latencies, incomplete = self.latencies()
@@ -417,6 +426,53 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+class CpuSampler:
+    """Samples a process's CPU time every 0.2 s in a thread (to cut out a window later)."""
+
+    def __init__(self, pid: int) -> None:
+        import threading
+
+        self.pid = pid
+        self.samples: list[tuple[float, float]] = []
+        self.machine: list[tuple[float, float, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        for _ in range(1_000_000):
+            try:
+                self.samples.append((time.time(), cpu_seconds(self.pid)))
+                self.machine.append((time.time(), *machine_cpu()))
+            except (OSError, IndexError, ValueError):
+                return
+            if self._stop.wait(0.2):
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def between(self, start: float, end: float) -> float:
+        """CPU seconds used between two wall-clock times (nearest samples)."""
+        inside = [cpu for t, cpu in self.samples if start <= t <= end]
+        return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
+
+    def machine_busy(self, start: float, end: float) -> float:
+        """Fraction of all the machine's CPUs busy between two times (every process)."""
+        inside = [(busy, total) for t, busy, total in self.machine if start <= t <= end]
+        if len(inside) < 2 or inside[-1][1] == inside[0][1]:
+            return float("nan")
+        return (inside[-1][0] - inside[0][0]) / (inside[-1][1] - inside[0][1])
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of all CPUs since boot (Linux /proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return float(sum(values) - idle), float(sum(values))
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """The value below which ``fraction`` of the values lie (nearest rank)."""
     if not values:
@@ -474,15 +530,14 @@ def main(argv: list[str] | None = None) -> int:
             for i, chunk in enumerate(chunks)
             if chunk
         ]
-        cpu_before = cpu_seconds(process.pid) if process else 0.0
-        wall_before = time.perf_counter()
+        sampler = CpuSampler(process.pid) if process else None
         if len(jobs) == 1:
             results = [worker(*jobs[0])]
         else:
             with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
                 results = pool.map(_worker_entry, jobs)
-        wall = time.perf_counter() - wall_before
-        cpu = cpu_seconds(process.pid) - cpu_before if process else float("nan")
+        if sampler is not None:
+            sampler.stop()
     finally:
         if process is not None:
             process.terminate()
@@ -517,9 +572,22 @@ def main(argv: list[str] | None = None) -> int:
             + "".join(f"{percentile(values, q) * ms:9.2f}" for q in (0.5, 0.9, 0.99))
             + f"{(max(values) if values else float('nan')) * ms:9.2f}{len(values):8d}"
         )
-    if process is not None:
+    start = max(r.window_start for r in results)
+    end = min(r.window_end for r in results)
+    client_cpu = sum(r.client_cpu for r in results)
+    print(
+        f"load generator CPU in the window: {client_cpu:.1f} s over {window:.1f} s "
+        f"({100 * client_cpu / window:.0f}% of one core, {len(results)} process(es))"
+    )
+    if sampler is not None and end > start:
+        cpu = sampler.between(start, end)
         print(
-            f"server CPU: {cpu:.1f} s over {wall:.1f} s of wall time ({100 * cpu / wall:.0f}% of one core)"
+            f"server CPU in the window: {cpu:.1f} s over {end - start:.1f} s "
+            f"({100 * cpu / (end - start):.0f}% of one core)"
+        )
+        print(
+            f"whole machine: {os.cpu_count()} CPUs, {100 * sampler.machine_busy(start, end):.0f}% busy "
+            f"in the window (every process, ours and others'); load average {os.getloadavg()[0]:.1f}"
         )
     if latencies:
         print(f"mean action latency {statistics.fmean(latencies) * ms:.2f} ms")

@@ -32,6 +32,8 @@ from zanzibar.server.settings import (
 
 #: The line printed once the server accepts connections (tests look for it).
 READY_PREFIX = "Zanzibar salon ready at "
+#: Seconds between WebSocket pings, and to wait for their answer.
+WS_PING_INTERVAL_S = 20.0
 #: How long to wait for the salon to start (migrations, restoring tables).
 _STARTUP_LIMIT_S = 120.0
 
@@ -163,6 +165,10 @@ def main(argv: list[str]) -> int:
         host=settings.host,
         port=settings.port,
         ws_max_size=WS_MAX_SIZE,
+        # WebSocket pings find dead connections (a laptop closed mid-game), so
+        # their seats go to bots after the salon's takeover delay.
+        ws_ping_interval=WS_PING_INTERVAL_S,
+        ws_ping_timeout=WS_PING_INTERVAL_S,
         log_level=log_level,
         lifespan="on",
         access_log=False,
