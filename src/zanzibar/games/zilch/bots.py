@@ -199,7 +199,7 @@ _SOLUTIONS: dict[str, Solution] = {}
 
 def solution_for(rules: SolverRules) -> Solution:
     """The solved game for these rules: from memory, the disk cache, or solved now."""
-    key = rules.key()
+    key = rules.digest
     if key not in _SOLUTIONS:
         _SOLUTIONS[key] = load_or_solve(rules)[0]
     return _SOLUTIONS[key]

@@ -46,6 +46,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,11 @@ class SolverRules:
         out = asdict(self)
         out["table"] = asdict(self.table)
         return out
+
+    @cached_property
+    def digest(self) -> str:
+        """A short digest of these rules (computed once)."""
+        return self.key()
 
     def key(self) -> str:
         """A short digest naming the cache file."""

@@ -91,7 +91,7 @@ class RollGroups:
         return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TurnModel:
     """Everything the turn DP needs to know about the rules."""
 
@@ -102,6 +102,26 @@ class TurnModel:
     def zilch_probability(self, n: int) -> float:
         """Probability that a roll of ``n`` dice scores nothing."""
         return self.groups[n - 1].zilch
+
+    @cached_property
+    def stacked(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, FloatArray]:
+        """All six roll sizes in one set of arrays, for few numpy calls on small batches.
+
+        ``(gains, slots, starts, probs, size_starts, zilch)``: the option rows of
+        every group of 1..6 dice one after the other, where each group starts,
+        each group's probability, where each roll size's groups start, and the
+        zilch probability of each roll size.
+        """
+        offsets = np.cumsum([0] + [g.rows for g in self.groups])[:-1]
+        group_counts = np.cumsum([0] + [len(g.probs) for g in self.groups])[:-1]
+        return (
+            np.concatenate([g.gains for g in self.groups]),
+            np.concatenate([g.slots for g in self.groups]),
+            np.concatenate([g.starts + o for g, o in zip(self.groups, offsets, strict=True)]),
+            np.concatenate([g.probs for g in self.groups]),
+            np.asarray(group_counts, dtype=np.int64),
+            np.array([g.zilch for g in self.groups]),
+        )
 
 
 def scoring_unit(table: ScoringTable, *others: int) -> int:
@@ -196,21 +216,23 @@ def solve_turn(model: TurnModel, bank: FloatArray, zilch: FloatArray) -> TurnSol
     flat = C.reshape((top + 1) * 7, batch)
     hot_compulsory = model.hot_dice_compulsory
     bucketed = batch >= _BUCKET_BATCH
+    gains, slots, starts, probs, size_starts, zilch_by_size = model.stacked
+    zilch_terms = zilch_by_size[:, None] * zilch[None, :]
     for t in range(top - 1, -1, -1):
-        for n in range(1, 7):
-            g = model.groups[n - 1]
-            if bucketed:
-                total = g.zilch * zilch
-                for size, gains, slots, probs in g.buckets:
-                    options = flat[np.minimum(t + gains, top) * 7 + slots]
+        if bucketed:
+            for n in range(1, 7):
+                g = model.groups[n - 1]
+                total = zilch_terms[n - 1]
+                for size, bucket_gains, bucket_slots, bucket_probs in g.buckets:
+                    options = flat[np.minimum(t + bucket_gains, top) * 7 + bucket_slots]
                     if size > 1:
                         options = options.reshape(-1, size, batch).max(axis=1)
-                    total = total + probs @ options
+                    total = total + bucket_probs @ options
                 R[t, n - 1] = total
-            else:
-                index = np.minimum(t + g.gains, top) * 7 + g.slots
-                best = np.maximum.reduceat(flat[index], g.starts, axis=0)
-                R[t, n - 1] = g.probs @ best + g.zilch * zilch
+        else:
+            best = np.maximum.reduceat(flat[np.minimum(t + gains, top) * 7 + slots], starts, axis=0)
+            best *= probs[:, None]
+            R[t] = np.add.reduceat(best, size_starts, axis=0) + zilch_terms
         np.maximum(R[t], bank[t], out=C[t, 1:])
         C[t, 0] = R[t, 5] if hot_compulsory else C[t, 6]
     return TurnSolution(C, R)
