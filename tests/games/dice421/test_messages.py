@@ -99,3 +99,12 @@ def test_french_elision_before_a_vowel() -> None:
     assert render_event(nxt, "fr", 1, ["Anna", "Bruno"]) == "Au tour d'Anna : 2 lancers au plus."
     nxt = Event("next", 1, {"limit": 1})
     assert render_event(nxt, "fr", 0, ["Anna", "Bruno"]) == "Au tour de Bruno : 1 lancer au plus."
+
+
+def test_hot_path_events_equal_events_built_from_dicts() -> None:
+    """flow builds roll/next events from pre-sorted pairs; they must equal the usual form."""
+    match = Match(RULES, 2, seed=1)
+    match.act(0, RULES.legal_actions(match.state)[0])
+    for _, event in match.events:
+        assert event == Event(event.kind, event.seat, event.details)
+        assert Event.from_json(event.to_json()) == event

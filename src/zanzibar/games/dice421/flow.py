@@ -92,7 +92,9 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     a, b, c = sorted(kept + outcome, reverse=True)
     throw = (a, b, c)
     rolls = state.rolls + 1
-    events.append(_event("roll", seat, dice=throw, roll=rolls, limit=state.limit, kept=kept))
+    # Hot path: the data pairs are written already sorted by key, as Event stores them.
+    data = (("dice", throw), ("kept", kept), ("limit", state.limit), ("roll", rolls))
+    events.append(Event("roll", seat, data))
     if rolls >= state.limit:
         return _finish(state, seat, throw, rolls, events)
     return evolve(state, dice=throw, rolls=rolls, pending=())
@@ -111,7 +113,7 @@ def _finish(state: State, seat: int, throw: Throw, rolls: int, events: Events) -
     done = (*state.done, (seat, throw, rolls))
     state = evolve(state, done=done, limit=rolls, dice=(), rolls=0, pending=())
     if len(done) < len(state.order):
-        events.append(_event("next", state.order[len(done)], limit=rolls))
+        events.append(Event("next", state.order[len(done)], (("limit", rolls),)))
         return state
     return _resolve_turn(state, events)
 

@@ -133,17 +133,15 @@ class State:
 def evolve(state: State, **changes: Any) -> State:
     """A copy of ``state`` with some fields changed (a fast ``dataclasses.replace``).
 
-    The rules build thousands of states per game; this skips ``__init__`` since
-    every field is already valid. Only known field names are accepted.
+    The rules build hundreds of states per game; this skips ``__init__`` since
+    every field is already valid. It does not check the names it is given (that
+    check cost 6 % of a simulated game): the rules' tests compare whole states.
 
     >>> from zanzibar.games.dice421.options import Config
     >>> s = State(Config(), 2, "charge", 21, (0, 0), (0, 0))
     >>> evolve(s, pot=20).pot, s.pot
     (20, 21)
     """
-    unknown = changes.keys() - _FIELDS
-    if unknown:
-        raise TypeError(f"unknown State fields: {sorted(unknown)}")
     new = object.__new__(State)
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
@@ -173,9 +171,6 @@ def state_to_json(state: State) -> dict[str, Any]:
         "turn_loser": state.turn_loser,
         "loser": state.loser,
     }
-
-
-_FIELDS = frozenset(f.name for f in fields(State))
 
 
 def _int(value: Any, what: str, low: int = 0, high: int = 10**6) -> int:
