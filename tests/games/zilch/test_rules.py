@@ -385,3 +385,14 @@ def test_option_checks() -> None:
         RULES.options.resolve(None, {"target": 5010})
     with pytest.raises(OptionError, match="below the target"):
         RULES.options.resolve(None, {"target": 500})
+
+
+@pytest.mark.parametrize("preset", [p.name for p in RULES.options.presets])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_rules_text_of_every_preset(preset: str, lang: str) -> None:
+    options = RULES.options.resolve(preset)
+    text = RULES.rules_text(lang, options)
+    assert preset in text
+    assert str(options["target"]) in text
+    if options["zilch_penalty"]:
+        assert "500" in text and ("zilches" in text or "zilchs" in text)
