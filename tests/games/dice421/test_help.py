@@ -28,6 +28,7 @@ def test_rules_follow_the_options() -> None:
     )
     assert "later player's is stronger" in salon and "rampo" not in salon
     assert "rampo" in bar and "first to lose 2 rounds" in bar and "Dry charge" in bar
+    assert "no winners yet" in bar and "no winners yet" not in salon
     custom = rules_text("fr", OPTIONS.resolve("salon", {"fiche_order": "fiche_first"}))
     assert custom.startswith("Règles personnalisées") and "611 > 666" in custom
 

@@ -16,6 +16,7 @@ options_strategy = st.fixed_dictionaries(
     {
         "tokens": st.integers(1, 30),
         "dry_charge": st.booleans(),
+        "zero_after_charge": st.sampled_from(["out", "stay"]),
         "token_amount": st.sampled_from(["strongest", "own"]),
         "nenette": st.sampled_from(["value4", "penalty2"]),
         "ties": st.sampled_from(["later_wins", "rampo"]),

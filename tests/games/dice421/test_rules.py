@@ -123,8 +123,11 @@ def test_bar_nenette_in_the_charge_costs_two(table: type[Table]) -> None:
     assert t.state.tokens == (0, 2)
 
 
-def _decharge(config: Config, tokens: tuple[int, ...], starter: int = 0) -> State:
-    state = State(config, len(tokens), "decharge", 0, tokens, (0,) * len(tokens))
+def _decharge(
+    config: Config, tokens: tuple[int, ...], starter: int = 0, active: tuple[int, ...] = ()
+) -> State:
+    active = active or tuple(s for s, n in enumerate(tokens) if n > 0)
+    state = State(config, len(tokens), "decharge", 0, tokens, (0,) * len(tokens), active=active)
     return flow.start_turn(state, starter, [])
 
 
@@ -313,3 +316,34 @@ def test_quick_play_is_the_same_game_as_a_match(level: str, preset: str) -> None
         assert state == match.state
         assert actions == sum(entry.kind == "action" for entry in match.log)
         assert throws == sum(entry.kind == "chance" for entry in match.log)
+
+
+def test_bar_players_without_tokens_stay_for_the_decharge(table: type[Table]) -> None:
+    """Seed 002: a player who collected nothing in the charge is no winner yet."""
+    for rule, expected_active in (("out", (1, 2)), ("stay", (0, 1, 2))):
+        t = table(seats=3, tokens=8, dry_charge=True, zero_after_charge=rule)
+        t.play((6, 6, 6))
+        t.play((5, 5, 5))
+        t.play((3, 2, 2))  # C takes 6, 2 left
+        t.play((6, 6, 5))  # C starts
+        t.play((4, 2, 1))
+        t.play((5, 3, 2))  # B takes the last 2 (the 10 wanted is capped)
+        assert t.state.phase == "decharge" and t.state.tokens == (0, 2, 6)
+        assert t.state.active == expected_active, rule
+        assert ("out" in t.kinds()) == (rule == "out")
+        assert t.state.order[0] == 1
+    # Under "stay", A (no tokens) can be given some: B, C, A play; A loses.
+    t.play((6, 6, 6))  # B
+    t.play((5, 5, 5))  # C
+    t.play((3, 2, 2))  # A
+    end = t.last("turn_end")
+    assert (end.seat, end.get("winner"), end.get("amount")) == (0, 1, 2)
+    assert t.state.tokens == (2, 0, 6)
+    assert t.state.active == (0, 2) and t.last("out").seat == 1
+    # And a tokenless winner goes out, safe.
+    t.state = _decharge(Config(zero_after_charge="stay"), (0, 3, 5), active=(0, 1, 2))
+    t.play((4, 2, 1))  # A wins with nothing to give
+    t.play((6, 6, 6))
+    t.play((5, 3, 2))
+    assert t.last("out").seat == 0 and t.last("turn_end").get("amount") == 0
+    assert t.state.active == (1, 2)

@@ -243,7 +243,9 @@ class TurnModel:
             return ("charge", worst, later, state.limit, min(state.pot, 10) if own else 0)
         me = state.current
         assert me is not None
-        give_cap = min(state.tokens[me], 10)
+        # Without tokens (bar rules keep such players in the décharge), winning the turn
+        # takes the player out, safe: scored as giving one token.
+        give_cap = min(state.tokens[me], 10) or 1
         receive_cap = 12
         if best is not None:
             # The cap only matters below the best value (plus a nénette penalty).

@@ -258,20 +258,30 @@ def _settle(state: State, loser: int, winner: int, events: Events) -> State:
 
 
 def _after_tokens(state: State, loser: int, winner: int, events: Events) -> State:
-    """End of the charge, players leaving at 0, the end of a round (seed 000)."""
+    """End of the charge, players leaving, the end of a round.
+
+    Seed 000: when the charge ends, players without tokens have won and go out;
+    seed 002: they are no winners yet and play the décharge (option
+    ``zero_after_charge``). In the décharge a turn winner left without tokens
+    goes out, safe. A player holding every token loses the round (both seeds).
+    """
     if state.phase == "charge":
         if state.pot > 0:
             return start_turn(state, loser, events)
         events.append(Event("charge_over", None, {"tokens": list(state.tokens)}))
-        for seat in range(state.seats):
-            if state.tokens[seat] == 0:
-                events.append(_event("out", seat))
-        state = evolve(state, phase="decharge")
+        active = tuple(range(state.seats))
+        if state.config.zero_after_charge == "out":
+            for seat in range(state.seats):
+                if state.tokens[seat] == 0:
+                    events.append(_event("out", seat))
+            active = tuple(s for s in active if state.tokens[s] > 0)
+        state = evolve(state, phase="decharge", active=active)
     elif state.tokens[winner] == 0:
         events.append(_event("out", winner))
-    holders = state.in_play
-    if len(holders) == 1:
-        return _round_lost(state, holders[0], events)
+        state = evolve(state, active=tuple(s for s in state.active if s != winner))
+    for seat in range(state.seats):
+        if state.tokens[seat] == state.config.tokens:
+            return _round_lost(state, seat, events)
     return start_turn(state, loser, events)
 
 
@@ -281,7 +291,7 @@ def _round_lost(state: State, seat: int, events: Events) -> State:
     losses[seat] += 1
     needed = state.config.rounds_to_lose
     events.append(Event("round_lost", seat, {"losses": losses[seat], "needed": needed}))
-    state = evolve(state, losses=tuple(losses), order=(), done=(), turn_loser=None)
+    state = evolve(state, losses=tuple(losses), order=(), done=(), turn_loser=None, active=())
     if losses[seat] >= needed:
         events.append(Event("game_over", seat, {"losses": losses}))
         return evolve(state, phase="over", loser=seat, playoff="", contenders=(), playoff_throws=())

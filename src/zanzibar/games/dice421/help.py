@@ -90,11 +90,21 @@ def _rules_en(c: Config) -> list[str]:
         f"Tokens: {c.tokens} in the pot. [seed 000: 21 usual, any number; seed 002: 21]",
         "Two phases: in the charge the turn losers take tokens from the pot; when the pot is "
         "empty the décharge begins, where the turn winner gives tokens to the turn loser. "
-        "Players with no tokens at the end of the charge are out: they won. [seed 000]",
+        "[seed 000]",
         f"Each player in turn rolls at most {c.max_rolls} times, rerolling one, two or three "
         "dice, and may stop earlier; nobody may roll more times than the player before in the "
         "turn, so an early stop binds everyone after. [seed 000]",
     ]
+    if c.zero_after_charge == "out":
+        lines.append(
+            "Players with no tokens at the end of the charge are out: they won. [seed 000]"
+        )
+    else:
+        lines.append(
+            "Players with no tokens at the end of the charge are no winners yet: they play the "
+            "décharge and can be given tokens; a player goes out, safe, on winning a turn with "
+            "no tokens left. [seed 002]"
+        )
     if c.dry_charge:
         lines.append(
             "Dry charge: one roll each per turn during the charge. [seed 000 variant; seed 002]"
@@ -168,11 +178,19 @@ def _rules_fr(c: Config) -> list[str]:
         f"Jetons : {c.tokens} au pot. [graine 001 : 21 le plus souvent ; graine 002 : 21]",
         "Deux phases : à la charge, les perdants de tour prennent des jetons au pot ; quand "
         "le pot est vide vient la décharge, où le gagnant du tour donne des jetons au perdant. "
-        "Qui n'a plus de jetons à la fin de la charge sort : il a gagné. [graine 001]",
+        "[graine 001]",
         f"Chacun à son tour lance au plus {c.max_rolls} fois, en relançant un, deux ou trois "
         "dés, et peut s'arrêter avant ; personne ne lance plus de fois que le joueur précédent "
         "dans le tour. [graine 001]",
     ]
+    if c.zero_after_charge == "out":
+        lines.append("Qui n'a plus de jetons à la fin de la charge sort : il a gagné. [graine 001]")
+    else:
+        lines.append(
+            "Qui n'a pas de jeton à la fin de la charge n'a pas encore gagné : il joue la "
+            "décharge et peut en recevoir ; on sort, gagnant, en remportant un tour sans jeton. "
+            "[graine 002]"
+        )
     if c.dry_charge:
         lines.append(
             "Charge sèche : un seul lancer chacun par tour pendant la charge. "

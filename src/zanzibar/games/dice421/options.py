@@ -47,6 +47,23 @@ SPECS: tuple[OptionSpec, ...] = (
         source=f"{S000}: variant, off by default; {S002}: one roll each in the charge",
     ),
     OptionSpec(
+        "zero_after_charge",
+        "choice",
+        "out",
+        {
+            "en": "Players with no tokens when the charge ends: out and safe, or still in the "
+            "décharge, where they can be given tokens.",
+            "fr": "Joueurs sans jeton à la fin de la charge : sortis et gagnants, ou toujours "
+            "dans la décharge, où on peut leur en donner.",
+        },
+        choices=("out", "stay"),
+        choice_labels={
+            "out": {"en": "out, safe", "fr": "sortis, gagnants"},
+            "stay": {"en": "stay in the décharge", "fr": "restent en décharge"},
+        },
+        source=f"{S000}: they have won and go out; {S002}: they are in no way winners yet",
+    ),
+    OptionSpec(
         "token_amount",
         "choice",
         "strongest",
@@ -182,13 +199,15 @@ PRESETS: tuple[Preset, ...] = (
         "bar",
         {
             "en": "Bar rules (seed 002): dry charge, the loser takes its own value in the charge, "
-            "nénette penalty, rampo, lowest throw starts, first to lose 2 rounds pays.",
+            "nénette penalty, rampo, nobody is safe before the décharge, lowest throw starts, "
+            "first to lose 2 rounds pays.",
             "fr": "Règles de bar (graine 002) : charge sèche, le perdant prend sa propre valeur "
-            "à la charge, pénalité de nénette, rampo, le plus petit lancer commence, le premier "
-            "à perdre 2 manches paie.",
+            "à la charge, pénalité de nénette, rampo, personne n'est sauf avant la décharge, le "
+            "plus petit lancer commence, le premier à perdre 2 manches paie.",
         },
         {
             "dry_charge": True,
+            "zero_after_charge": "stay",
             "token_amount": "own",
             "nenette": "penalty2",
             "ties": "rampo",
@@ -213,6 +232,7 @@ class Config:
 
     tokens: int = 21
     dry_charge: bool = False
+    zero_after_charge: str = "out"
     token_amount: str = "strongest"
     nenette: str = "value4"
     ties: str = "later_wins"

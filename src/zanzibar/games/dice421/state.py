@@ -91,7 +91,8 @@ class State:
     the player rolling now. ``pending`` lists die positions waiting for the
     dice (a chance node). A play-off (``playoff`` = ``"draw"`` for who starts,
     ``"worst"``/``"best"`` for a rampo) has its ``contenders`` roll once each,
-    in order, their throws collected in ``playoff_throws``.
+    in order, their throws collected in ``playoff_throws``. ``active`` lists the
+    seats still in the décharge.
     """
 
     config: Config
@@ -113,6 +114,8 @@ class State:
     playoff_throws: tuple[Throw, ...] = ()
     turn_loser: int | None = None
     loser: int | None = None
+    #: Seats still in the décharge (the charge has everybody): out seats have won.
+    active: tuple[int, ...] = ()
 
     @property
     def current(self) -> int | None:
@@ -126,7 +129,7 @@ class State:
     def in_play(self) -> tuple[int, ...]:
         """Seats still in the round (everybody during the charge)."""
         if self.phase == "decharge":
-            return tuple(s for s in range(self.seats) if self.tokens[s] > 0)
+            return self.active
         return tuple(range(self.seats))
 
 
@@ -170,6 +173,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "playoff_throws": [list(t) for t in state.playoff_throws],
         "turn_loser": state.turn_loser,
         "loser": state.loser,
+        "active": list(state.active),
     }
 
 
@@ -270,6 +274,7 @@ def state_from_json(obj: Any) -> State:
         ),
         turn_loser=_optional_seat(obj["turn_loser"], seats, "turn_loser"),
         loser=_optional_seat(obj["loser"], seats, "loser"),
+        active=tuple(_seat(s, seats, "active") for s in _list(obj["active"], "active")),
     )
     _check_consistency(state)
     return state
@@ -277,6 +282,10 @@ def state_from_json(obj: Any) -> State:
 
 def _check_consistency(state: State) -> None:
     """Invariants a state from storage must satisfy (beyond types)."""
+    if list(state.active) != sorted(set(state.active)):
+        raise CorruptDataError("the seats still in play are not in order")
+    if state.phase == "decharge" and len(state.active) < 2:
+        raise CorruptDataError("a décharge needs two players still in")
     if len(set(state.order)) != len(state.order) or len(state.done) > len(state.order):
         raise CorruptDataError("the order of play is inconsistent")
     if any(seat != state.order[i] for i, (seat, _, _) in enumerate(state.done)):
