@@ -347,3 +347,17 @@ def test_bar_players_without_tokens_stay_for_the_decharge(table: type[Table]) ->
     t.play((5, 3, 2))
     assert t.last("out").seat == 0 and t.last("turn_end").get("amount") == 0
     assert t.state.active == (1, 2)
+
+
+def test_a_new_nenette_beats_an_older_one_even_with_rampo(table: type[Table]) -> None:
+    """Seed 002: "if another player makes a nénette, it beats the previous one"."""
+    t = table(preset="bar", first_player="seat_order")
+    t.play((2, 2, 1))
+    t.play((2, 2, 1))
+    assert "rampo" not in t.kinds()
+    end = t.last("turn_end")
+    assert end.seat == 0 and end.get("amount") == 2  # A's older nénette loses, own value 2
+    # Other equal throws still go to a rampo.
+    t.play((6, 5, 3))  # A starts
+    t.play((6, 5, 3))
+    assert t.last("rampo").get("seats") == (1, 0)

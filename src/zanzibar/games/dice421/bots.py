@@ -86,6 +86,7 @@ class TurnModel:
         power_map = strength(config.fiche_order)
         self.power = np.array([power_map[t] for t in ALL_THROWS], dtype=np.int64)
         self.power_of = power_map
+        self.nenette_power = power_map[NENETTE]
         self.value_of_power = {power_map[t]: value(t, config.nenette) for t in ALL_THROWS}
         self.values = np.array([value(t, config.nenette) for t in ALL_THROWS], dtype=np.float64)
         self.is_nenette = np.array([1.0 if t == NENETTE else 0.0 for t in ALL_THROWS])
@@ -98,8 +99,13 @@ class TurnModel:
 
     # -- comparing throws ------------------------------------------------------------
 
-    def _equal_score(self, rolls: int, earlier_rolls: int) -> float:
-        """Score of a later throw equal to an earlier one: 1 beats, 0.5 rampo, 0 loses."""
+    def _equal_score(self, rolls: int, earlier_rolls: int, power: int = -1) -> float:
+        """Score of a later throw equal to an earlier one: 1 beats, 0.5 rampo, 0 loses.
+
+        A new nénette always beats an older one (seeds 000 and 002).
+        """
+        if power == self.nenette_power:
+            return 1.0
         if self.fewer and rolls < earlier_rolls:
             return 1.0
         if self.fewer and rolls > earlier_rolls:
@@ -113,7 +119,7 @@ class TurnModel:
         if found is None:
             power, earlier_rolls = target
             found = (self.power > power).astype(np.float64)
-            found += (self.power == power) * self._equal_score(rolls, earlier_rolls)
+            found += (self.power == power) * self._equal_score(rolls, earlier_rolls, power)
             self._versus[key] = found
         return found
 
@@ -184,7 +190,10 @@ class TurnModel:
         """``M[f, t]``: 1 if a later throw ``f`` in ``later_rolls`` beats mine ``t``, 0.5 tie."""
         greater = (self.power[:, None] > self.power[None, :]).astype(np.float64)
         equal = self.power[:, None] == self.power[None, :]
-        return greater + equal * self._equal_score(later_rolls, my_rolls)
+        score = np.where(
+            self.power == self.nenette_power, 1.0, self._equal_score(later_rolls, my_rolls)
+        )
+        return greater + equal * score[:, None]
 
     @cache  # noqa: B019
     def _nobody_beats_after(self, worst: Target, later: int, my_rolls: int, limit: int) -> Array:
@@ -231,9 +240,12 @@ class TurnModel:
         fewer = self.fewer
         for position, (seat, throw, rolls) in enumerate(state.done):
             p = self.power_of[throw]
-            key = (p, -rolls if fewer else 0, position if self.later_wins else 0)
-            # An earlier throw's rolls only matter when fewer rolls win ties.
-            target = (p, rolls if fewer else 0)
+            if p == self.nenette_power:  # a new nénette beats an older one
+                key, target = (p, 0, position), (p, 0)
+            else:
+                key = (p, -rolls if fewer else 0, position if self.later_wins else 0)
+                # An earlier throw's rolls only matter when fewer rolls win ties.
+                target = (p, rolls if fewer else 0)
             if worst_key is None or key < worst_key:
                 worst_key, worst = key, target
             if best_key is None or key > best_key:

@@ -125,15 +125,19 @@ def _keys(state: State) -> list[tuple[int, int, int]]:
     """Comparison key of each finished throw: bigger is stronger.
 
     Seed 000: at an exact tie the later player wins. Seed 002: a rampo instead,
-    and (read closely) the same combination in fewer rolls wins.
+    and (read closely) the same combination in fewer rolls wins -- except for the
+    nénette, where both seeds say a new nénette beats an older one.
     """
     power = strength(state.config.fiche_order)
     later = state.config.ties == "later_wins"
     fewer = state.config.fewer_rolls_win
-    return [
-        (power[throw], -rolls if fewer else 0, position if later else 0)
-        for position, (_, throw, rolls) in enumerate(state.done)
-    ]
+    keys = []
+    for position, (_, throw, rolls) in enumerate(state.done):
+        if throw == NENETTE:
+            keys.append((power[throw], 0, position))
+        else:
+            keys.append((power[throw], -rolls if fewer else 0, position if later else 0))
+    return keys
 
 
 def _resolve_turn(state: State, events: Events) -> State:

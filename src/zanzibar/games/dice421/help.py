@@ -128,7 +128,7 @@ def _rules_en(c: Config) -> list[str]:
         lines.append(
             "Exactly equal throws deciding the loser (or the giver in the décharge): rampo, "
             "the tied players roll once each, the last one to have played first, until one "
-            "is lower (higher). [seed 002]"
+            "is lower (higher); but a new nénette beats an older one. [seed 002]"
         )
     if c.fewer_rolls_win:
         lines.append(
@@ -215,7 +215,7 @@ def _rules_fr(c: Config) -> list[str]:
         lines.append(
             "À combinaison strictement égale pour la perte (ou pour donner, à la décharge) : "
             "rampo, les joueurs à égalité relancent une fois chacun, à commencer par le dernier "
-            "à avoir joué. [graine 002]"
+            "à avoir joué ; mais une nouvelle nénette bat la précédente. [graine 002]"
         )
     if c.fewer_rolls_win:
         lines.append(
