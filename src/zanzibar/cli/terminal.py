@@ -25,7 +25,8 @@ API (stable; the Zilch client relies on it):
     ``rules``, ``names``, ``seat`` attributes; ``state`` property;
     ``to_act() -> int | None``; ``is_over() -> bool``;
     ``submit(action) -> list[Event]`` (the human's action and everything that followed);
-    ``advance() -> list[Event]`` (let the other seats play until the human must act).
+    ``advance() -> list[Event]`` (let the other seats play until the human must act);
+    optionally ``options`` (the options in force, for ``rules``; the defaults otherwise).
 ``LocalDriver(match, bots, seat, names)``
     the driver for a local Match; ``bots`` maps seat -> Bot.
 ``KeyBinding(keys, command, help)``
@@ -122,6 +123,11 @@ class LocalDriver:
     def state(self) -> Any:
         """The match's state."""
         return self.match.state
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The options in force (for the ``rules`` command)."""
+        return self.match.options
 
     def to_act(self) -> int | None:
         """The seat to act."""
@@ -400,7 +406,7 @@ class TerminalClient:
                 self._output(text)
             return True
         if command == "rules":
-            options = getattr(getattr(self.driver, "match", None), "options", None)
+            options = getattr(self.driver, "options", None)
             if options is None:
                 options = self.driver.rules.options.resolve()
             for line in self.driver.rules.rules_text(self.lang, options).splitlines():
