@@ -151,10 +151,12 @@ async def main(args: argparse.Namespace) -> None:
         time.monotonic(),
         salon.store.commits,
     )
+    busy_start = salon.store.busy_seconds
     await asyncio.gather(*drivers)
     wall = time.monotonic() - wall_start
     cpu = time.process_time() - cpu_start
     commits = salon.store.commits - commits_start
+    writing = salon.store.busy_seconds - busy_start
     del cpu0
 
     # references, same run: the engine alone, and a bare commit
@@ -186,6 +188,9 @@ async def main(args: argparse.Namespace) -> None:
     )
     print(
         f"measured {wall:.1f} s: {actions[0]} player actions ({actions[0] / wall:.0f}/s), {commits} commits, salon CPU {cpu:.1f} s ({100 * cpu / wall:.0f}% of one core)"
+    )
+    print(
+        f"the writer was busy {writing:.1f} s of {wall:.1f} s ({1000 * writing / max(commits, 1):.2f} ms per commit)"
     )
     print(f"{'':40} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8} {'n':>7}")
     print(f"{'handle -> event at every seat (ms)':40} {percentiles(latencies)}")
