@@ -33,6 +33,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "no_die": "There is no die {n}: 421 is played with three dice, 1 to 3.",
         "no_dice_yet": "Roll first: there are no dice to select yet.",
         "roll_first": "Roll at least once before stopping.",
+        "not_yours": "It is not your turn: the dice are not yours to select.",
         "selected": "Reroll: {rerolled}. Keep: {kept}.",
         "none_selected": "No die selected: rolling rerolls all three.",
         "all": "all three",
@@ -46,6 +47,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "no_die": "Il n'y a pas de dé {n} : le 421 se joue avec trois dés, 1 à 3.",
         "no_dice_yet": "Lancez d'abord : pas encore de dés à sélectionner.",
         "roll_first": "Lancez au moins une fois avant de vous arrêter.",
+        "not_yours": "Ce n'est pas votre tour : ces dés ne sont pas à vous.",
         "selected": "Relancer : {rerolled}. Garder : {kept}.",
         "none_selected": "Aucun dé sélectionné : lancer relance les trois.",
         "all": "les trois",
@@ -142,7 +144,9 @@ class Dice421Commands:
 
     def _select(self, select: bool, args: list[str], session: Session) -> Reply:
         state: State = session.state
-        if not state.dice or not session.my_turn:
+        if not session.my_turn:
+            return Reply((_say(session.lang, "not_yours"),))
+        if not state.dice:
             return Reply((_say(session.lang, "no_dice_yet"),))
         for position in self._positions(args, session.lang):
             if select:
