@@ -142,7 +142,9 @@ class ChessBot:
             return choose_easy_move(pos, rng)
         searcher = Searcher(pos.variant, root_order_seed=rng.getrandbits(32), move_rule=move_rule)
         if self.level.sample_depth:
-            near = searcher.moves_within(pos, self.level.sample_depth, self.level.margin)
+            near = searcher.moves_within(
+                pos, self.level.sample_depth, self.level.margin, self.limits()
+            )
             return rng.choice(sorted(near))
         result = searcher.search(pos, self.limits())
         self.last = result

@@ -27,6 +27,10 @@ order they pay off in Python where a move generation is the costly step:
   piece would lift the score to alpha, which spares a move generation); in
   check it searches every evasion so mates are seen. Pruned moves count at
   their optimistic value, so scores stay sound bounds for the table.
+  Captures of a defended piece by a clearly more valuable one are skipped (a
+  cheap stand-in for static exchange evaluation), and quiescence stops 8
+  plies past the horizon: on a 12 x 12 board full of hoppers and leapers,
+  capture chains otherwise explode.
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
@@ -46,7 +50,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from zanzibar.games.chess.evaluation import Evaluator, evaluator_for
 from zanzibar.games.chess.moves import EN_PASSANT
@@ -69,6 +73,10 @@ _CLOCK_MASK = 255
 DELTA_MARGIN = 200
 #: Frontier futility: quiet moves are skipped when the static score plus this is below alpha.
 FUTILITY_MARGIN = 250
+#: Quiescence plies beyond the horizon (captures on a crowded 12x12 board chain far).
+QS_MAX_DEPTH = 8
+#: Quiescence skips a capture of a defended piece worth this much less than the capturer.
+BAD_CAPTURE_MARGIN = 50
 #: Table entries kept before the table is cleared (about 150 bytes each).
 TT_CAPACITY = 1_000_000
 
@@ -235,26 +243,30 @@ class Searcher:
             out.append((move, score))
         return out
 
-    def moves_within(self, pos: Position, depth: int, margin: int) -> list[int]:
-        """Every legal move scoring at least (best score - ``margin``) at ``depth``.
+    def moves_within(
+        self, pos: Position, depth: int, margin: int, limits: SearchLimits | None = None
+    ) -> list[int]:
+        """Legal moves scoring at least (best score - ``margin``) at ``depth``.
 
-        One full search finds the best score, then a null-window test per move
-        says whether it reaches the threshold: much cheaper than exact scores.
+        One search finds the best move and score, then a null-window test per
+        move says whether it reaches the threshold: much cheaper than exact
+        scores. ``limits`` (time, nodes) bound the whole: when they run out,
+        the moves found so far are returned (the best one at least).
         """
-        best = self.search(pos, SearchLimits(max_depth=depth))
+        limits = limits or SearchLimits()
+        best = self.search(pos, replace(limits, max_depth=depth))
         if not best.move:
             return []
         threshold = best.score - margin
-        self._deadline = 0.0
-        self._node_limit = 0
-        near = []
+        near = [best.move]
         for move in pos.legal_moves():
             if move == best.move:
-                near.append(move)
                 continue
             pos.push(move)
             try:
                 score = -self._search(depth - 1, -threshold, -threshold + 1, 1, True)
+            except SearchAborted:
+                break
             finally:
                 pos.pop()
             if score >= threshold:
@@ -505,7 +517,9 @@ class Searcher:
         scored.sort(key=_first, reverse=True)  # stable: ties keep the given order
         return [move for _, move in scored]
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool | None = None) -> int:
+    def _quiesce(
+        self, alpha: int, beta: int, ply: int, in_check: bool | None = None, qdepth: int = 0
+    ) -> int:
         self._tick()
         self.stats.qnodes += 1
         pos = self._pos
@@ -513,11 +527,12 @@ class Searcher:
             in_check = pos.is_check()
         evaluator = self.evaluator
         stand = 0
-        if in_check:
+        if in_check and qdepth < QS_MAX_DEPTH:
             best = -INFINITE
         else:
+            in_check = False  # past the depth cap a check is not answered: stand pat
             stand = evaluator.evaluate(pos)
-            if stand >= beta or ply >= MAX_PLY:
+            if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
                 return stand
             if stand > alpha:
                 alpha = stand
@@ -546,8 +561,13 @@ class Searcher:
                     gain = 0
                 else:
                     continue
+                attacker = value[board[move & 0xFF]]
                 if promo:
-                    gain += value[promo] - value[board[move & 0xFF]]
+                    gain += value[promo] - attacker
+                elif attacker > gain + BAD_CAPTURE_MARGIN and pos.is_attacked(
+                    (move >> 8) & 0xFF, -pos.turn
+                ):
+                    continue  # a valuable piece takes a defended cheap one: likely losing
                 if gain < floor:
                     # Delta pruning: even winning it cannot reach alpha. Count it at its
                     # optimistic value, so the score stays a sound upper bound.
@@ -560,7 +580,7 @@ class Searcher:
         for move in candidates:
             pos.push(move)
             try:
-                score = -self._quiesce(-beta, -alpha, ply + 1)
+                score = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1)
             finally:
                 pos.pop()
             if score > best:
