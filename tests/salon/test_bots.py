@@ -208,3 +208,45 @@ async def test_421_bar_rounds_pause_and_the_host_holds(tmp_path: Path) -> None:
         assert table.state == "playing"
     finally:
         await salon.stop()
+
+
+async def test_kick_mid_game_gives_the_seat_to_a_bot(salon: Salon) -> None:
+    anna, bob, table_id = await two_humans(salon)
+    table = salon.tables[table_id]
+    await anna.ok("table.kick", table=table_id, user=bob.user_id)
+    assert table.seats[1].away and table.seats[1].left
+    assert bob.user_id in table.banned
+    await bob.refused("table.join", "forbidden", table=table_id)
+    await bob.refused("table.watch", "forbidden", table=table_id)
+    match = table.match
+    assert match is not None and match.to_act == 0
+    kicked_at = len(match.events)
+    await anna.ok("game.action", table=table_id, action={"type": "roll"})
+    while match.to_act == 0 and match.state.total:
+        await anna.ok("game.action", table=table_id, action={"type": "stop"})
+    await salon.settle()
+    assert any(e.seat == 1 for _, e in match.events[kicked_at:])  # the bot played Bob's turn
+    assert match.to_act == 0
+
+
+async def test_slow_bot_levels_think_in_a_thread(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", bot_threads=True)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+        await anna.ok("table.add_bot", table=table_id, level="hard")
+        await anna.ok("table.start", table=table_id)
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        match = salon.tables[table_id].match
+        assert match is not None
+        while match.to_act == 0 and not match.is_over:
+            await anna.ok(
+                "game.action",
+                table=table_id,
+                action={"type": "stop" if match.state.total else "roll"},
+            )
+        await salon.settle()
+        assert ("race", "hard") in salon._bot_seconds
+    finally:
+        await salon.stop()

@@ -63,6 +63,8 @@ log = logging.getLogger(__name__)
 PROTOCOL = 1
 DEFAULT_DB = "sqlite+aiosqlite:///zanzibar.sqlite3"
 CLOCK_MIN, CLOCK_MAX = 5, 3600
+#: Bots of a level whose slowest move so far took less than this play inline.
+INLINE_BOT_SECONDS = 0.002
 MAX_SEATS = 16
 
 Handler = Callable[[Connection, dict[str, Any]], Awaitable[None]]
@@ -141,8 +143,10 @@ class Salon:
     before a bot takes over their seat mid-game.
     ``lobby_delay``: lobby updates are coalesced over this many seconds.
     ``durable``: SQLite ``synchronous=FULL`` (survives power loss, slower).
-    ``bot_threads``: bots think in a worker thread (a slow chess bot must not
-    stall other tables); ``clock_scale``: real seconds per turn-clock second
+    ``bot_threads``: a bot level whose moves take more than
+    :data:`INLINE_BOT_SECONDS` thinks in a worker thread (a chess bot must not
+    stall other tables); quick dice bots play inline, since handing work to a
+    thread costs more than their move on a busy machine; ``clock_scale``: real seconds per turn-clock second
     (tests shrink it).
     ``rules_for``/``games``: where games come from (the registry by default;
     tests may pass their own).
@@ -185,6 +189,8 @@ class Salon:
         self._timers: set[asyncio.Task[Any]] = set()
         self._lobby_task: asyncio.Task[None] | None = None
         self._takeovers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        #: Slowest move seen per (game, bot level), to choose inline or threaded thinking.
+        self._bot_seconds: dict[tuple[str, str], float] = {}
         self._started = False
         self._stopping = False
         self._handlers: dict[str, Handler] = {
@@ -1521,6 +1527,23 @@ class Salon:
             bot = table.bots[(seat, level)] = table.rules.make_bot(level, table.options, seed)
         return bot
 
+    async def _think(self, game: str, level: str, bot: Bot[Any, Any], state: Any) -> Any:
+        """The bot's choice: in a thread for slow levels, inline for quick ones."""
+        key = (game, level)
+        slowest = self._bot_seconds.get(key)
+        inline = not self.bot_threads or (slowest is not None and slowest < INLINE_BOT_SECONDS)
+
+        def choose() -> Any:
+            started = time.perf_counter()
+            action = bot.choose(state)
+            took = time.perf_counter() - started
+            self._bot_seconds[key] = max(took, self._bot_seconds.get(key, 0.0))
+            return action
+
+        if inline:
+            return choose()
+        return await asyncio.to_thread(choose)
+
     async def _bot_move(self, table: Table, seat: int, log_length: int) -> None:
         if self.bot_delay > 0:
             await asyncio.sleep(self.bot_delay)
@@ -1533,10 +1556,7 @@ class Salon:
         bot = self._bot(table, seat, level)
         state = match.state
         try:
-            if self.bot_threads:
-                action = await asyncio.to_thread(bot.choose, state)
-            else:
-                action = bot.choose(state)
+            action = await self._think(table.rules.name, level, bot, state)
         except Exception:
             log.exception(
                 "the %s bot of %s failed; playing its first legal action", level, table.rules.name
