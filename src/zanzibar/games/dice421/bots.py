@@ -71,7 +71,8 @@ ROLL_BY_MASK: tuple[Action, ...] = (
 #: Throw index by dice tuple, keyed as states hold dice (tuple[int, ...]).
 _INDEX: dict[tuple[int, ...], int] = {throw: i for i, throw in enumerate(ALL_THROWS)}
 
-MAX_LATER = 9
+#: Most cached go plans per set of options (about 0.3 kB each).
+MAX_PLANS = 100_000
 #: Tokens a first player expects to receive if it loses the décharge turn.
 FIRST_PLAYER_RECEIVE_ESTIMATE = 3
 
@@ -95,7 +96,7 @@ class TurnModel:
         self._versus: dict[tuple[int, int, int], Array] = {}
         self._chase: dict[tuple[int, int, int], Array] = {}
         self._q: dict[tuple[int, int, int], Array] = {}
-        self._plans: dict[tuple[object, ...], tuple[tuple[int, ...], ...]] = {}
+        self._plans: dict[tuple[object, ...], tuple[bytes, ...]] = {}
 
     # -- comparing throws ------------------------------------------------------------
 
@@ -211,17 +212,21 @@ class TurnModel:
 
     # -- the bot's own go --------------------------------------------------------------
 
-    def plan(self, state: State) -> tuple[tuple[int, ...], ...]:
+    def plan(self, state: State) -> tuple[bytes, ...]:
         """The decision table (rolls used x throw) for the player rolling in ``state``.
 
-        Stored as tuples of Python ints: a look-up in them is several times faster
-        than indexing a numpy array, and bots look up once per decision.
+        Stored as one ``bytes`` row per roll count: indexing bytes gives a Python
+        int several times faster than indexing a numpy array, in 56 bytes a row.
+        The cache is bounded (a salon runs for weeks): past ``MAX_PLANS`` it starts
+        afresh, which costs a few milliseconds of recomputation.
         """
         context = self.context(state)
         found = self._plans.get(context)
         if found is None:
+            if len(self._plans) >= MAX_PLANS:
+                self._plans.clear()
             decision = self.go_plan(context).decision
-            found = tuple(tuple(int(code) for code in row) for row in decision)
+            found = tuple(bytes(int(code) for code in row) for row in decision)
             self._plans[context] = found
         return found
 
