@@ -173,3 +173,32 @@ def test_no_move_in_a_finished_game() -> None:
     pos = Position(load_variant("chess"), "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")
     with pytest.raises(IllegalActionError):
         ChessBot(pos.variant, "medium", node_limit=100).choose_move(pos)
+
+
+def test_medium_mates_the_beginner() -> None:
+    """The levels differ in strength: the searching bot mates the one-ply bot."""
+    variant = load_variant("chess")
+    pos = Position(variant)
+    bots = [ChessBot(variant, "medium", 0, node_limit=600), ChessBot(variant, "beginner", 50)]
+    _play(pos, bots, 160)
+    result = pos.outcome()
+    assert result is not None
+    assert (result.winner, result.reason) == (1, "checkmate")
+
+
+CROWDED = (
+    "cmz3kuv1mc/1rnbw1gw1r1e/p1pi2zipbp1/9pn1/1p1p1pp4p/e2f8/7Q4/4IPL5/2E1Z1I2E2/"
+    "PPPPN1P1PPPP/1R4WWBNR1/CM1V2KUV1MC b Kk - 1 26"
+)
+
+
+def test_easy_level_keeps_its_budget_in_a_crowded_position() -> None:
+    """Capture chains in this Zanzibar-S middlegame once made a 2-ply look take 40 seconds."""
+    import time
+
+    variant = load_variant("zanzibar-s")
+    pos = Position(variant, CROWDED)
+    start = time.perf_counter()
+    move = ChessBot(variant, "easy", 1, node_limit=1_500).choose_move(pos)
+    assert move in pos.legal_moves()
+    assert time.perf_counter() - start < 10
