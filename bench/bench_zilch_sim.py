@@ -12,7 +12,9 @@ Two players, seed 004's rules (target 5000), whole games through the engine's
 Also the win rate of the first-named level in the mixed pairings
 (each level takes the first seat in half the games).
 
-Run: ``.venv/bin/python bench/bench_zilch_sim.py [--games N] [--target T] [--json]``.
+Games per second are given per wall-clock second and per CPU second of this
+process (the machine may be shared). Run:
+``.venv/bin/python bench/bench_zilch_sim.py [--games N] [--target T] [--json]``.
 """
 
 from __future__ import annotations
@@ -49,11 +51,14 @@ def main() -> None:
         ["expected", "expected", "expected"],
     ):
         simulate(options, levels, 5, seed=10**6)  # warm the plan caches a little
+        cpu = time.process_time()
         result = simulate(options, levels, args.games, seed=0)
+        cpu = time.process_time() - cpu
         rows.append(
             {
                 "bots": levels,
                 "games_per_second": result["games_per_second"],
+                "games_per_cpu_second": args.games / cpu,
                 "first_seat_win": result["win_rates"][0],
                 "mean_turns": result["mean_turns"],
             }
@@ -81,7 +86,8 @@ def main() -> None:
     print(f"target {args.target}; optimal policy ready in {prepare:.2f} s (cache or solve)")
     for row in rows:
         print(
-            f"  {' vs '.join(row['bots']):<30} {row['games_per_second']:8.0f} games/s"
+            f"  {' vs '.join(row['bots']):<34} {row['games_per_second']:6.0f} games/s wall"
+            f" {row['games_per_cpu_second']:6.0f} per CPU second"
             f"   first seat wins {100 * row['first_seat_win']:.1f} %   {row['mean_turns']:.1f} turns/game"
         )
     for duel in duels:
