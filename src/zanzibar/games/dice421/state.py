@@ -84,15 +84,24 @@ def action_from_json(obj: Any) -> Action:
 
 @dataclass(frozen=True)
 class State:
-    """Everything about a 421 game at one moment.
+    """Everything about a 421 game at one moment (the JSON form has the same keys).
 
-    ``done`` holds the finished throws of the current turn as
-    ``(seat, throw, rolls)`` in order of play; ``dice``/``rolls`` are those of
-    the player rolling now. ``pending`` lists die positions waiting for the
-    dice (a chance node). A play-off (``playoff`` = ``"draw"`` for who starts,
-    ``"worst"``/``"best"`` for a rampo) has its ``contenders`` roll once each,
-    in order, their throws collected in ``playoff_throws``. ``active`` lists the
-    seats still in the décharge.
+    * ``config``: the options in force (every option by name);
+    * ``seats``: number of players; ``phase``: ``draw`` (who starts), ``charge``,
+      ``decharge`` or ``over``; ``pot``: tokens left in the pot;
+    * ``tokens``, ``losses``: tokens held and rounds lost, by seat; ``round``: the
+      round being played (from 1); ``turns``: turns finished in the whole game;
+    * ``order``: this turn's players in order of play; ``done``: their finished
+      throws as ``(seat, throw, rolls)``; ``limit``: the roll limit of the player
+      rolling now; ``dice``/``rolls``: that player's throw (highest die first, empty
+      before the first roll) and rolls used; ``pending``: die positions waiting
+      for the dice (a chance node);
+    * ``playoff``: ``""``, or ``"draw"`` (who starts), ``"worst"``/``"best"`` (a
+      rampo for the loser or the giver); ``contenders``: who rolls once each, in
+      order; ``playoff_throws``: their throws so far; ``turn_loser``: the turn's
+      loser while a rampo for the giver runs;
+    * ``loser``: the game's loser once over; ``active``: seats still in the
+      décharge (out seats have won).
     """
 
     config: Config
