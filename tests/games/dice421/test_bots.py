@@ -133,3 +133,53 @@ def test_two_later_players_limit_each_other() -> None:
     assert both < one**2
     # ... but at least as likely as both beating it with a single roll each.
     assert both > chase((6, 5, 3), 1).probability ** 2
+
+
+def _best_expected(score: dict[tuple[int, int, int], float], rolls: int) -> float:
+    """Brute force over ordered dice and every reroll choice: the best expected score."""
+    from functools import cache
+    from itertools import combinations, product
+
+    @cache
+    def best(dice: tuple[int, int, int], left: int) -> float:
+        options = [score[dice]]
+        if left:
+            for size in (1, 2, 3):
+                for chosen in combinations(range(3), size):
+                    total = 0.0
+                    for faces in product(range(1, 7), repeat=size):
+                        new = list(dice)
+                        for position, face in zip(chosen, faces, strict=True):
+                            new[position] = face
+                        a, b, c = sorted(new, reverse=True)
+                        total += best((a, b, c), left - 1)
+                    options.append(total / 6**size)
+        return max(options)
+
+    outcomes = []
+    for d in product(range(1, 7), repeat=3):
+        a, b, c = sorted(d, reverse=True)
+        outcomes.append(best((a, b, c), rolls - 1))
+    return sum(outcomes) / 216
+
+
+def test_last_player_in_the_decharge_weighs_tokens_exactly(table: type[Table]) -> None:
+    """Last to play in a two-player décharge: win -> give min(value, tokens), lose -> receive."""
+    from zanzibar.games.dice421 import flow
+    from zanzibar.games.dice421.combos import strength, value
+    from zanzibar.games.dice421.state import State
+
+    config = Config()
+    state = State(config, 2, "decharge", 0, (9, 12), (0, 0), active=(0, 1))
+    t = table()
+    t.state = flow.start_turn(state, 1, [])
+    t.play((6, 6, 2), ([2], (1,)), ([2], (5,)), stop=False)  # B ends on 6 6 5 after 3 rolls
+    model = turn_model(config)
+    plan = model.go_plan(model.context(t.state))
+    power = strength("salon")
+    receive = min(value((6, 6, 5)), 12)  # B's throw is worth 1
+    score = {
+        throw: (min(value(throw), 9) if power[throw] >= power[(6, 6, 5)] else -receive)
+        for throw in ALL_THROWS
+    }
+    assert plan.start == pytest.approx(_best_expected(score, 3))
