@@ -6,6 +6,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +41,7 @@ def _play_random(match: Match[Any, Any], rng: random.Random) -> None:
     assert match.state.pot + sum(match.state.tokens) == total
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(options=options_strategy, seats=st.integers(2, 7), seed=st.integers(0, 2**31))
 def test_random_games_conserve_tokens_end_with_one_loser_and_replay(
