@@ -226,7 +226,7 @@ def _turn_end(event: Event, lang: str, who: _Who, viewer: int | None, names: Seq
         take = who.verb("take", "takes")
         return f"{head} and {take} {tokens_text(amount, lang)} from the pot{cap}; {pot} left."
     give = winner.verb("give", "gives")
-    target = "you" if who.you else ("them" if not winner.you else str(who))
+    target = str(who)
     return (
         f"{head}; {winner} {give} {target} {tokens_text(amount, lang)}{cap} "
         f"with {dice_text(winner_dice)}."
