@@ -162,13 +162,13 @@ def _turn_start(
         pot_text = f", {tokens_text(pot, lang)} au pot" if phase == "charge" else ""
         verb = who.verb("commencez", "commence")
         return (
-            f"Tour {turn}, {_phase_name(phase, lang)}{pot_text} : {who.cap()} {verb}, "
+            f"Tour {turn}, {_phase_name(phase, lang)}{pot_text} : {who} {verb}, "
             f"{rolls_text(limit, lang)} au plus."
         )
     pot_text = f", {tokens_text(pot, lang)} in the pot" if phase == "charge" else ""
     verb = who.verb("start", "starts")
     return (
-        f"Turn {turn}, {_phase_name(phase, lang)}{pot_text}: {who.cap()} {verb}, "
+        f"Turn {turn}, {_phase_name(phase, lang)}{pot_text}: {who} {verb}, "
         f"up to {rolls_text(limit, lang)}."
     )
 
