@@ -220,3 +220,60 @@ async def test_store_batches_many_writes_in_few_commits(tmp_path: Path) -> None:
         assert isinstance(results[0], Exception) and results[1] is None
     finally:
         await store.stop()
+
+
+async def test_async_write_path_as_for_postgresql(tmp_path: Path, monkeypatch: Any) -> None:
+    """Databases other than SQLite are written through the async engine; check that path."""
+    from zanzibar.salon import persistence
+
+    monkeypatch.setattr(persistence, "make_sync_writer_engine", lambda url, durable=False: None)
+    path = tmp_path / "async.sqlite3"
+    first = make_salon(path)
+    assert first.store._sync_engine is None and not first.store.inline
+    await first.start()
+    anna = await Client(first, "Anna").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await anna.ok("table.add_bot", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    await anna.ok("game.action", table=table_id, action={"type": "roll"})
+    await first.settle()
+    before = first.snapshot(table_id)
+    await first.crash()
+    second = make_salon(path, takeover_delay=60)
+    await second.start()
+    try:
+        assert second.snapshot(table_id) == before
+    finally:
+        await second.stop()
+
+
+async def test_durable_mode_writes_in_a_thread_with_full_sync(tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'd.sqlite3'}", durable=True)
+    assert not store.inline
+    await store.start()
+    try:
+        from sqlalchemy import insert
+
+        from zanzibar.salon import models as m
+
+        await store.write(
+            [
+                (
+                    insert(m.users),
+                    {
+                        "id": 1,
+                        "name": "a",
+                        "name_key": "a",
+                        "password_hash": None,
+                        "lang": "en",
+                        "guest": True,
+                        "created": 0.0,
+                    },
+                )
+            ]
+        )
+        assert store.commits == 1
+        async with store.engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 2  # FULL
+    finally:
+        await store.stop()

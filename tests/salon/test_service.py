@@ -222,3 +222,39 @@ async def test_ask_and_history_request(salon: Salon, client_factory: Any) -> Non
     assert [i["seq"] for i in history["items"]] == list(
         range(3, salon.tables[table_id].history.last_seq + 1)
     )
+
+
+async def test_lobby_follows_every_change(salon: Salon, client_factory: Any) -> None:
+    anna = await client_factory("Anna")
+    bob = await client_factory("Bob")
+    watcher = await client_factory("Watcher")
+    await watcher.ok("lobby.subscribe")
+    assert watcher.last("lobby")["tables"] == []
+    table_id = (await anna.ok("table.create", game="race", seats=3))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("table.add_bot", table=table_id, level="hard")
+    await salon.settle()
+    (summary,) = watcher.last("lobby")["tables"]
+    assert [(s["name"], s["bot"], s["connected"]) for s in summary["seats"]] == [
+        ("Anna", None, True),
+        ("Bob", None, True),
+        ("Bot 3 (hard)", "hard", False),
+    ]
+    assert summary["state"] == "waiting" and summary["host_name"] == "Anna"
+    await anna.ok("table.start", table=table_id)
+    await salon.settle()
+    assert watcher.last("lobby")["tables"][0]["state"] == "playing"
+    await bob.disconnect()
+    await salon.settle()
+    seats = watcher.last("lobby")["tables"][0]["seats"]
+    assert seats[1]["connected"] is False
+    await anna.ok("table.leave", table=table_id)
+    await salon.settle()
+    # Bob only dropped: the table stays for him
+    assert [t["id"] for t in watcher.last("lobby")["tables"]] == [table_id]
+    await anna.refused("chat.say", "forbidden", table=table_id, text="still here?")
+    await watcher.ok("lobby.unsubscribe")
+    count = len(watcher.of_type("lobby"))
+    await anna.ok("table.join", table=table_id)
+    await salon.settle()
+    assert len(watcher.of_type("lobby")) == count

@@ -1628,7 +1628,7 @@ class Salon:
         topic = message.get("topic")
         if not isinstance(topic, str) or not topic:
             raise SalonError("invalid", "say what to ask about")
-        if not table.is_member(user.id):
+        if not table.is_present(user.id):
             raise SalonError("forbidden", "join or watch the table first")
         if topic in ("rules", "help"):
             # The game's own texts in the asker's language (the web client's Ctrl+F1 and F1).
@@ -1667,7 +1667,7 @@ class Salon:
         text, me = clean_text(message.get("text"))
         me = me or force_me
         async with table.lock:
-            if not table.is_member(user.id):
+            if not table.is_present(user.id):
                 raise SalonError("forbidden", "join or watch the table to talk there")
             self._chat_limit.check(user.id)
             snap = _Snapshot.of(table)
@@ -1731,7 +1731,7 @@ class Salon:
         channel = message.get("channel")
         if channel is not None and channel not in CHANNELS:
             raise SalonError("invalid", f"channel is one of {', '.join(CHANNELS)}")
-        if not table.is_member(user.id):
+        if not table.is_present(user.id):
             raise SalonError("forbidden", "join or watch the table first")
         self._send_history(conn, table, since, channel, _request_id(message))
 

@@ -107,6 +107,13 @@ class Table:
         """Seated (even away) or watching."""
         return self.seat_of(user) is not None or user in self.spectators
 
+    def is_present(self, user: int) -> bool:
+        """Seated and not gone (left or kicked), or watching: may talk and ask here."""
+        seat = self.seat_of(user)
+        if seat is not None:
+            return not self.seats[seat].left
+        return user in self.spectators
+
     @property
     def running(self) -> bool:
         """A game is in progress (playing or paused between rounds)."""
