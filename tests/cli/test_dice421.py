@@ -207,3 +207,40 @@ def test_single_keys_in_a_real_terminal() -> None:
         os.close(master)
     text = "".join(out)
     assert text.count("You rolled") >= 2  # the roll, then D repeated it
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_azerty_digit_row_in_a_real_terminal() -> None:
+    """On AZERTY the unshifted digit keys type & é " ' ( -: they select, the digits unselect."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    command = [sys.executable, "-m", "zanzibar.cli.main", "play", "421", "--seed", "1"]
+    process = subprocess.Popen(
+        [*command, "--delay", "0", "--layout", "azerty", "--lang", "fr"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
+    os.close(slave)
+    out: list[str] = []
+    try:
+        _read_until(master, "À vous : lancer 1 sur 3 au plus.", out)
+        os.write(master, b"r")
+        _read_until(master, "Vous avez lancé", out)
+        os.write(master, "é".encode())  # the key of 2, unshifted: select die 2
+        _read_until(master, "Relancer : ", out)
+        os.write(master, b"2")  # Shift+2 on AZERTY: unselect die 2
+        _read_until(master, "Aucun dé sélectionné", out)
+        os.write(master, b"q")
+        _read_until(master, "Appuyez sur O pour quitter", out)
+        os.write(master, b"o")
+        _read_until(master, "Vous avez quitté la partie.", out)
+        assert process.wait(timeout=20) == 1
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)

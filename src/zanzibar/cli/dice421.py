@@ -206,6 +206,12 @@ def play(argv: list[str]) -> int:
     parser.add_argument("--lang", choices=LANGUAGES, default="en")
     parser.add_argument("--name", default=None)
     parser.add_argument("--delay", type=float, default=0.4, help="seconds between bot events")
+    parser.add_argument(
+        "--layout",
+        choices=["qwerty", "azerty"],
+        default="qwerty",
+        help="keyboard layout for the digit keys (azerty: the unshifted & é \" ' ( - row)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.bots <= 9:
         parser.error("--bots must be between 1 and 9")
@@ -221,7 +227,7 @@ def play(argv: list[str]) -> int:
     }
     driver = LocalDriver(match, bots, 0, names)
     commands = Dice421Commands()
-    client = TerminalClient(driver, commands, lang=args.lang, delay=args.delay)
+    client = TerminalClient(driver, commands, lang=args.lang, delay=args.delay, layout=args.layout)
     preset = RULES.options.matching_preset(options) or "custom"
     try:
         print(_say(args.lang, "intro", preset=preset, players=", ".join(names)), flush=True)

@@ -44,10 +44,12 @@ API (stable; the Zilch client relies on it):
 ``Session``
     what a command sees: ``driver``, ``lang``, ``names``, ``seat``, ``state``,
     ``my_turn``, ``last_events``.
-``TerminalClient(driver, commands, lang="en", output=None, interactive=None, delay=0.0)``
+``TerminalClient(driver, commands, lang="en", output=None, interactive=None, delay=0.0,
+layout="qwerty")``
     ``run(lines=None) -> int`` plays until the game ends or the player quits; ``lines``
     replaces standard input (tests). Exit status 0 when the game ended, 1 if the
-    player quit or the input ended first.
+    player quit or the input ended first. ``layout="azerty"`` reads the unshifted
+    digit row of a French keyboard (& é " ' ( -) as the digits 1-6.
 
 Generic commands and keys handled here for every game: ``help`` (F1, ``?``, ``h``),
 ``rules`` (Ctrl+F1), ``scores`` (S), ``turn`` (T), ``status``, ``quit`` (Q then Y,
@@ -327,6 +329,7 @@ class TerminalClient:
         output: Callable[[str], None] | None = None,
         interactive: bool | None = None,
         delay: float = 0.0,
+        layout: str = "qwerty",
     ) -> None:
         self.driver = driver
         self.commands = commands
@@ -335,6 +338,7 @@ class TerminalClient:
         self._output = output or self._print
         self.interactive = sys.stdin.isatty() if interactive is None else interactive
         self.delay = delay
+        self.layout = layout
         self._key_map: dict[str, str] = {}
         for binding in (*commands.bindings(), *GENERIC_BINDINGS):
             for key in binding.keys:
@@ -464,7 +468,7 @@ class TerminalClient:
         from zanzibar.cli.keys import raw_terminal, read_key
 
         fd = sys.stdin.fileno()
-        layout = "qwerty"
+        layout = self.layout
         with raw_terminal(fd):
             # Keys typed from now on arrive one by one, unechoed: only then say "your turn".
             if self._open():
