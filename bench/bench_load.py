@@ -585,6 +585,13 @@ def main(argv: list[str] | None = None) -> int:
             f"server CPU in the window: {cpu:.1f} s over {end - start:.1f} s "
             f"({100 * cpu / (end - start):.0f}% of one core)"
         )
+        if actions and cpu == cpu:
+            per_action = cpu / actions
+            print(
+                f"server CPU per player action (with the bot moves, broadcasts and storage it "
+                f"causes): {per_action * ms:.2f} ms, so one free core would serve about "
+                f"{1 / per_action:.0f} player actions/s"
+            )
         print(
             f"whole machine: {os.cpu_count()} CPUs, {100 * sampler.machine_busy(start, end):.0f}% busy "
             f"in the window (every process, ours and others'); load average {os.getloadavg()[0]:.1f}"
