@@ -74,6 +74,8 @@ class WorkerResult:
     window_start: float = 0.0
     window_end: float = 0.0
     client_cpu: float = 0.0
+    close_seconds: float = 0.0
+    setup_seconds: float = 0.0
 
 
 class Player:
@@ -272,8 +274,8 @@ class World:
         for plan in self.plans:
             groups.append((self.players[index : index + len(plan.names)], plan))
             index += len(plan.names)
-        for start in range(0, len(groups), 20):
-            await asyncio.gather(*(self.seat_table(g, p) for g, p in groups[start : start + 20]))
+        for start in range(0, len(groups), 50):
+            await asyncio.gather(*(self.seat_table(g, p) for g, p in groups[start : start + 50]))
 
     async def seat_table(self, group: list[Player], plan: TablePlan) -> None:
         host = group[0]
@@ -329,7 +331,9 @@ class World:
         return out, incomplete
 
     async def run(self, warmup: float, duration: float) -> WorkerResult:
+        setting_up = time.perf_counter()
         await self.set_up()
+        self.result.setup_seconds = time.perf_counter() - setting_up
         await asyncio.sleep(warmup)
         self.measuring = True
         self.result.window_start = time.time()
@@ -348,8 +352,12 @@ class World:
             self.result.errors.append(
                 f"{incomplete} actions whose event did not reach every seat in the window"
             )
-        for player in self.players:
-            await player.ws.close()
+        closing = time.perf_counter()
+        tasks = [asyncio.create_task(player.ws.close()) for player in self.players]
+        _, pending = await asyncio.wait(tasks, timeout=30)
+        for task in pending:
+            task.cancel()
+        self.result.close_seconds = time.perf_counter() - closing
         return self.result
 
 
@@ -540,11 +548,13 @@ def main(argv: list[str] | None = None) -> int:
             sampler.stop()
     finally:
         if process is not None:
+            stopping = time.perf_counter()
             process.terminate()
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+            print(f"the server stopped in {time.perf_counter() - stopping:.1f} s")
         if tmp is not None:
             tmp.cleanup()
 
@@ -598,6 +608,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     if latencies:
         print(f"mean action latency {statistics.fmean(latencies) * ms:.2f} ms")
+    print(
+        f"signing in and seating everyone took {max(r.setup_seconds for r in results):.1f} s; "
+        f"closing every socket {max(r.close_seconds for r in results):.1f} s"
+    )
     for r in results:
         for error in r.errors[:5]:
             print(f"note: {error}")
