@@ -38,7 +38,7 @@ values = st.recursive(
     ),
     max_leaves=6,
 )
-messages = st.fixed_dictionaries(
+random_messages = st.fixed_dictionaries(
     {"type": st.one_of(st.sampled_from(TYPES), st.text(max_size=10))},
     optional={"v": st.sampled_from([1, 1, 1, 2, "1", None])},
 ).flatmap(
@@ -48,7 +48,70 @@ messages = st.fixed_dictionaries(
 )
 
 
+small = st.integers(min_value=-1, max_value=4)
+plausible = st.fixed_dictionaries(
+    {
+        "v": st.just(1),
+        "type": st.sampled_from(TYPES),
+        "table": st.integers(min_value=0, max_value=3),
+    },
+    optional={
+        "seat": small,
+        "user": small,
+        "seq": st.integers(min_value=0, max_value=30),
+        "since": st.integers(min_value=0, max_value=30),
+        "action": st.sampled_from([{"type": "roll"}, {"type": "stop"}, {"type": "jump"}, {}]),
+        "text": st.sampled_from(["hi", "/me waves", "", "x" * 501]),
+        "to": st.sampled_from(["Anna", "Bob", "Nobody"]),
+        "game": st.sampled_from(["race", "chess?"]),
+        "preset": st.sampled_from(["short", "standard", "nope"]),
+        "options": st.sampled_from([{}, {"target": 5}, {"target": 0}, {"fast": True}, {"x": 1}]),
+        "seats": st.integers(min_value=1, max_value=5),
+        "private": st.booleans(),
+        "level": st.sampled_from(["easy", "hard", "god"]),
+        "hold": st.booleans(),
+        "seconds": st.sampled_from([None, 1, 5, 30]),
+        "topic": st.sampled_from(["scores", "weather"]),
+        "channel": st.sampled_from(["game", "chat", "system", "radio"]),
+    },
+)
+messages = st.one_of(random_messages, plausible, plausible, plausible)
+
+
 def test_handle_never_raises_and_refusals_change_nothing(tmp_path: Path) -> None:
+    run_fuzz(tmp_path, messages)
+
+
+PLAY_TYPES = ["game.action"] * 6 + [
+    "table.hold",
+    "table.leave",
+    "table.join",
+    "table.start",
+    "chat.say",
+    "table.kick",
+]
+play_messages = st.fixed_dictionaries(
+    {
+        "v": st.just(1),
+        "type": st.sampled_from(PLAY_TYPES),
+        "table": st.integers(min_value=1, max_value=2),
+        "action": st.sampled_from([{"type": "roll"}] * 3 + [{"type": "stop"}, {"type": "jump"}]),
+    },
+    optional={
+        "seq": st.integers(min_value=0, max_value=40),
+        "seat": st.integers(min_value=0, max_value=2),
+        "user": st.integers(min_value=1, max_value=3),
+        "hold": st.booleans(),
+        "text": st.just("hi"),
+    },
+)
+
+
+def test_random_play_never_raises_and_refusals_change_nothing(tmp_path: Path) -> None:
+    run_fuzz(tmp_path, play_messages)
+
+
+def run_fuzz(tmp_path: Path, strategy: st.SearchStrategy[dict[str, Any]]) -> None:
     loop = asyncio.new_event_loop()
     salon = make_salon(tmp_path / "fuzz.sqlite3")
     clients: list[Client] = []
@@ -73,7 +136,7 @@ def test_handle_never_raises_and_refusals_change_nothing(tmp_path: Path) -> None
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
-    @given(message=messages, who=st.integers(min_value=0, max_value=2))
+    @given(message=strategy, who=st.integers(min_value=0, max_value=2))
     def check(message: dict[str, Any], who: int) -> None:
         client = clients[who]
         counter[0] += 1
