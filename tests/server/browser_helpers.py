@@ -9,7 +9,8 @@ What a page announces is recorded twice: the client's own log
 (``window.__announcements``) and, independently, a MutationObserver injected
 before any page script runs, which writes down every paragraph added to the
 two live regions (``window.__live``). Tests check the latter: it is what a
-screen reader is given.
+screen reader is given. Both records live in the tab's sessionStorage, so
+they span reloads.
 """
 
 from __future__ import annotations
@@ -37,10 +38,23 @@ REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 AXE_REPORTS = REPO / "test-artifacts" / "axe"
 
-#: Injected before the page's own scripts: record what reaches the live regions.
+#: Injected before the page's own scripts: record what reaches the live regions, and what
+#: the client announced. Both records are kept in the tab's sessionStorage at every step,
+#: so they run on across a reload exactly as the client's own memory of what it said does.
 LIVE_RECORDER = """
 (() => {
-  window.__live = [];
+  const keep = (key, fallback) => {
+    const list = JSON.parse(sessionStorage.getItem(key) || "[]");
+    const push = Array.prototype.push;
+    list.push = function (...items) {
+      const count = push.apply(this, items);
+      sessionStorage.setItem(key, JSON.stringify(this));
+      return count;
+    };
+    return list;
+  };
+  window.__live = keep("__test_live");
+  window.__announcements = keep("__test_announcements");
   const watch = () => {
     for (const id of ["live-polite", "live-assertive"]) {
       const region = document.getElementById(id);
@@ -263,5 +277,15 @@ def check_announcements(
     # Answers to keys (channel "ui") aside, the live region got the stream itself.
     stream = [a["text"] for a in log if a["channel"] != "ui"]
     expected = [item_text(item) for item in items]
-    assert stream == expected, f"{player.name}: live region differs from the table's stream"
+    if stream != expected:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(stream, expected, strict=False)) if a != b),
+            min(len(stream), len(expected)),
+        )
+        raise AssertionError(
+            f"{player.name}: live region differs from the table's stream at {first}: "
+            f"announced {stream[max(0, first - 2) : first + 3]}, "
+            f"expected {expected[max(0, first - 2) : first + 3]} "
+            f"({len(stream)} announced, {len(expected)} items)"
+        )
     return len(expected)

@@ -3,8 +3,9 @@
 Against a real ``zanzibar serve``: Anna creates the table from the lobby's
 form, Bob joins from the lobby, Anna adds a bot and starts; then every roll,
 selection and stop is a key press (R, Digit1..3, Shift+Digit, K, Space, S, T,
-D; digits also as an AZERTY keyboard sends them). Mid-game Anna's socket is dropped (the client reconnects by itself) and
-Bob reloads the page (the table resumes). At the end, each user's live
+D; digits also as an AZERTY keyboard sends them). Early in the game Anna's
+socket is dropped (the client reconnects by itself) and Bob reloads the page
+(the table resumes). At the end, each user's live
 region must have received every item of the table's stream exactly once, in
 order, across the drop and the reload.
 """
@@ -145,8 +146,6 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
             anna.press(key)
             wait_until(lambda count=count: len(anna.live()) > count, what=f"answer to {key}")
 
-        live_before_reload: list[dict[str, str]] = []
-        log_before_reload: list[dict[str, str]] = []
         dropped = reloaded = False
         steps = 0
         while not (anna.game_over() and bob.game_over()):
@@ -168,8 +167,6 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
                 anna.page.wait_for_function("window.__app.connState === 'open'")
             if steps >= 2 and not reloaded:
                 reloaded = True
-                live_before_reload = bob.live()
-                log_before_reload = bob.announcements()
                 bob.page.reload()
                 bob.wait_for_screen("table")
                 bob.page.wait_for_function("window.__app.view !== null")
@@ -181,9 +178,7 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
         screenshot(anna.page, "table-421-over")
 
         count = check_announcements(anna, anna.live(), anna.announcements())
-        check_announcements(
-            bob, live_before_reload + bob.live(), log_before_reload + bob.announcements()
-        )
+        check_announcements(bob, bob.live(), bob.announcements())
         assert count > 10
         # Both saw the same stream (each in their own words).
         assert [i["seq"] for i in anna.items()] == [i["seq"] for i in bob.items()]

@@ -133,6 +133,11 @@ function morphNode(target, source) {
   morphAttributes(target, source);
   if (target.hasAttribute("data-morph-skip")) return;
   morphChildren(target, source);
+  // A select's value can only be set once its options are there.
+  if (target.nodeName === "SELECT" && source.hasAttribute("value")) {
+    const value = source.getAttribute("value");
+    if (target.value !== value) target.value = value;
+  }
 }
 
 /** Replace the children of `container` with `children` by morphing. */
