@@ -85,3 +85,24 @@ def test_every_step_conserves_tokens_with_chance_steps_too(seed: int, seats: int
             assert seat is not None
             state = RULES.apply(state, seat, rng.choice(list(RULES.legal_actions(state)))).state
     assert RULES.is_over(state)
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(options=options_strategy, seats=st.integers(2, 6), seed=st.integers(0, 2**31))
+def test_bots_finish_games_under_any_options(
+    options: dict[str, Any], seats: int, seed: int
+) -> None:
+    """The expert's model must cope with every option combination, legally."""
+    match = Match(RULES, seats, options, seed=seed)
+    levels = ["expert", "simple"]
+    bots = {s: RULES.make_bot(levels[s % 2], options, seed=s) for s in range(seats)}
+    total = options["tokens"]
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        action = bots[seat].choose(match.state)
+        assert action in match.legal_actions()
+        match.act(seat, action)
+        assert match.state.pot + sum(match.state.tokens) == total
+    assert len(RULES.outcome(match.state).losers) == 1
