@@ -43,7 +43,7 @@ API (stable; the Zilch client relies on it):
     ``on_events(events, session) -> None``: called with every batch of events.
 ``Session``
     what a command sees: ``driver``, ``lang``, ``names``, ``seat``, ``state``,
-    ``my_turn``, ``last_events``.
+    ``my_turn``, ``last_events``, and ``describe(topic)`` (asks the rules).
 ``TerminalClient(driver, commands, lang="en", output=None, interactive=None, delay=0.0,
 layout="qwerty")``
     ``run(lines=None) -> int`` plays until the game ends or the player quits; ``lines``
@@ -51,9 +51,11 @@ layout="qwerty")``
     player quit or the input ended first. ``layout="azerty"`` reads the unshifted
     digit row of a French keyboard (& é " ' ( -) as the digits 1-6.
 
-Generic commands and keys handled here for every game: ``help`` (F1, ``?``, ``h``),
-``rules`` (Ctrl+F1), ``scores`` (S), ``turn`` (T), ``status``, ``quit`` (Q then Y,
-or Ctrl+D). They ask ``rules.describe`` and ``rules.help_text``/``rules_text``.
+Generic commands and keys handled here for every game: ``help`` (F1, ``?``, ``h``:
+every key and command of the game's table and of this list), ``rules`` (Ctrl+F1:
+``rules.rules_text`` with the options in force), ``scores`` (S), ``turn`` (T),
+``status`` (I) (``rules.describe`` topics), ``quit`` (Q then Y, or O in French;
+Ctrl+C or Ctrl+D at once).
 
 >>> KeyBinding(("r", "enter"), "roll", {"en": "roll", "fr": "lancer"}).label("fr")
 'R, Enter: lancer'
