@@ -22,7 +22,10 @@ Objective (also documented in docs/rules-421.md):
   players are modelled as chasing the weakest earlier throw (an approximation:
   the model does not follow a new weakest throw as it appears). The tokens
   received are the value of the best earlier throw (capped by its holder's
-  tokens), or 3 when the bot plays first and the best is still to come.
+  tokens), or 3 when the bot plays first and the best is still to come, plus 2
+  for a losing nénette under the bar's penalty. A bot without tokens (bar rules
+  keep such players in the décharge) counts winning, which takes it out, as one
+  token given.
 
 A backward induction over (rolls used, throw) with that score at every stop
 gives the whole plan of the go; plans are cached by context, so after a short
