@@ -159,7 +159,7 @@ class Salon:
         bot_delay: float = 0.5,
         round_pause: float = 5.0,
         takeover_delay: float = 15.0,
-        lobby_delay: float = 0.2,
+        lobby_delay: float = 1.0,
         durable: bool = False,
         bot_threads: bool = True,
         clock_scale: float = 1.0,
@@ -188,6 +188,8 @@ class Salon:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.Task[Any]] = set()
         self._lobby_task: asyncio.Task[None] | None = None
+        #: The table list last sent to lobby followers, per language.
+        self._lobby_sent: dict[str, list[dict[str, Any]]] = {}
         self._takeovers: dict[tuple[int, int], asyncio.Task[None]] = {}
         #: Slowest move seen per (game, bot level), to choose inline or threaded thinking.
         self._bot_seconds: dict[tuple[str, str], float] = {}
@@ -625,6 +627,7 @@ class Salon:
 
     async def _lobby_subscribe(self, conn: Connection, message: dict[str, Any]) -> None:
         conn.lobby = True
+        self._lobby_sent.pop(conn.lang, None)  # the next update goes out even if unchanged
         self._ok(conn, message)
         conn.put({"v": PROTOCOL, "type": "lobby", "tables": self._lobby_tables(conn.lang)})
 
@@ -675,14 +678,23 @@ class Salon:
             self._lobby_task = asyncio.ensure_future(self._send_lobby())
 
     async def _send_lobby(self) -> None:
+        """Send the table list to lobby followers, at most once per ``lobby_delay``.
+
+        Skipped when the list a language sees did not change since it was last sent.
+        """
         await asyncio.sleep(self.lobby_delay)
-        by_lang: dict[str, list[dict[str, Any]]] = {}
+        by_lang: dict[str, list[dict[str, Any]] | None] = {}
         for conn in list(self._connections.values()):
             if conn.lobby and conn.user is not None:
-                tables = by_lang.get(conn.lang)
-                if tables is None:
-                    tables = by_lang[conn.lang] = self._lobby_tables(conn.lang)
-                conn.put({"v": PROTOCOL, "type": "lobby", "tables": tables})
+                if conn.lang not in by_lang:
+                    tables = self._lobby_tables(conn.lang)
+                    if tables == self._lobby_sent.get(conn.lang):
+                        by_lang[conn.lang] = None
+                    else:
+                        by_lang[conn.lang] = self._lobby_sent[conn.lang] = tables
+                tables_now = by_lang[conn.lang]
+                if tables_now is not None:
+                    conn.put({"v": PROTOCOL, "type": "lobby", "tables": tables_now})
 
     # =============================================================================
     # broadcasting
