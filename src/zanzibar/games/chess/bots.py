@@ -1,17 +1,19 @@
 """Chess bots: levels of the search by time per move, seeded, with a node budget for tests.
 
-Levels (the default first):
+Levels (the default first, then from weakest to strongest):
 
 * ``medium``: at most 1 second per move (iterative deepening up to depth 8;
-  no new depth starts after half the time).
-  Among root moves the search finds equal, the seed decides.
-* ``easy``: scores every move with a 2-ply search plus captures, then picks at
-  random (by the seed) among the moves within 80 centipawns of the best: it
-  never misses a mate in one nor walks into one, nor leaves a piece en prise
-  for nothing, but plays loosely and sees nothing deeper.
+  no new depth starts after half the time). Among root moves the search
+  finds equal, the seed decides.
+* ``easy``: no search: a mate in one, else the richest capture, else a
+  random safe move (the core's first bot, :mod:`easy_bot`); instant, so
+  all-bot games and tests run fast.
+* ``casual``: scores every move with a 2-ply search plus captures, then picks
+  at random (by the seed) among the moves within 80 centipawns of the best:
+  it never misses a mate in one nor walks into one, nor leaves a piece en
+  prise for nothing, but plays loosely and sees nothing deeper (at most half
+  a second per move).
 * ``hard``: at most 4 seconds per move, no depth cap.
-* ``beginner``: no search: a mate in one, else the richest capture, else a
-  random safe move (the core's first bot, :mod:`easy_bot`).
 
 Determinism: a bot's choice depends only on the position (with its history),
 the level, the seed and, for the timed levels, the machine's speed. Give a
@@ -66,9 +68,9 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "medium": Level("medium", 1.0, 8),
-    "easy": Level("easy", 0.5, 2, sample_depth=2, margin=80),
+    "easy": Level("easy", 0.0, 0),
+    "casual": Level("casual", 0.5, 2, sample_depth=2, margin=80),
     "hard": Level("hard", 4.0, MAX_PLY // 2),
-    "beginner": Level("beginner", 0.0, 0),
 }
 
 
@@ -138,7 +140,7 @@ class ChessBot:
         if len(moves) == 1:
             return moves[0]
         rng = self._rng(pos)
-        if self.level.name == "beginner":
+        if self.level.name == "easy":
             return choose_easy_move(pos, rng)
         searcher = Searcher(pos.variant, root_order_seed=rng.getrandbits(32), move_rule=move_rule)
         if self.level.sample_depth:
