@@ -171,3 +171,22 @@ def test_unreachable_server_is_a_clear_error() -> None:
 
     with pytest.raises(ZanzibarError, match="cannot reach"):
         play_online(get_rules("421"), _args("http://127.0.0.1:9/"), lines=[])
+
+
+@pytest.mark.skipif("zanzibar-s" not in game_names(), reason="zanzibar-s is not installed yet")
+def test_zanzibar_s_online_with_the_chess_client(salon: ServerProcess) -> None:
+    printed: list[str] = []
+    args = _args(salon.url, name="Carla", level="easy")
+    status = play_online(
+        get_rules("zanzibar-s"), args, lines=["status", "resign"], output=printed.append
+    )
+    assert status == 0, printed
+    assert printed[-1] == "The game is over."
+    game_id = _last_game_id(salon, "Carla")
+    sentences = _replayed_sentences(salon.url, game_id, 0, "en")
+    assert any("resigns" in s for s in sentences)
+    position = 0
+    for line in printed:
+        if position < len(sentences) and line == sentences[position]:
+            position += 1
+    assert position == len(sentences)
