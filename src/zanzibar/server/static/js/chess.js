@@ -85,7 +85,7 @@ function pick(ctx, model, sq) {
     return;
   }
   const targets = model.targetsFrom(sq);
-  const name = `${colorWord(piece.color)} ${pieceName(piece.letter, lang())}`;
+  const name = t("piece_of", { color: colorWord(piece.color), piece: pieceName(piece.letter, lang()) });
   if (targets.length === 0) {
     announce(t("no_targets", { piece: name, sq }));
     return;
@@ -294,6 +294,7 @@ export function render(ctx) {
   const myColor = model.myColor(ctx);
   if (myColor) facts.push(t("you_play", { color: colorWord(myColor) }));
   if (model.sideToMove && !ctx.view.over) facts.push(t("to_move", { color: colorWord(model.sideToMove) }));
+  if (ctx.view.state?.phase === "setup") facts.push(t("setup_waiting"));
   if (model.inCheck) facts.push(t("check"));
   return h("div", { id: "chess-view" },
     h("ul", { class: "row", id: "chess-facts", style: "list-style:none;padding:0" },

@@ -107,7 +107,8 @@ export function chessModel(ctx) {
       text: said ? `${said.text} (${typeof last === "string" ? last : last.move})` : String(typeof last === "string" ? last : last.move),
     };
   }
-  const sideToMove = state.side ? (String(state.side).startsWith("b") ? "b" : "w") : board.side;
+  // During the setup nobody moves yet: Black is choosing the arrangement.
+  const sideToMove = state.phase === "setup" ? null : board.side;
   return {
     files: board.files,
     ranks: board.ranks,
