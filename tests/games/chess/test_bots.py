@@ -202,3 +202,17 @@ def test_casual_level_keeps_its_budget_in_a_crowded_position() -> None:
     move = ChessBot(variant, "casual", 1, node_limit=1_500).choose_move(pos)
     assert move in pos.legal_moves()
     assert time.perf_counter() - start < 10
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_short_zanzibar_s_games_from_different_setups(seed: int) -> None:
+    """Each seed picks another arrangement; the search bot's moves stay legal."""
+    from zanzibar.games.chess.setup import setup_fen
+
+    variant = load_variant("zanzibar-s")
+    arrangement = ChessBot(variant, "medium", seed).choose_arrangement()
+    pos = Position(variant, setup_fen(variant, arrangement))
+    bots = [ChessBot(variant, "medium", seed, node_limit=80), ChessBot(variant, "easy", seed)]
+    if seed % 2:
+        bots.reverse()
+    assert len(_play(pos, bots, 16)) >= 10
