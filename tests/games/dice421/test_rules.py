@@ -361,3 +361,12 @@ def test_a_new_nenette_beats_an_older_one_even_with_rampo(table: type[Table]) ->
     t.play((6, 5, 3))  # A starts
     t.play((6, 5, 3))
     assert t.last("rampo").get("seats") == (1, 0)
+
+
+@pytest.mark.parametrize(
+    "bad", [(True, 2, 3), (1, 2), (0, 1, 2), (7, 1, 1), (1.0, 2, 3), ("1", 2, 3)]
+)
+def test_malformed_dice_are_refused(bad: tuple[object, ...]) -> None:
+    state = RULES.apply_action(RULES.new_state(2, RULES.options.resolve()), ROLL_ALL).state
+    with pytest.raises(IllegalActionError):
+        RULES.apply_chance(state, bad)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ moving parts live in :mod:`~zanzibar.games.dice421.flow`, the sentences in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import product
 from typing import Any
 
 from zanzibar.engine.chance import DiceRequest
@@ -47,6 +48,13 @@ _FIRST_ACTIONS: tuple[Action, ...] = (ROLL_ALL,)
 
 MIN_SEATS, MAX_SEATS = 2, 10
 
+#: Every valid outcome of 1, 2 or 3 dice (a set look-up is the fastest check).
+_OUTCOMES: dict[int, frozenset[tuple[int, ...]]] = {
+    n: frozenset(product(range(1, 7), repeat=n)) for n in (1, 2, 3)
+}
+
+_INT_ONLY = {int}  # 1.0 and True equal 1 in a set: the types are checked too
+
 #: The three possible dice requests (requests are immutable values).
 _REQUESTS: dict[int, DiceRequest] = {n: DiceRequest(n) for n in (1, 2, 3)}
 
@@ -79,9 +87,12 @@ class Dice421Rules(GameRules[State, Action]):
 
     def to_act(self, state: State) -> int | None:
         """The rolling player, unless dice are pending, a play-off runs or the game is over."""
-        if state.pending:
+        # State.current inlined: this runs several times per step.
+        if state.pending or state.playoff or state.phase == "over" or state.phase == "draw":
             return None
-        return state.current
+        index = len(state.done)
+        order = state.order
+        return order[index] if index < len(order) else None
 
     def chance_request(self, state: State) -> DiceRequest | None:
         """Pending rerolls, or one throw of three dice for a play-off contender."""
@@ -115,17 +126,21 @@ class Dice421Rules(GameRules[State, Action]):
         """Like :meth:`GameRules.apply` (same refusals), with the checks done once."""
         if state.phase == "over":
             raise IllegalActionError("the game is over")
-        current = None if state.pending else state.current
+        current = self.to_act(state)
         if current is None:
             raise NotYourTurnError("the game is waiting for dice, not for a player")
         if seat != current:
             raise NotYourTurnError(f"it is seat {current + 1}'s turn, not seat {seat + 1}'s")
-        return self.apply_action(state, action)
+        return self._act(state, action)
 
     def apply_action(self, state: State, action: Action) -> Transition[State]:
         """Roll (the dice then come as a chance outcome) or stop."""
-        if state.pending or state.current is None:
+        if self.to_act(state) is None:
             raise IllegalActionError("nobody may act now")
+        return self._act(state, action)
+
+    def _act(self, state: State, action: Action) -> Transition[State]:
+        """Apply an action of the player to act (already checked to be someone)."""
         if type(action) is Stop:
             if state.rolls == 0:
                 raise IllegalActionError("roll at least once before stopping")
@@ -151,9 +166,7 @@ class Dice421Rules(GameRules[State, Action]):
         else:
             raise IllegalActionError("no dice are expected now")
         outcome = tuple(outcome)
-        if len(outcome) != count or any(
-            type(face) is not int or not 1 <= face <= 6 for face in outcome
-        ):
+        if outcome not in _OUTCOMES[count] or set(map(type, outcome)) != _INT_ONLY:
             raise IllegalActionError(f"expected {count} dice from 1 to 6, got {outcome!r}")
         events: list[Event] = []
         if state.pending:
