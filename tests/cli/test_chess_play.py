@@ -154,3 +154,19 @@ def test_words_helpers() -> None:
     assert describe_file(load_variant("chess"), board, "a", "fr") == (
         "Colonne a : a1 Tour blanche, a2 Pion blanc, a3 à a6 vides, a7 Pion noir, a8 Tour noire."
     )
+
+
+def test_variant_file_and_unknown_level(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.resources
+
+    from zanzibar.engine.errors import ZanzibarError
+
+    path = importlib.resources.files("zanzibar.games.chess") / "variants" / "shako.toml"
+    argv = ["chess", "--variant-file", str(path), "--bots", "0"]
+    code, out = _run(monkeypatch, capsys, argv, "rank 1\nquit\n")
+    assert code == 1
+    assert out[1] == "Rank 1: a1 White Cannon, b1 to i1 empty, j1 White Cannon."
+    with pytest.raises(ZanzibarError, match="unknown level"):
+        play(["chess", "--level", "grandmaster"])
