@@ -68,7 +68,7 @@ MAX_PLY = 96
 EXACT, LOWER, UPPER = 0, 1, 2
 
 #: Check the clock every this many nodes (a power of two minus one, as a mask).
-_CLOCK_MASK = 255
+_CLOCK_MASK = 63
 #: Quiescence: skip captures that cannot lift the score near alpha even if they win the victim.
 DELTA_MARGIN = 200
 #: Frontier futility: quiet moves are skipped when the static score plus this is below alpha.
