@@ -190,3 +190,53 @@ def test_zanzibar_s_online_with_the_chess_client(salon: ServerProcess) -> None:
         if position < len(sentences) and line == sentences[position]:
             position += 1
     assert position == len(sentences)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_the_terminal_client_survives_a_server_crash(tmp_path: Path) -> None:
+    """SIGKILL the server mid-game and restart it: the client reconnects and finishes."""
+    import threading
+    import time
+
+    servers = [start_server(tmp_path / "data", bot_delay=0.05, takeover_delay=5.0)]
+    printed: list[str] = []
+    crashed = threading.Event()
+    at_crash: list[int] = []
+
+    def crash_mid_game() -> None:
+        deadline = time.monotonic() + 60
+        while len(printed) < 12 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if any(line == "The game is over." for line in printed):
+            return
+        servers[0].kill()
+        at_crash.append(len(printed))
+        crashed.set()
+        time.sleep(0.5)
+        servers.append(servers[0].restart())
+
+    killer = threading.Thread(target=crash_mid_game)
+    killer.start()
+    try:
+        args = _args(servers[0].url, name="Kim", level="random")
+        status = play_online(
+            get_rules("421"), args, lines=["roll", "stop"] * 1500, output=printed.append
+        )
+        killer.join(timeout=90)
+        assert crashed.is_set(), "the game ended before the crash"
+        assert status == 0, printed[-10:]
+        # the game went on after the crash, through the reconnected socket
+        assert len(printed) > at_crash[0] + 5, printed[at_crash[0] - 3 :]
+        assert printed[-1] == "The game is over."
+        game_id = _last_game_id(servers[-1], "Kim")
+        sentences = _replayed_sentences(servers[-1].url, game_id, 0, "en")
+        position = 0
+        for line in printed:
+            if position < len(sentences) and line == sentences[position]:
+                position += 1
+        assert position == len(sentences), f"missing: {sentences[position : position + 3]}"
+    finally:
+        killer.join(timeout=90)
+        for server in servers:
+            server.stop()

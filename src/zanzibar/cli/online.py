@@ -44,6 +44,10 @@ Message = dict[str, Any]
 REPLY_TIMEOUT_S = 30.0
 #: Seconds without any message while waiting for other players before giving up.
 IDLE_TIMEOUT_S = 3600.0
+#: Seconds to keep trying to reconnect after the connection drops.
+RECONNECT_LIMIT_S = 60.0
+#: The marker a reconnection leaves among the pushed messages.
+RECONNECTED = "_reconnected"
 
 
 class ServerError(ZanzibarError):
@@ -121,31 +125,73 @@ def sign_in(
     return session
 
 
+class Reconnected(ZanzibarError):
+    """The connection dropped and was opened again; a pending request may not have been done."""
+
+
 class SalonClient:
-    """One signed-in WebSocket session of protocol v1."""
+    """One signed-in WebSocket session of protocol v1, reopened if it drops.
+
+    When the socket closes (the server restarted, the network blinked), the
+    client reconnects with the same session token, for up to
+    ``RECONNECT_LIMIT_S`` seconds, says hello again and runs the ``rejoin``
+    callbacks (the driver rejoins its table with the last ``seq`` it showed,
+    so the server sends exactly the missed items).
+    """
 
     def __init__(self, server: str, token: str, lang: str | None = None) -> None:
-        from websockets.sync.client import connect
-
         self.server = http_url(server)
         self.token = token
+        self.lang = lang
+        self.pushed: collections.deque[Message] = collections.deque()
+        self.rejoin: list[Callable[[], None]] = []
+        self.reconnections = 0
+        self._ids = itertools.count(1)
+        self._stack = contextlib.ExitStack()
+        self.user: Message = self._open()
+
+    def _open(self) -> Message:
+        """Open the socket and say hello; the user from ``welcome``."""
+        from websockets.sync.client import connect
+
+        self._stack.close()
         self._stack = contextlib.ExitStack()
         self.ws = self._stack.enter_context(
             connect(
-                ws_url(server), proxy=None, max_size=4 * 1024 * 1024, open_timeout=REPLY_TIMEOUT_S
+                ws_url(self.server),
+                proxy=None,
+                max_size=4 * 1024 * 1024,
+                open_timeout=REPLY_TIMEOUT_S,
             )
         )
-        self.pushed: collections.deque[Message] = collections.deque()
-        self._ids = itertools.count(1)
-        hello: Message = {"v": 1, "type": "hello", "token": token}
-        if lang:
-            hello["lang"] = lang
+        hello: Message = {"v": 1, "type": "hello", "token": self.token}
+        if self.lang:
+            hello["lang"] = self.lang
         self.ws.send(json.dumps(hello))
         welcome = self._receive_until(lambda m: m["type"] in {"welcome", "error"}, REPLY_TIMEOUT_S)
         if welcome["type"] == "error":
             self.close()
             raise refusal(welcome)
-        self.user: Message = welcome["user"]
+        user: Message = welcome["user"]
+        return user
+
+    def _reconnect(self) -> None:
+        """Reopen the session (bounded in time), then rejoin what we followed."""
+        from websockets.exceptions import WebSocketException
+
+        deadline = time.monotonic() + RECONNECT_LIMIT_S
+        for attempt in range(1_000):
+            try:
+                self.user = self._open()
+                break
+            except (OSError, TimeoutError, WebSocketException, ZanzibarError):
+                if time.monotonic() > deadline:
+                    raise ZanzibarError("the connection to the salon is lost") from None
+                time.sleep(min(2.0, 0.1 * (attempt + 1)))
+        self.reconnections += 1
+        self.pushed.append({"type": RECONNECTED})
+        for callback in self.rejoin:
+            callback()
 
     @classmethod
     def sign_in(
@@ -163,6 +209,7 @@ class SalonClient:
     # -- receiving ---------------------------------------------------------------------
 
     def _read(self, timeout: float) -> Message | None:
+        """The next frame; None on timeout; :class:`Reconnected` after a drop."""
         from websockets.exceptions import ConnectionClosed
 
         try:
@@ -170,7 +217,8 @@ class SalonClient:
         except TimeoutError:
             return None
         except ConnectionClosed:
-            raise ZanzibarError("the server closed the connection") from None
+            self._reconnect()
+            raise Reconnected("the connection dropped and was reopened") from None
         message: Message = json.loads(frame)
         return message
 
@@ -189,19 +237,39 @@ class SalonClient:
 
     def next_pushed(self, timeout: float = IDLE_TIMEOUT_S) -> Message:
         """The next message the server pushed (table, game.event, chat ...)."""
-        if self.pushed:
-            return self.pushed.popleft()
-        message = self._read(timeout)
-        if message is None:
-            raise ZanzibarError("nothing happened for too long; leaving")
-        return message
+        for _ in range(100):
+            if self.pushed:
+                return self.pushed.popleft()
+            try:
+                message = self._read(timeout)
+            except Reconnected:
+                continue  # pushed messages resume after the rejoin
+            if message is None:
+                raise ZanzibarError("nothing happened for too long; leaving")
+            return message
+        raise ZanzibarError("the connection keeps dropping")
 
     # -- sending -----------------------------------------------------------------------
 
-    def request(self, type_name: str, **fields: Any) -> Message:
-        """Send a request and return its ``ok`` reply; raise the matching error if refused."""
+    def send(self, type_name: str, **fields: Any) -> int:
+        """Send a message without waiting for its reply; return its id."""
         request_id = next(self._ids)
         self.ws.send(json.dumps({"v": 1, "type": type_name, "id": request_id, **fields}))
+        return request_id
+
+    def request(self, type_name: str, **fields: Any) -> Message:
+        """Send a request and return its ``ok`` reply; raise the matching error if refused.
+
+        Raises :class:`Reconnected` if the connection dropped before the reply:
+        the request may or may not have been done.
+        """
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            request_id = self.send(type_name, **fields)
+        except ConnectionClosed:
+            self._reconnect()
+            raise Reconnected("the connection dropped and was reopened") from None
         reply = self._receive_until(
             lambda m: m["type"] in {"ok", "error"} and m.get("id") == request_id, REPLY_TIMEOUT_S
         )
@@ -240,6 +308,11 @@ class OnlineDriver:
         self.last_seq = 0
         self.live: Callable[[list[Event]], None] | None = None
         self._state: Any = None
+        client.rejoin.append(self._rejoin)
+
+    def _rejoin(self) -> None:
+        """After a reconnection: take the seat again and ask for what was missed."""
+        self.client.send("table.join", table=self.table, seat=self.seat, since=self.last_seq)
 
     # -- what the terminal client reads ------------------------------------------------
 
@@ -291,15 +364,41 @@ class OnlineDriver:
         return not self.is_over() and self.to_act() == self.seat
 
     def submit(self, action: Any) -> list[Event]:
-        """Send the action; return the events up to the view that includes it."""
+        """Send the action; return the events up to the view that includes it.
+
+        If the connection drops before the answer, the driver rejoins, waits
+        for the fresh view and sends the action again only if the game did
+        not move: the ``seq`` (log length) it carries makes a second copy of
+        an action already done a harmless ``stale`` refusal.
+        """
         before = self.log_length
-        self.client.request(
-            "game.action", table=self.table, action=self.rules.action_to_json(action), seq=before
-        )
+        action_json = self.rules.action_to_json(action)
         events: list[Event] = []
+        for _ in range(3):
+            try:
+                self.client.request("game.action", table=self.table, action=action_json, seq=before)
+                break
+            except Reconnected:
+                events.extend(self._until_fresh_view())
+                if self.log_length > before:
+                    return events
+        else:
+            raise ZanzibarError("the action could not be sent")
         while self.log_length <= before:
             events.extend(self.absorb(self.client.next_pushed(REPLY_TIMEOUT_S)))
         return events
+
+    def _until_fresh_view(self) -> list[Event]:
+        """After a rejoin: the missed events, up to the view the server sends."""
+        events: list[Event] = []
+        rejoined = False
+        for _ in range(100_000):
+            message = self.client.next_pushed(REPLY_TIMEOUT_S)
+            events.extend(self.absorb(message))
+            rejoined = rejoined or message["type"] == RECONNECTED
+            if rejoined and message["type"] == "game.view" and message.get("table") == self.table:
+                return events
+        raise ZanzibarError("no fresh view of the game after reconnecting")
 
     def advance(self) -> list[Event]:
         """Wait while others play; events are shown live, the last batch is returned."""
