@@ -25,10 +25,12 @@ Events: ``setup``, ``move`` (details from :func:`notation.move_details`),
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from zanzibar.engine.errors import CorruptDataError, IllegalActionError
 from zanzibar.engine.events import Event
@@ -60,6 +62,20 @@ from zanzibar.games.chess.setup import (
 from zanzibar.games.chess.variant import Promotion, Variant
 
 PHASES = ("setup", "play", "over")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _locked(method: F) -> F:
+    """Run a method under the rules' lock: cached positions are shared and briefly mutated."""
+
+    @functools.wraps(method)
+    def wrapper(self: ChessRules, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 _CACHE_SIZE = 256
 
 
@@ -118,6 +134,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             variant.with_extra_promotions(extra_promotions) if extra_promotions else None
         )
         self._cache: OrderedDict[tuple[bool, str, tuple[str, ...]], Position] = OrderedDict()
+        self._lock = threading.RLock()  # the salon may ask from a worker thread
         self.options = self._schema(extra_promotions_source)
 
     # -- options -------------------------------------------------------------------
@@ -220,7 +237,14 @@ class ChessRules(GameRules[ChessState, ChessAction]):
         return self.variant
 
     def _pos(self, state: ChessState) -> Position:
-        """The cached position of a play-phase state (read-only: push/pop must balance)."""
+        """The cached position of a play-phase state (read-only: push/pop must balance).
+
+        Callers in other threads must use :meth:`position` (a private copy).
+        """
+        with self._lock:
+            return self._pos_locked(state)
+
+    def _pos_locked(self, state: ChessState) -> Position:
         key = (state.seed_promotions, state.start_fen, state.moves)
         hit = self._cache.get(key)
         if hit is not None:
@@ -244,7 +268,8 @@ class ChessRules(GameRules[ChessState, ChessAction]):
         """A fresh, independent :class:`Position` of the state (safe to push on)."""
         if state.phase == "setup":
             raise IllegalActionError("the pieces are not all placed yet")
-        return self._pos(state).copy()
+        with self._lock:
+            return self._pos_locked(state).copy()
 
     def move_action(self, pos: Position, move: int) -> ChessAction:
         """The action that plays ``move`` (an int from ``pos.legal_moves()``)."""
@@ -270,6 +295,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
 
     # -- whose move ----------------------------------------------------------------
 
+    @_locked
     def to_act(self, state: ChessState) -> int | None:
         """Black's seat during the setup, then the side to move; None once over."""
         if state.phase == "over":
@@ -295,6 +321,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
 
     # -- moving --------------------------------------------------------------------
 
+    @_locked
     def legal_actions(self, state: ChessState) -> Sequence[ChessAction]:
         """Setup choices, or every legal move plus resign and draw."""
         if state.phase == "over":
@@ -307,6 +334,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
         actions = [ChessAction("move", format_coordinate(pos, m)) for m in pos.legal_moves()]
         return [*actions, ChessAction("resign"), ChessAction("draw")]
 
+    @_locked
     def apply_action(self, state: ChessState, action: ChessAction) -> Transition[ChessState]:
         """Apply a legal action; IllegalActionError (state unchanged) otherwise."""
         if state.phase == "over":
@@ -418,6 +446,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             "seed_promotions": state.seed_promotions,
         }
 
+    @_locked
     def state_from_json(self, obj: Any) -> ChessState:
         """Inverse of state_to_json; CorruptDataError if it does not replay."""
         try:
@@ -446,6 +475,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
                 raise CorruptDataError(f"bad chess state: {exc.message}") from None
         return state
 
+    @_locked
     def view(self, state: ChessState, viewer: int | None, lang: str) -> dict[str, Any]:
         """The default view plus the FEN, check, last move and the piece names."""
         out = super().view(state, viewer, lang)
@@ -522,6 +552,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             )
         return translate(MESSAGES, lang, "drawn", reason=why)
 
+    @_locked
     def describe(
         self, state: ChessState, topic: str, lang: str, viewer: int | None, names: Sequence[str]
     ) -> str:
