@@ -564,20 +564,26 @@ class Searcher:
                 attacker = value[board[move & 0xFF]]
                 if promo:
                     gain += value[promo] - attacker
-                elif attacker > gain + BAD_CAPTURE_MARGIN and pos.is_attacked(
-                    (move >> 8) & 0xFF, -pos.turn
-                ):
-                    continue  # a valuable piece takes a defended cheap one: likely losing
                 if gain < floor:
                     # Delta pruning: even winning it cannot reach alpha. Count it at its
                     # optimistic value, so the score stays a sound upper bound.
                     if stand + gain + DELTA_MARGIN > best:
                         best = stand + gain + DELTA_MARGIN
                     continue
-                scored.append((gain * 1_000 - value[board[move & 0xFF]], move))
+                scored.append((gain * 1_000 - attacker, move))
             scored.sort(reverse=True)
             candidates = [move for _, move in scored]
+        them = -pos.turn
         for move in candidates:
+            if not in_check and not (move >> 16) & 0xFF:
+                to = (move >> 8) & 0xFF
+                victim = board[to]
+                if (
+                    victim
+                    and value[board[move & 0xFF]] > value[victim] + BAD_CAPTURE_MARGIN
+                    and pos.is_attacked(to, them)
+                ):
+                    continue  # a valuable piece takes a defended cheaper one: likely losing
             pos.push(move)
             try:
                 score = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1)
