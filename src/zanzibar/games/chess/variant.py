@@ -291,7 +291,8 @@ def variant_from_dict(data: Mapping[str, Any]) -> Variant:
     stalemate = rules.get("stalemate", "draw")
     if stalemate not in RESULTS:
         raise CorruptDataError(f"{name}: rules.stalemate must be one of {', '.join(RESULTS)}")
-    resets = tuple(str(x).upper() for x in rules.get("move_rule_resets", ("P",)))
+    default_resets = ("P",) if "P" in letters else ()
+    resets = tuple(str(x).upper() for x in rules.get("move_rule_resets", default_resets))
     for letter in resets:
         if letter not in letters:
             raise CorruptDataError(f"{name}: move_rule_resets names unknown piece {letter!r}")
