@@ -1,7 +1,7 @@
 """Search speed: depth reached in a time budget, beside references measured in the same run.
 
 For each position (Zanzibar-S and orthodox chess start positions, plus a
-middlegame) the bot's search runs for ``--seconds`` (default 1) and prints the
+middlegame of each) the bot's search runs for ``--seconds`` (default 1) and prints the
 depth it completed, its nodes and nodes per second. Beside it, in the same
 run and the same budget:
 
@@ -27,8 +27,15 @@ from zanzibar.games.chess.variant import load_variant
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
+#: A crowded Zanzibar-S middlegame from a bot game (Black to move, many captures about).
+ZANZIBAR_MIDDLEGAME = (
+    "cmz3kuv1mc/1rnbw1gw1r1e/p1pi2zipbp1/9pn1/1p1p1pp4p/e2f8/7Q4/4IPL5/2E1Z1I2E2/"
+    "PPPPN1P1PPPP/1R4WWBNR1/CM1V2KUV1MC b Kk - 1 26"
+)
+
 POSITIONS = [
     ("zanzibar-s", None, "Zanzibar-S start"),
+    ("zanzibar-s", ZANZIBAR_MIDDLEGAME, "Zanzibar-S crowded middlegame"),
     ("chess", None, "chess start"),
     ("chess", KIWIPETE, "chess Kiwipete"),
 ]
