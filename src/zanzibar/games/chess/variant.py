@@ -164,7 +164,8 @@ def _need(table: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
     if kind is int and isinstance(value, bool):
         raise CorruptDataError(f"{where}: '{key}' must be a whole number")
     if not isinstance(value, kind):
-        raise CorruptDataError(f"{where}: '{key}' must be a {kind.__name__}")
+        word = {"int": "whole number", "str": "string"}.get(kind.__name__, kind.__name__)
+        raise CorruptDataError(f"{where}: '{key}' must be a {word}")
     return value
 
 
