@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ def make_salon(path: Path, **kwargs: Any) -> Salon:
         "bot_threads": False,
         "rules_for": rules_for,
         "games": available_games,
+        "seeds": itertools.count(421).__next__,
     }
     settings.update(kwargs)
     return Salon(f"sqlite+aiosqlite:///{path}", **settings)

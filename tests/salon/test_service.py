@@ -258,3 +258,20 @@ async def test_lobby_follows_every_change(salon: Salon, client_factory: Any) -> 
     await anna.ok("table.join", table=table_id)
     await salon.settle()
     assert len(watcher.of_type("lobby")) == count
+
+
+async def test_your_turn_comes_once_per_turn(salon: Salon, client_factory: Any) -> None:
+    anna, bob, _eve, table_id = await started_race(salon, client_factory)
+    match = salon.tables[table_id].match
+    assert match is not None
+    assert len(anna.of_type("your_turn")) == 1 and not bob.of_type("your_turn")
+    while match.to_act == 0:
+        action = "roll" if match.state.total < 3 else "stop"  # at most 8 points: no win
+        await anna.ok("game.action", table=table_id, action={"type": action})
+    assert len(anna.of_type("your_turn")) == 1
+    assert len(bob.of_type("your_turn")) == 1
+    assert bob.last("your_turn")["text"] == "Your turn."
+    assert len(anna.of_type("game.view")) > 2  # a view after every decision, though
+    # coming back to the table announces it again
+    await bob.ok("table.join", table=table_id, since=bob.stream(table_id)[-1]["seq"])
+    assert len(bob.of_type("your_turn")) == 2

@@ -147,7 +147,8 @@ class Salon:
     :data:`INLINE_BOT_SECONDS` thinks in a worker thread (a chess bot must not
     stall other tables); quick dice bots play inline, since handing work to a
     thread costs more than their move on a busy machine; ``clock_scale``: real seconds per turn-clock second
-    (tests shrink it).
+    (tests shrink it); ``seeds``: where each new game's dice seed comes from
+    (a secure random number by default; tests pass a counter to replay the same games).
     ``rules_for``/``games``: where games come from (the registry by default;
     tests may pass their own).
     """
@@ -163,6 +164,7 @@ class Salon:
         durable: bool = False,
         bot_threads: bool = True,
         clock_scale: float = 1.0,
+        seeds: Callable[[], int] | None = None,
         rules_for: Callable[[str], GameRules[Any, Any]] = get_rules,
         games: Callable[[], list[str]] = lambda: list(REGISTERED_GAMES),
     ) -> None:
@@ -173,6 +175,7 @@ class Salon:
         self.lobby_delay = lobby_delay
         self.bot_threads = bot_threads
         self.clock_scale = clock_scale
+        self._seeds = seeds or (lambda: secrets.randbits(63))
         self._rules_for = rules_for
         self._games = games
         self.store = Store(db_url, durable=durable)
@@ -726,13 +729,24 @@ class Salon:
         }
 
     def _publish_views(self, table: Table, conns: Iterable[Connection] | None = None) -> None:
-        """Send the game view, and ``your_turn`` to whoever must act."""
+        """Send the game view; ``your_turn`` to whoever must act when the turn comes to them.
+
+        Broadcast after a change, ``your_turn`` goes out only when the turn passed to
+        another seat (not after each of a player's own decisions); sent to chosen
+        connections (joining, coming back), it always goes out.
+        """
         match = table.match
         if match is None:
             return
         targets = list(table.subscribers.values()) if conns is None else list(conns)
         views: dict[tuple[int | None, str], dict[str, Any]] = {}
         to_act = match.to_act if table.state == "playing" else None
+        if conns is None:
+            turn = (table.game_id, to_act)
+            if turn == table.announced:
+                to_act = None
+            else:
+                table.announced = turn
         for conn in targets:
             uid = conn.user_id
             seat = table.seat_of(uid)
@@ -1242,6 +1256,7 @@ class Salon:
                 table.pause_task.cancel()
                 table.pause_task = None
             if resume:
+                table.announced = None
                 self._publish_views(table)
             self._publish_table(table)
             self._schedule(table)
@@ -1288,7 +1303,7 @@ class Salon:
                 )
             snap = _Snapshot.of(table)
             game_id = self._new_id("game")
-            seed = secrets.randbits(63)
+            seed = self._seeds()
             try:
                 match = Match(table.rules, len(players), table.options, seed)
             except ZanzibarError as exc:
@@ -1630,6 +1645,7 @@ class Salon:
             table.stage_system("round_resume")
             await self._commit(table, snap, [])
             self._publish(table, table.commit_staged())
+            table.announced = None
             self._publish_views(table)
             self._publish_table(table)
             self._schedule(table)

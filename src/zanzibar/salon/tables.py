@@ -77,6 +77,8 @@ class Table:
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
+    #: (game id, seat) the last ``your_turn`` broadcast was for.
+    announced: tuple[int | None, int | None] | None = None
     #: The table row as last stored (to skip writing it when unchanged).
     stored_row: dict[str, Any] = field(default_factory=dict)
     #: Background work: the pending bot move, the clock, the pause between rounds.
