@@ -35,7 +35,7 @@ and bringing its own King close, which is how the mates are forced.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from zanzibar.games.chess.betza import Atom
 from zanzibar.games.chess.position import Position
@@ -141,6 +141,32 @@ def derived_value(piece: PieceType, files: int, ranks: int) -> int:
     return round(140 + 33 * m)
 
 
+_PHASE_BITS = 20
+_EG_BITS = 20
+
+
+def pack(mg: int, eg: int, phase: int) -> int:
+    """Three scores in one integer, so that sums of packed values unpack to the sums.
+
+    ``phase`` must stay in [0, 2**20) and ``eg`` in (-2**19, 2**19) once summed
+    over a whole board, which centipawn totals do by far.
+
+    >>> unpack(pack(-350, 120, 900) + pack(20, -400, 0))
+    (-330, -280, 900)
+    """
+    return ((mg << _EG_BITS) + eg << _PHASE_BITS) + phase
+
+
+def unpack(total: int) -> tuple[int, int, int]:
+    """Inverse of :func:`pack` for a sum of packed values: (mg, eg, phase)."""
+    phase = total & ((1 << _PHASE_BITS) - 1)
+    rest = (total - phase) >> _PHASE_BITS
+    half = 1 << (_EG_BITS - 1)
+    eg = ((rest + half) & ((1 << _EG_BITS) - 1)) - half
+    mg = (rest - eg) >> _EG_BITS
+    return mg, eg, phase
+
+
 @dataclass
 class Evaluator:
     """Precomputed evaluation tables of one variant (build with :func:`evaluator_for`)."""
@@ -163,20 +189,25 @@ class Evaluator:
     centre_distance: list[int]
     #: The largest material gain of any promotion in the variant (0 if none).
     max_promotion_gain: int = 0
+    #: packed[code][square]: mg, eg and phase weight in one integer (see :func:`pack`),
+    #: so evaluating costs one look-up per piece.
+    packed: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.packed:
+            self.packed = [
+                [pack(m, e, self.phase_weight[code]) for m, e in zip(mg_row, eg_row, strict=True)]
+                for code, (mg_row, eg_row) in enumerate(zip(self.mg, self.eg, strict=True))
+            ]
 
     def evaluate(self, pos: Position) -> int:
         """Score in centipawns from the side to move's point of view."""
-        mg_table = self.mg
-        eg_table = self.eg
-        weights = self.phase_weight
-        mg = 0
-        eg = 0
-        phase = 0
+        packed = self.packed
+        total = 0
         for colour in (1, -1):
             for square, code in pos.pieces[colour].items():
-                mg += mg_table[code][square]
-                eg += eg_table[code][square]
-                phase += weights[code]
+                total += packed[code][square]
+        mg, eg, phase = unpack(total)
         board = pos.board
         for colour in (1, -1):
             king = pos.kings[colour]

@@ -492,7 +492,9 @@ class Searcher:
         history = self.history
         white = (pos.turn > 0) << 31
         scored = []
+        tie = 4096  # ties keep the given order: earlier moves get a larger tie-break
         for move in moves:
+            tie -= 1
             if move == tt_move:
                 s = 100_000_000
             else:
@@ -513,8 +515,8 @@ class Searcher:
                     s = 8_000_001
                 else:
                     s = history.get(move | white, 0)
-            scored.append((s, move))
-        scored.sort(key=_first, reverse=True)  # stable: ties keep the given order
+            scored.append((s << 12 | max(tie, 0), move))
+        scored.sort(reverse=True)  # distinct keys: compared in C, no key function
         return [move for _, move in scored]
 
     def _quiesce(
@@ -664,7 +666,3 @@ def fixed_depth_alphabeta(
 
     score = visit(depth, -INFINITE, INFINITE, 0)
     return score, counter[0]
-
-
-def _first(pair: tuple[int, int]) -> int:
-    return pair[0]
