@@ -77,6 +77,8 @@ VALID_CLIENT_MESSAGES = [
     {"type": "table.clock", "table": 3, "seconds": None},
     {"type": "table.clock", "table": 3, "seconds": 30},
     {"type": "game.action", "table": 3, "action": {"type": "roll", "dice": [0, 2]}, "seq": 5},
+    {"type": "game.action", "table": 3, "action": {"type": "stop"}, "seat": 1},
+    {"type": "table.options", "table": 3, "preset": "bar", "seats": 5},
     {"type": "game.ask", "table": 3, "topic": "scores"},
     {"type": "chat.say", "table": 3, "text": "hello"},
     {"type": "chat.me", "table": 3, "text": "waves"},
@@ -155,3 +157,25 @@ def test_server_schemas_accept_good_and_refuse_bad_messages() -> None:
     assert outgoing_errors({"v": 1, "type": "error", "code": "oops", "message": "x"})
     assert outgoing_errors({"v": 1, "type": "game.event", "table": 1, "seq": 1})
     assert outgoing_errors({"v": 1, "type": "mystery"})
+
+
+def documented_fields() -> dict[str, set[str]]:
+    """For each ``name`` `{...}` of protocol.md, the keys its body names."""
+    text = PROTOCOL_DOC.read_text()
+    fields: dict[str, set[str]] = {}
+    for match in re.finditer(r"`([a-z_]+(?:\.[a-z_]+)*)`\s+`(\{[^`]*\})`", text):
+        keys = re.findall(r'[{,]\s*"([a-z_]+)"\??', match.group(2))
+        fields.setdefault(match.group(1), set()).update(keys)
+    return fields
+
+
+def test_every_documented_field_of_a_client_message_is_in_its_schema() -> None:
+    fields = documented_fields()
+    assert "since" in fields["table.join"]  # the parse works
+    problems = []
+    for name, schema in CLIENT_SCHEMAS.items():
+        known = set(schema["properties"]) | set(SERVER_SCHEMAS.get(name, {}).get("properties", {}))
+        missing = fields.get(name, set()) - known
+        if missing:
+            problems.append(f"{name}: {sorted(missing)}")
+    assert not problems, f"protocol.md fields the schemas refuse: {problems}"

@@ -219,7 +219,11 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
     "table.options": _message(
         "table.options",
         {"table": _TABLE_ID},
-        {"preset": {"type": ["string", "null"], "maxLength": 64}, "options": _OPTIONS},
+        {
+            "preset": {"type": ["string", "null"], "maxLength": 64},
+            "options": _OPTIONS,
+            "seats": {"type": "integer", "minimum": 1, "maximum": 64},
+        },
     ),
     "table.start": _message("table.start", {"table": _TABLE_ID}),
     "table.add_bot": _message(
@@ -238,7 +242,9 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
             },
         },
     ),
-    "game.action": _message("game.action", {"table": _TABLE_ID, "action": _ACTION}, {"seq": _SEQ}),
+    "game.action": _message(
+        "game.action", {"table": _TABLE_ID, "action": _ACTION}, {"seq": _SEQ, "seat": _SEAT}
+    ),
     "game.ask": _message(
         "game.ask",
         {"table": _TABLE_ID, "topic": {"type": "string", "minLength": 1, "maxLength": 32}},
