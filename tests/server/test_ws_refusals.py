@@ -67,6 +67,16 @@ async def _refusals(server: ServerProcess) -> None:
             await waiter.request("game.action", table=table, action=legal[0], seq=log_length),
             "not_your_turn",
         )
+        # acting for another seat (the seat field must be the sender's own)
+        other_seat = 1 - to_act
+        reply = await mover.request(
+            "game.action", table=table, action=legal[0], seq=log_length, seat=other_seat
+        )
+        expect(reply, "forbidden")
+        reply = await waiter.request(
+            "game.action", table=table, action=legal[0], seq=log_length, seat=to_act
+        )
+        assert reply["type"] == "error" and reply["code"] in {"forbidden", "not_your_turn"}
         # someone who has no seat at the table
         reply = await outsider.request("game.action", table=table, action=legal[0], seq=log_length)
         assert reply["type"] == "error" and reply["code"] in {"forbidden", "not_found"}
