@@ -107,6 +107,8 @@ class _Builder:
         self.ranks = variant.ranks
         self.size = variant.files * variant.ranks
         self.ntypes = len(variant.pieces)
+        self._rays: dict[tuple[int, Vector, int], list[int]] = {}
+        self._atoms: dict[tuple[int, int], list[Atom]] = {}
 
     def sq(self, f: int, r: int) -> int:
         return r * self.files + f
@@ -115,21 +117,30 @@ class _Builder:
         return _on(self.files, self.ranks, f, r)
 
     def ray(self, frm: int, v: Vector, limit: int) -> list[int]:
-        f, r = frm % self.files, frm // self.files
+        key = (frm, v, limit)
+        hit = self._rays.get(key)
+        if hit is not None:
+            return hit
+        files, ranks = self.files, self.ranks
+        f, r = frm % files, frm // files
         out: list[int] = []
         while True:
             f, r = f + v[0], r + v[1]
-            if not self.on(f, r) or (limit and len(out) >= limit):
+            if not (0 <= f < files and 0 <= r < ranks) or (limit and len(out) >= limit):
+                self._rays[key] = out
                 return out
-            out.append(self.sq(f, r))
+            out.append(r * files + f)
 
     def rel_rank(self, square: int, colour: int) -> int:
         r = square // self.files
         return r + 1 if colour > 0 else self.ranks - r
 
     def atoms(self, t: int, colour: int) -> list[Atom]:
-        atoms = list(self.v.pieces[t].atoms)
-        return atoms if colour > 0 else [a.flipped() for a in atoms]
+        key = (t, colour)
+        if key not in self._atoms:
+            atoms = list(self.v.pieces[t].atoms)
+            self._atoms[key] = atoms if colour > 0 else [a.flipped() for a in atoms]
+        return self._atoms[key]
 
     # -- move programs -----------------------------------------------------------
 
