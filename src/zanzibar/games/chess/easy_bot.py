@@ -10,7 +10,7 @@ it. The search bot (alpha-beta) adds stronger levels on top of the same API.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from zanzibar.games.chess.moves import from_square, promotion, to_square
 from zanzibar.games.chess.position import Position
@@ -63,8 +63,3 @@ class EasyBot:
         pos = self.rules.position(state)
         move = choose_easy_move(pos, self.rng)
         return self.rules.move_action(pos, move)
-
-
-def describe_level(level: str) -> dict[str, Any]:
-    """A short description of a level (for menus)."""
-    return {"easy": {"en": "one move deep", "fr": "un coup d'avance"}}.get(level, {})
