@@ -28,7 +28,7 @@ gives the other player one last turn, which they win by passing that score;
 an equal score starts a tie-break in which the two players each take another
 turn (the first to have reached the target goes first), repeated while tied.
 ``end="immediate"``: reaching the target wins at once (Busche & Neller's
-Farkle). Turn totals beyond ``target + cap`` are banked (see ``cap_units``).
+Farkle). A turn total of ``target + CAP_POINTS`` is banked (the DP stops there).
 
 Cache file (``.npz``, written by :meth:`Solution.save`): arrays ``W``
 (``target x target`` float64), ``last_turn`` (``(M + 1) x 2``: probability that
