@@ -65,7 +65,20 @@ def wait_for_move(player: Player, before: int) -> None:
     wait_until(lambda: player.log_length() > before, what=f"{player.name}'s move")
 
 
+def wait_for_my_turn(player: Player) -> None:
+    """The page knows it is this player's move (its view and its "your turn" arrived)."""
+    wait_until(player.my_turn, what=f"{player.name}'s turn")
+    count = player.page.evaluate("window.__app.viewsReceived")
+    player.page.wait_for_timeout(50)
+    # No further update on its way (the last view is the one acted on).
+    wait_until(
+        lambda: player.page.evaluate("window.__app.viewsReceived") == count,
+        what="the page to settle",
+    )
+
+
 def move_by_arrows(player: Player, src: str, dst: str, black: bool) -> None:
+    wait_for_my_turn(player)
     before = player.log_length()
     if focused_square(player) is None:
         player.focus_body()
@@ -73,15 +86,18 @@ def move_by_arrows(player: Player, src: str, dst: str, black: bool) -> None:
     arrow_to(player, src, black)
     count = len(player.live())
     player.press("Enter")
-    wait_until(lambda: len(player.live()) > count, what="the pick to be announced")
-    picked = player.live()[-1]["text"]
-    assert src in picked and dst in picked, picked  # the legal targets are read out
+    # The pick is announced with the legal targets read out.
+    wait_until(
+        lambda: any(src in e["text"] and dst in e["text"] for e in player.live()[count:]),
+        what="the pick and its targets to be announced",
+    )
     arrow_to(player, dst, black)
     player.press("Enter")
     wait_for_move(player, before)
 
 
 def move_by_typing(player: Player, move: str) -> None:
+    wait_for_my_turn(player)
     before = player.log_length()
     player.focus_body()
     player.press("KeyM")  # to the move field
@@ -151,6 +167,7 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
         assert "White Pawn" in piece_on(white, "a11")
 
         # a11 to b12 takes the Camel and promotes: the choice appears, Queen first.
+        wait_for_my_turn(white)
         before = white.log_length()
         if focused_square(white) is None:
             white.focus_body()
