@@ -22,7 +22,8 @@ Objective (also documented in docs/rules-421.md):
   players are modelled as chasing the weakest earlier throw (an approximation:
   the model does not follow a new weakest throw as it appears). The tokens
   received are the value of the best earlier throw (capped by its holder's
-  tokens), or 3 when the bot plays first and the best is still to come, plus 2
+  tokens) or, when the bot plays first, the expected value of the best later
+  throw (the later players' chase distributions, given that they beat it), plus 2
   for a losing nénette under the bar's penalty. A bot without tokens (bar rules
   keep such players in the décharge) counts winning, which takes it out, as one
   token given.
@@ -76,8 +77,6 @@ _INDEX: dict[tuple[int, ...], int] = {throw: i for i, throw in enumerate(ALL_THR
 
 #: Most cached go plans per set of options (about 0.3 kB each).
 MAX_PLANS = 100_000
-#: Tokens a first player expects to receive if it loses the décharge turn.
-FIRST_PLAYER_RECEIVE_ESTIMATE = 3
 
 Target = tuple[int, int]  # (strength of a throw, rolls it took)
 
@@ -188,6 +187,31 @@ class TurnModel:
             if fail > 0:
                 total += fail * self._survive(target, later - 1, j)
         return total
+
+    @cache  # noqa: B019
+    def _expected_best_after(self, later: int, rolls: int) -> Array:
+        """Playing first and losing: the expected value of the best later throw, per own throw.
+
+        Each later player chases this throw (``rolls`` rolls); if the bot loses they
+        all beat it, so each final throw is drawn from the chase's distribution
+        given that it beats this throw, independently; the best of them gives.
+        """
+        out = np.zeros(N_THROWS)
+        if later == 0:
+            return out
+        order = np.argsort(self.power)  # weakest first
+        for t in range(N_THROWS):
+            target = (int(self.power[t]), rolls)
+            finals = self.chase(target, rolls)
+            beating = sum(finals[j] * self.versus(j, target) for j in range(1, rolls + 1))
+            total = float(beating.sum())
+            if total <= 0:
+                continue
+            cdf = np.cumsum(beating[order] / total)
+            below = np.concatenate(([0.0], cdf[:-1]))
+            best = cdf**later - below**later
+            out[t] = float(best @ self.values[order])
+        return out
 
     @cache  # noqa: B019
     def _later_beats_matrix(self, later_rolls: int, my_rolls: int) -> Array:
@@ -302,7 +326,7 @@ class TurnModel:
         penalty = 2.0 * self.is_nenette if self.config.nenette == "penalty2" else 0.0
         if best is None:
             win = self._nobody_beats_first(later, rolls)
-            receive = FIRST_PLAYER_RECEIVE_ESTIMATE + penalty
+            receive = self._expected_best_after(later, rolls) + penalty
         else:
             assert isinstance(best, tuple) and isinstance(worst, tuple)
             above = self.versus(rolls, best)
