@@ -427,7 +427,7 @@ def _solve_two(options: Mapping[str, Any], args: argparse.Namespace) -> int:
     print(
         f"  {solution.W.size} score pairs, {solution.iterations} block evaluations, residual {solution.residual:.1e}"
     )
-    how = "loaded from" if loaded else "solved in"
+    how = "loaded from the cache in" if loaded else "solved in"
     print(f"  {how} {result['wall_seconds']:.2f} s (solve took {solution.seconds:.2f} s)")
     if result["cache"]:
         print(f"  cache: {result['cache']}")
