@@ -184,7 +184,7 @@ class Solution:
             "seconds": self.seconds,
         }
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp.npz")
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
         np.savez_compressed(
             tmp, W=self.W, last_turn=self.last_turn, meta=np.array(json.dumps(meta))
         )
