@@ -226,7 +226,7 @@ const STRINGS = {
     help_chess: [
       "Arrow keys move over the squares of the board; Home and End go to the ends of a rank.",
       "Enter or Space picks the piece on the square, then its target; the legal targets are announced.",
-      "Escape cancels a pick. Moves can also be typed in the move field (M goes there).",
+      "Escape cancels a pick. Moves can also be typed in the move field (M goes there, B back to the board).",
       "L: say the last move. T: whose turn it is. S: the game status.",
     ],
     phase_draw: "who starts",
@@ -475,7 +475,7 @@ const STRINGS = {
     help_chess: [
       "Les flèches parcourent les cases de l'échiquier ; Début et Fin vont aux bouts d'une rangée.",
       "Entrée ou Espace choisit la pièce de la case, puis sa destination ; les cases possibles sont annoncées.",
-      "Échap annule le choix. On peut aussi taper un coup dans le champ prévu (M y mène).",
+      "Échap annule le choix. On peut aussi taper un coup dans le champ prévu (M y mène, B ramène à l'échiquier).",
       "L : dire le dernier coup. T : à qui le tour. S : l'état de la partie.",
     ],
     phase_draw: "qui commence",
