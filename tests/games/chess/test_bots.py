@@ -216,3 +216,18 @@ def test_many_short_zanzibar_s_games_from_different_setups(seed: int) -> None:
     if seed % 2:
         bots.reverse()
     assert len(_play(pos, bots, 16)) >= 10
+
+
+def test_accepts_a_draw_only_when_losing() -> None:
+    from zanzibar.games.chess.rules import ChessState
+
+    rules = get_rules("chess")
+    bot = make_bot(rules, "medium", {}, 1, node_limit=1_000)
+    # Black (seat 1) to move, a Queen down; White offered a draw.
+    losing = ChessState("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", draw_offer=0)
+    assert bot.choose(losing).kind == "draw"
+    # Black a Queen up: it plays on (a move, which lets the offer lapse).
+    winning = ChessState("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", draw_offer=0)
+    assert bot.choose(winning).kind == "move"
+    # No offer: a move even when losing.
+    assert bot.choose(ChessState("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")).kind == "move"

@@ -26,7 +26,10 @@ by the seed among those that keep the King on the back rank, where the
 pieces around it shelter it (the rules allow any; a King on the second rank
 starts exposed to the enemy's Lion and Eagle).
 
-The bot never resigns, offers or accepts a draw: it plays on.
+The bot never resigns nor offers a draw. It accepts a draw offered to it when
+its search (levels medium and hard) scores its position at least
+``DRAW_ACCEPT_MARGIN`` centipawns down; otherwise it plays on, which
+declines the offer.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
@@ -49,6 +52,9 @@ from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import MAX_PLY, Searcher, SearchLimits, SearchResult
 from zanzibar.games.chess.setup import arrangements
 from zanzibar.games.chess.variant import Variant
+
+#: The searching levels accept a draw offer when they see themselves this far behind.
+DRAW_ACCEPT_MARGIN = 150
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,7 @@ class ChessBot:
         ``move_rule`` overrides the variant's move-count rule (a table option).
         The position is left as it was.
         """
+        self.last = None
         pos = canonical(pos)
         moves = pos.legal_moves()
         if not moves:
@@ -182,6 +189,17 @@ class ChessBot:
             raise IllegalActionError("no setup choice is open")
         pos = replay(rules.variant_for(state), state.start_fen, state.moves)
         move = self.choose_move(pos, move_rule=getattr(state, "move_rule", None))
+        seat = rules.to_act(state)
+        offered = getattr(state, "draw_offer", -1)
+        if (
+            seat is not None
+            and offered == 1 - seat
+            and self.last is not None
+            and self.last.score <= -DRAW_ACCEPT_MARGIN
+        ):
+            for action in rules.legal_actions(state):
+                if action.kind == "draw":
+                    return action  # accept: the search says this game is being lost
         return rules.move_action(pos, move)
 
 
