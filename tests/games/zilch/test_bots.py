@@ -135,3 +135,25 @@ def test_optimal_self_play_matches_the_solved_value() -> None:
     expected = solution_for(SolverRules.from_options(options)).first_player_win
     error = (expected * (1 - expected) / games) ** 0.5
     assert abs(result["win_rates"][0] - expected) < 3 * error
+
+
+def test_slow_rule_sets_come_only_from_the_cache() -> None:
+    """Without a cache, a rule set that takes minutes to solve is played like ``expected``."""
+    from zanzibar.games.zilch.bots import cached_solution, solves_quickly
+    from zanzibar.games.zilch.solver import cache_path, solve
+
+    farkle = RULES.options.resolve("farkle10000")
+    assert not solves_quickly(SolverRules.from_options(farkle))
+    state = RULES.new_state(2, farkle).with_changes(phase="choose", roll=(1, 5, 2, 3, 4, 6))
+    assert OptimalBot(farkle).plan(state) is None
+
+    quick_busche = RULES.options.resolve("farkle_busche", {"target": 1000})
+    rules = SolverRules.from_options(quick_busche)
+    assert not solves_quickly(rules)  # no bank minimum: blocks of one unit
+    assert cached_solution(rules) is None
+    solve(rules).save(cache_path(rules))
+    solution = cached_solution(rules)
+    assert solution is not None
+    state = RULES.new_state(2, quick_busche).with_changes(phase="choose", roll=(1, 5, 2, 3, 4, 6))
+    plan = OptimalBot(quick_busche).plan(state)
+    assert plan is not None and plan.turn.start[0] == pytest.approx(solution.first_player_win)

@@ -11,7 +11,9 @@
   more players, or with options the solver does not handle (the three-zilch
   penalty), it plays like ``expected``. The first use for a set of options
   solves the game (about 10 s of CPU for seed 004) and caches it on disk;
-  ``zanzibar solve zilch --players 2`` fills the cache ahead of time.
+  ``zanzibar solve zilch --players 2`` fills the cache ahead of time. Rule
+  sets that take minutes to solve (no bank minimum, or a 10,000 target) are
+  used only from the cache; without it the bot plays like ``expected``.
 * ``simple``: keeps the best-scoring dice, banks as soon as it may with at
   least 300 points and fewer than three dice to roll, or with 1000 or more;
   in a last turn it rolls on until it is ahead. Fast, and no pushover.
@@ -28,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from zanzibar.engine.errors import OptionError, ZanzibarError
+from zanzibar.engine.errors import CorruptDataError, OptionError, ZanzibarError
 from zanzibar.games.zilch.options import scoring_table
 from zanzibar.games.zilch.scoring import Counts, ScoringTable, counts_of
 from zanzibar.games.zilch.solver import (
@@ -36,6 +38,7 @@ from zanzibar.games.zilch.solver import (
     Solution,
     SolverRules,
     beat_values,
+    cache_path,
     load_or_solve,
     pair_bank,
 )
@@ -198,6 +201,34 @@ class ExpectedBot:
 _SOLUTIONS: dict[str, Solution] = {}
 
 
+def solves_quickly(rules: SolverRules) -> bool:
+    """True if a bot may solve these rules on its first move (seconds, not minutes).
+
+    Seed 004's rules (5000, banks of at least 350) take about 10 s of CPU; rule sets
+    without a bank minimum or with a 10,000 target take minutes (Busche & Neller's
+    Farkle: two), so a bot uses them only from the cache that
+    ``zanzibar solve zilch --players 2 --preset P`` fills.
+    """
+    return rules.target * rules.unit <= 5000 and rules.block >= 5
+
+
+def cached_solution(rules: SolverRules) -> Solution | None:
+    """The solution if it is in memory or in the cache, or cheap to compute; else None."""
+    key = rules.digest
+    if key in _SOLUTIONS:
+        return _SOLUTIONS[key]
+    if solves_quickly(rules):
+        return solution_for(rules)
+    path = cache_path(rules)
+    if path.exists():
+        try:
+            _SOLUTIONS[key] = Solution.load(path, rules)
+        except CorruptDataError:
+            return None
+        return _SOLUTIONS[key]
+    return None
+
+
 def solution_for(rules: SolverRules) -> Solution:
     """The solved game for these rules: from memory, the disk cache, or solved now."""
     key = rules.digest
@@ -243,7 +274,9 @@ class OptimalBot:
         if any(score % unit or score < 0 for score in state.scores):
             return None
         a, b = state.scores[me] // unit, state.scores[other] // unit
-        solution = solution_for(rules)
+        solution = cached_solution(rules)
+        if solution is None:
+            return None
         model = rules.model()
         if state.stage == "main":
             if a >= rules.target or b >= rules.target:
