@@ -230,19 +230,6 @@ class Searcher:
             self._principal_variation(pos, best_move, depth_done),
         )
 
-    def score_moves(self, pos: Position, depth: int) -> list[tuple[int, int]]:
-        """Exact score of every legal move at ``depth`` (full window each: slower, for weak bots)."""
-        self._pos = pos
-        self._deadline = 0.0
-        self._node_limit = 0
-        out = []
-        for move in pos.legal_moves():
-            pos.push(move)
-            score = -self._search(depth - 1, -INFINITE, INFINITE, 1, True)
-            pos.pop()
-            out.append((move, score))
-        return out
-
     def moves_within(
         self, pos: Position, depth: int, margin: int, limits: SearchLimits | None = None
     ) -> list[int]:
