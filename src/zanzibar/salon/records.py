@@ -4,6 +4,7 @@ and ``zanzibar replay``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import inspect, select
@@ -57,9 +58,23 @@ async def read_record(store: Store, game_id: int) -> dict[str, Any] | None:
         "record": record.to_json(),
         "outcome": game.outcome,
         "status": game.status,
-        "started": game.started,
-        "finished": game.finished,
+        "started": iso_time(game.started),
+        "finished": iso_time(game.finished),
     }
+
+
+def iso_time(seconds: float | None) -> str | None:
+    """A stored time (seconds since the epoch) as ISO 8601 in UTC.
+
+    >>> iso_time(0.0)
+    '1970-01-01T00:00:00Z'
+    >>> iso_time(None) is None
+    True
+    """
+    if seconds is None:
+        return None
+    moment = datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 async def read_game_record(db_url: str, game_id: int) -> dict[str, Any] | None:
