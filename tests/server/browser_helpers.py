@@ -289,3 +289,40 @@ def check_announcements(
             f"({len(stream)} announced, {len(expected)} items)"
         )
     return len(expected)
+
+
+def choose_keep(view: dict[str, Any]) -> tuple[str, list[int]]:
+    """Pick a legal action the way a cautious player would: bank when allowed, else keep the most."""
+    legal = view["legal"]
+    banks = [a for a in legal if a["type"] == "bank"]
+    if banks:
+        return "bank", max(banks, key=lambda a: len(a["keep"]))["keep"]
+    rolls = [a for a in legal if a["type"] == "roll"]
+    best = max(rolls, key=lambda a: len(a["keep"]))
+    return "roll", best["keep"]
+
+
+def play_zilch_step(player: Player) -> None:
+    """One Zilch action by keys: R to roll, digits to set dice aside, B to bank."""
+    view = player.view()
+    assert view is not None
+    before = player.log_length()
+    player.focus_body()
+    if view["state"]["phase"] == "start":
+        player.press("KeyR")
+    else:
+        kind, keep = choose_keep(view)
+        for index in keep:
+            player.press(f"Digit{index + 1}")
+        # Select a die that is not kept, then take it back with Shift.
+        spare = next((i for i in range(len(view["state"]["roll"])) if i not in keep), None)
+        if spare is not None:
+            player.press(f"Digit{spare + 1}")
+            player.press(f"Shift+Digit{spare + 1}")
+        selected = player.app("[...app.ui.game.selected].sort()")
+        assert selected == sorted(keep)
+        player.press("KeyB" if kind == "bank" else "KeyR")
+    wait_until(
+        lambda: player.log_length() > before or player.game_over() or not player.my_turn(),
+        what="the action to be taken",
+    )

@@ -18,10 +18,10 @@ from browser_helpers import (
     check_announcements,
     create_table,
     launch_browser,
+    play_zilch_step,
     press_button,
     wait_until,
 )
-from test_browser_zilch import play_one_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -64,7 +64,7 @@ def test_reload_mid_game_resumes_the_table(browser: Any, server: Any) -> None:
             wait_until(lambda: eve.my_turn() or eve.game_over(), what="Eve's turn")
             if eve.game_over():
                 break
-            play_one_step(eve)
+            play_zilch_step(eve)
         assert not eve.game_over(), "the game ended too soon for this test"
 
         before_items = eve.items()
@@ -87,7 +87,7 @@ def test_reload_mid_game_resumes_the_table(browser: Any, server: Any) -> None:
         steps = 0
         while not eve.game_over():
             if eve.my_turn():
-                play_one_step(eve)
+                play_zilch_step(eve)
                 steps += 1
             else:
                 eve.page.wait_for_timeout(30)
@@ -117,7 +117,7 @@ def test_server_restart_mid_game_the_page_reconnects_and_resumes(browser: Any, s
         fay.page.wait_for_function("window.__app.view !== null")
         for _ in range(2):
             wait_until(lambda: fay.my_turn() or fay.game_over(), what="Fay's turn")
-            play_one_step(fay)
+            play_zilch_step(fay)
         seen = len(fay.items())
         views = fay.app("app.viewsReceived")
 
@@ -133,7 +133,7 @@ def test_server_restart_mid_game_the_page_reconnects_and_resumes(browser: Any, s
         steps = 0
         while not fay.game_over():
             if fay.my_turn():
-                play_one_step(fay)
+                play_zilch_step(fay)
                 steps += 1
             else:
                 fay.page.wait_for_timeout(30)

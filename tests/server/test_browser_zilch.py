@@ -16,10 +16,10 @@ from browser_helpers import (
     check_announcements,
     create_table,
     launch_browser,
+    play_zilch_step,
     press_button,
     screenshot,
     serious_axe_violations,
-    wait_until,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -29,42 +29,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def browser() -> Iterator[Any]:
     """One Chromium for the module."""
     yield from launch_browser()
-
-
-def choose_keep(view: dict[str, Any]) -> tuple[str, list[int]]:
-    """Pick a legal action the way a cautious player would: bank when allowed, else keep the most."""
-    legal = view["legal"]
-    banks = [a for a in legal if a["type"] == "bank"]
-    if banks:
-        return "bank", max(banks, key=lambda a: len(a["keep"]))["keep"]
-    rolls = [a for a in legal if a["type"] == "roll"]
-    best = max(rolls, key=lambda a: len(a["keep"]))
-    return "roll", best["keep"]
-
-
-def play_one_step(player: Player) -> None:
-    view = player.view()
-    assert view is not None
-    before = player.log_length()
-    player.focus_body()
-    if view["state"]["phase"] == "start":
-        player.press("KeyR")
-    else:
-        kind, keep = choose_keep(view)
-        for index in keep:
-            player.press(f"Digit{index + 1}")
-        # Select a die that is not kept, then take it back with Shift.
-        spare = next((i for i in range(len(view["state"]["roll"])) if i not in keep), None)
-        if spare is not None:
-            player.press(f"Digit{spare + 1}")
-            player.press(f"Shift+Digit{spare + 1}")
-        selected = player.app("[...app.ui.game.selected].sort()")
-        assert selected == sorted(keep)
-        player.press("KeyB" if kind == "bank" else "KeyR")
-    wait_until(
-        lambda: player.log_length() > before or player.game_over() or not player.my_turn(),
-        what="the action to be taken",
-    )
 
 
 def test_zilch_game_in_the_browser(browser: Any, server: Any) -> None:
@@ -100,7 +64,7 @@ def test_zilch_game_in_the_browser(browser: Any, server: Any) -> None:
         shot = False
         while not chloe.game_over():
             if chloe.my_turn():
-                play_one_step(chloe)
+                play_zilch_step(chloe)
                 steps += 1
                 if not shot and chloe.my_turn() and chloe.view()["state"]["phase"] == "choose":
                     shot = True
