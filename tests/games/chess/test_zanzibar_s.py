@@ -83,6 +83,27 @@ def test_eagle_gives_check_along_its_bent_path() -> None:
     assert pos.is_check()
     blocked = build({"f6": "G", "a1": "K", "g10": "k", "g8": "p"}, turn="b")
     assert not blocked.is_check()
+    # the first step lands on g7: an occupied corner stops the slide, so no check
+    corner = build({"f6": "G", "a1": "K", "g10": "k", "g7": "P"}, turn="b")
+    assert not corner.is_check()
+    assert not corner.is_attacked(parse_square(ZS, "g10"), 1)
+    assert corner.is_attacked(parse_square(ZS, "e7"), 1)
+
+
+def test_rhinoceros_check_needs_an_empty_corner() -> None:
+    pos = build({"f6": "U", "a1": "K", "i9": "k"}, turn="b")  # f7, g8, h9: no; g6, h7, i8: no
+    assert not pos.is_check()
+    pos = build({"f6": "U", "a1": "K", "i10": "k"}, turn="b")  # f7 then g8, h9, i10
+    assert pos.is_check()
+    blocked = build({"f6": "U", "a1": "K", "i10": "k", "f7": "p"}, turn="b")
+    assert not blocked.is_check()
+
+
+def test_start_position_perft() -> None:
+    """Our own numbers (none are published), cross-checked by test_consistency.py."""
+    from zanzibar.games.chess.perft import perft
+
+    assert [perft(Position(ZS), d) for d in (1, 2, 3)] == [53, 2809, 163758]
 
 
 def test_rhinoceros_open_board() -> None:

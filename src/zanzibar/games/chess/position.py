@@ -245,12 +245,14 @@ class Position:
                 else:
                     return True
         for path, codes in t.att_bent[by][square]:
+            # The attacker's first step lands on ``corner``, which must be empty, as must
+            # every square of the slide between the corner and ``square``.
             for corner, sources in path:
+                if b[corner]:
+                    break
                 for src in sources:
                     if b[src] in codes:
                         return True
-                if b[corner]:
-                    break
         return False
 
     def _suspects(self, king: int, us: int) -> tuple[set[int], set[int]]:

