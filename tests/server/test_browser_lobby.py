@@ -77,6 +77,28 @@ def test_account_sign_in_and_create_form(browser: Any, server: Any) -> None:
                     hint = page.inner_text(f"#{described}")
                     assert spec["description"] in hint, (spec["name"], hint)
             screenshot(page, f"lobby-create-{lang}")
+
+        # Speech mode: announcements go to the browser's speech synthesis instead of the
+        # live region (some screen readers drop messages that arrive together).
+        page.evaluate(
+            """() => { window.__spoken = [];
+                speechSynthesis.speak = (u) => window.__spoken.push(u.text); }"""
+        )
+        page.click("#settings-button")
+        page.check("#set-speech")
+        page.check("#set-sound")
+        page.fill("#set-volume", "30")
+        greta.press("Escape")
+        live_before = len(greta.live())
+        page.fill("#invite-input", "not a link")
+        page.focus("#invite-input")
+        greta.press("Enter")
+        page.wait_for_function("window.__spoken.length > 0")
+        assert page.evaluate("window.__spoken[0]") == page.evaluate(
+            "window.__announcements[window.__announcements.length - 1].text"
+        )
+        assert len(greta.live()) == live_before
+        assert page.evaluate("JSON.parse(localStorage.getItem('zanzibar.settings')).volume") == 30
         assert greta.errors == []
     finally:
         greta.close()
