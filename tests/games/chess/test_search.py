@@ -63,7 +63,7 @@ MATES_IN_ONE = [
     # Zanzibar-S: the Cannon mates along the a-file over its own Pawn
     ("zanzibar-s", "kr10/1p10/12/12/12/12/P11/12/12/12/12/2C8K w - - 0 1", "Ca1#"),
     # Zanzibar-S: the Rhinoceros (one orthogonal step, then diagonally outwards)
-    ("zanzibar-s", "pk10/6U5/r2N8/12/2p9/12/12/12/12/12/12/10K1 w - - 0 1", "Ud9#"),
+    ("zanzibar-s", "1pk9/1U10/12/B11/12/12/12/12/8K3/12/12/12 w - - 0 1", "Ud12#"),
 ]
 
 MATES_IN_TWO = [
