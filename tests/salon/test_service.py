@@ -275,3 +275,28 @@ async def test_your_turn_comes_once_per_turn(salon: Salon, client_factory: Any) 
     # coming back to the table announces it again
     await bob.ok("table.join", table=table_id, since=bob.stream(table_id)[-1]["seq"])
     assert len(bob.of_type("your_turn")) == 2
+
+
+async def test_idle_tables_are_closed(tmp_path: Any) -> None:
+    from _salonkit import make_salon
+
+    salon = make_salon(tmp_path / "idle.sqlite3", idle_close=0.05)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        bob = await Client(salon, "Bob").sign_in()
+        kept = (await anna.ok("table.create", game="race"))["table"]["id"]
+        dropped = (await bob.ok("table.create", game="race"))["table"]["id"]
+        await bob.disconnect()
+        import asyncio
+
+        await asyncio.sleep(0.3)
+        assert kept in salon.tables and dropped not in salon.tables
+    finally:
+        await salon.stop()
+    again = make_salon(tmp_path / "idle.sqlite3")
+    await again.start()
+    try:
+        assert set(again.tables) == {kept}
+    finally:
+        await again.stop()

@@ -142,6 +142,8 @@ class Salon:
     ``takeover_delay``: seconds after a seated player's last connection drops
     before a bot takes over their seat mid-game.
     ``lobby_delay``: lobby updates are coalesced over this many seconds.
+    ``idle_close``: a table where no game runs, nobody watches and no seated
+    person has been connected for this many seconds is closed.
     ``durable``: SQLite ``synchronous=FULL`` (survives power loss, slower).
     ``bot_threads``: a bot level whose moves take more than
     :data:`INLINE_BOT_SECONDS` thinks in a worker thread (a chess bot must not
@@ -161,6 +163,7 @@ class Salon:
         round_pause: float = 5.0,
         takeover_delay: float = 15.0,
         lobby_delay: float = 1.0,
+        idle_close: float = 3600.0,
         durable: bool = False,
         bot_threads: bool = True,
         clock_scale: float = 1.0,
@@ -175,6 +178,7 @@ class Salon:
         self.lobby_delay = lobby_delay
         self.bot_threads = bot_threads
         self.clock_scale = clock_scale
+        self.idle_close = idle_close
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._rules_for = rules_for
         self._games = games
@@ -235,6 +239,38 @@ class Salon:
         await self._load_users()
         await self._restore_tables()
         self._started = True
+        self._spawn(self._janitor(), timer=True, name="salon-janitor")
+
+    async def _janitor(self) -> None:
+        """Close tables left idle: no game running, nobody watching, no seated person online."""
+        idle_since: dict[int, float] = {}
+        while True:
+            await asyncio.sleep(min(60.0, max(self.idle_close / 4, 0.01)))
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                busy = (
+                    table.running
+                    or table.spectators
+                    or any(self._connected(u) for u in table.humans())
+                )
+                if busy:
+                    idle_since.pop(table.id, None)
+                    continue
+                since = idle_since.setdefault(table.id, now)
+                if now - since >= self.idle_close:
+                    idle_since.pop(table.id, None)
+                    await self._close_idle(table)
+
+    async def _close_idle(self, table: Table) -> None:
+        async with table.lock:
+            if self.tables.get(table.id) is not table or table.running:
+                return
+            try:
+                await self.store.write(self._close_ops(table))
+            except Exception:
+                log.exception("closing idle table %s failed", table.id)
+                return
+            self._close(table)
 
     async def stop(self) -> None:
         """Stop timers and bots, close connections, flush and close storage.
