@@ -474,6 +474,16 @@ class CpuSampler:
         return (inside[-1][0] - inside[0][0]) / (inside[-1][1] - inside[0][1])
 
 
+def cpu_pressure() -> str:
+    """The kernel's CPU pressure (share of time runnable tasks waited for a CPU), if known."""
+    try:
+        first = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return ""
+    fields = dict(item.split("=") for item in first.split()[1:])
+    return f"; CPU pressure: tasks waited for a CPU {fields.get('avg10', '?')}% of the last 10 s"
+
+
 def machine_cpu() -> tuple[float, float]:
     """(busy, total) jiffies of all CPUs since boot (Linux /proc/stat)."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -605,6 +615,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"whole machine: {os.cpu_count()} CPUs, {100 * sampler.machine_busy(start, end):.0f}% busy "
             f"in the window (every process, ours and others'); load average {os.getloadavg()[0]:.1f}"
+            f"{cpu_pressure()}"
         )
     if latencies:
         print(f"mean action latency {statistics.fmean(latencies) * ms:.2f} ms")
