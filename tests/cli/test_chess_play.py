@@ -25,7 +25,7 @@ def _run(
 def test_fools_mate_between_two_players(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = "f2f3\nPe5\ng2g4\nQh4\n"
+    lines = "f2 f3\nPe5\ng2g4\nQh4\n"
     code, out = _run(monkeypatch, capsys, ["chess", "--bots", "0"], lines)
     assert code == 0
     assert "White Pawn from f2 to f3." in out

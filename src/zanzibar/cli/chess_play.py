@@ -355,7 +355,7 @@ class ChessClient(TerminalClient):
                 self._output(_t(self.lang, "in_setup"))
                 return True
             try:
-                action = self.chess.move_action(line.strip())
+                action = self.chess.move_action("".join(words))  # "e2 e4" is e2e4
             except ZanzibarError as exc:
                 self._output(exc.message)
                 return True
