@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from _salonkit import Client, available_games, play_with_bot_brain
 
+from zanzibar.engine.events import Event
 from zanzibar.salon import Salon
 
 pytestmark = pytest.mark.anyio
@@ -46,6 +47,13 @@ async def test_complete_game_with_humans_bots_and_a_spectator(
     game_events = [i for i in eve.stream(table_id) if i["channel"] == "game"]
     assert game_events, "the spectator saw no game event"
     assert all(isinstance(i["text"], str) and i["text"] for i in game_events)
+    # each receiver's sentences are the game's own, in their language, from their seat
+    names = [seat.name or "" for seat in table.seats]
+    for client, lang, viewer in ((anna, "fr", 0), (bob, "en", 1), (eve, "fr", None)):
+        for item in client.stream(table_id):
+            if item["channel"] == "game":
+                event = Event.from_json(item["event"])
+                assert item["text"] == rules.render_event(event, lang, viewer, names)
     # the stored record replays the same game
     record = await salon.game_record(started["game_id"])
     assert record is not None and record["status"] == "finished"
