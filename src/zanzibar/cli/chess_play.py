@@ -10,7 +10,7 @@ seats) with the chess GameRules; this module adds the chess commands:
   ``rank 3``: one rank; ``file e``: one file; ``square e4`` or just ``e4``:
   one square (a bare square always *reads* the square; to move a Pawn there,
   type ``e2e4`` or ``Pe4``).
-* a move in coordinates (``f2h4``, ``e11e12q``) or algebraic notation
+* a move in coordinates (``f2h4``, ``e11e12q``, also ``f2 h4``) or algebraic notation
   (``Zxe4``, ``exd5``, ``e12=G``, ``O-O``; capital letters are pieces).
 * during the setup (Zanzibar-S, Metamachy), the player choosing sees every
   arrangement in words and types its number (``12``, or ``setup 12``, or the
