@@ -4,8 +4,8 @@
 //
 // Keys (by KeyboardEvent.code, so AZERTY works), as the games' own help
 // texts list them for the terminal and the web: Digit1..6 select a die,
-// Shift+Digit1..6 unselect it, Space says the selection, R (or Enter on the
-// dice) rolls, K stops (421), B banks (Zilch), A selects every scoring die
+// Shift+Digit1..6 unselect it, Space says the selection, R rolls (so does
+// Enter inside the game section, away from any button), K stops (421), B banks (Zilch), A selects every scoring die
 // (Zilch), D repeats the last roll, S the scores, T the turn, I the status.
 // The selection is the player's own until they roll; it is sent with the action.
 
@@ -119,7 +119,13 @@ export function handleKey(ctx, event) {
     return true;
   }
   if (event.shiftKey) return false;
+  if (event.code === "Enter" || event.code === "NumpadEnter") {
+    const inGame = event.target === document.body || event.target.closest?.("#game-section");
+    if (!inGame || activatesItself(event.target)) return false;
+  }
   switch (event.code) {
+    case "Enter":
+    case "NumpadEnter":
     case "KeyR":
       if (ctx.myTurn) doRoll(ctx, model);
       else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));

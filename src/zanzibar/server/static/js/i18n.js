@@ -218,8 +218,8 @@ const STRINGS = {
     help_dice: [
       "1 to 6 (the digit keys, with or without AZERTY): select die 1 to 6.",
       "Shift+1 to 6: unselect die 1 to 6.",
-      "Space: say which dice are selected and which are not.",
-      "R: roll (421: the selected dice, all three if none is selected; Zilch: set the selected dice aside and roll the others).",
+      "Space: say which dice are selected and which are not (on a die's button, Space and Enter toggle that die).",
+      "R or Enter: roll (421: the selected dice, all three if none is selected; Zilch: set the selected dice aside and roll the others).",
       "K: keep your throw and stop (421). B: set the selected dice aside and bank (Zilch). A: select every scoring die (Zilch).",
       "D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play.",
     ],
@@ -467,8 +467,8 @@ const STRINGS = {
     help_dice: [
       "1 à 6 (touches de la rangée des chiffres, en AZERTY aussi) : sélectionner le dé 1 à 6.",
       "Maj+1 à 6 : désélectionner le dé 1 à 6.",
-      "Espace : dire quels dés sont sélectionnés et lesquels ne le sont pas.",
-      "R : lancer (421 : les dés sélectionnés, les trois si aucun ; Zilch : mettre de côté les dés sélectionnés et relancer les autres).",
+      "Espace : dire quels dés sont sélectionnés et lesquels ne le sont pas (sur le bouton d'un dé, Espace et Entrée basculent ce dé).",
+      "R ou Entrée : lancer (421 : les dés sélectionnés, les trois si aucun ; Zilch : mettre de côté les dés sélectionnés et relancer les autres).",
       "K : garder son jet et s'arrêter (421). B : mettre de côté les dés sélectionnés et encaisser (Zilch). A : sélectionner tous les dés qui marquent (Zilch).",
       "D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie.",
     ],
