@@ -112,3 +112,14 @@ def test_serve_reports_a_busy_port(tmp_path: Path) -> None:
                 process.kill()
     assert status != 0
     assert READY_PREFIX not in log.read_text()
+
+
+def test_a_missing_database_driver_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    from zanzibar.cli.main import main
+
+    if importlib.util.find_spec("asyncpg") is not None:
+        pytest.skip("asyncpg is installed")
+    assert main(["serve", "--port", "0", "--db", "postgresql+asyncpg://u@127.0.0.1:1/z"]) == 2
+    assert "'asyncpg' is not installed" in capsys.readouterr().err

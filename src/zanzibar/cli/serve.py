@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from zanzibar.cli.main import make_parser
+from zanzibar.engine.errors import ZanzibarError
 from zanzibar.server.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOST,
@@ -159,7 +160,13 @@ def main(argv: list[str]) -> int:
     from zanzibar.server.app import WS_MAX_SIZE, create_app
 
     settings, log_level = parse_settings(argv)
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except ModuleNotFoundError as exc:
+        raise ZanzibarError(
+            f"the database driver '{exc.name}' is not installed for {settings.database_url}"
+            " (PostgreSQL needs the 'postgres' extra: pip install 'zanzibar[postgres]')"
+        ) from None
     config = uvicorn.Config(
         app,
         host=settings.host,
