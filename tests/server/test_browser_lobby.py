@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import Player, launch_browser, screenshot
+from browser_helpers import Player, create_table, join_from_lobby, launch_browser, screenshot
 
 pytestmark = [pytest.mark.browser]
 
@@ -102,3 +102,31 @@ def test_account_sign_in_and_create_form(browser: Any, server: Any) -> None:
         assert greta.errors == []
     finally:
         greta.close()
+
+
+def test_host_hands_over_and_the_new_host_kicks(browser: Any, server: Any) -> None:
+    """Host controls by keyboard: "Make host", then the new host's "Kick"."""
+    hana = Player(browser, server.url, "Hana")
+    ivan = Player(browser, server.url, "Ivan")
+    try:
+        hana.sign_in_as_guest()
+        ivan.sign_in_as_guest()
+        table_id = create_table(hana, "421", 3, {})
+        join_from_lobby(ivan, table_id)
+        hana.page.wait_for_function("window.__app.table.seats[1].name === 'Ivan'")
+
+        hana.page.focus("button[aria-label='Make Ivan host']")
+        hana.press("Enter")
+        ivan.page.wait_for_selector("#start-button")
+        assert ivan.app("app.table.you.host") is True
+        hana.page.wait_for_selector("#host-controls", state="detached")
+
+        ivan.page.focus("button[aria-label='Kick Hana']")
+        ivan.press("Enter")
+        hana.wait_for_screen("lobby")
+        assert any(e["text"] == "You are no longer at this table." for e in hana.live())
+        ivan.page.wait_for_function("window.__app.table.seats.every((s) => s.name !== 'Hana')")
+        assert hana.errors == [] and ivan.errors == []
+    finally:
+        hana.close()
+        ivan.close()

@@ -28,7 +28,7 @@ function tableRow(app, table) {
   const info = app.gameInfo(table.game);
   const free = (table.seats || []).some((s) => !s.name && !s.bot && s.user == null);
   const mine = (table.seats || []).some((s) => s.user === app.user?.id);
-  const canJoin = mine || (free && table.state === "waiting");
+  const canJoin = mine || (free && (table.state === "waiting" || table.state === "finished"));
   return h("tr", { "data-key": `t${table.id}` },
     h("th", { scope: "row" }, String(table.id)),
     h("td", {}, table.title || gameTitle(info, table.game)),

@@ -378,12 +378,28 @@ function takeItem(item) {
   if (seq) app.lastSeq = seq;
   app.items.push(normal);
   if (type === "game.event") app.lastEventSeat = normal.event?.seat ?? null;
+  if (type === "system" && normal.kind === "kicked") checkStillAtTable(app.tableId);
   const memory = tableMemory(app.tableId);
   if (seq && seq <= memory.announced) return;
   if (seq) memory.save({ announced: seq });
   announce(itemText(normal), { channel: normal.channel });
   if (type === "game.event" && /roll|dice|throw/.test(normal.event?.kind || "")) diceSound(3);
   if (type === "chat") chatSound();
+}
+
+/**
+ * Someone was sent away: if it was this user, the table no longer answers
+ * (the salon stops sending it anything), so ask, and leave if refused.
+ */
+async function checkStillAtTable(id) {
+  try {
+    await request("history", { table: id, since: app.lastSeq });
+  } catch (error) {
+    if (app.tableId === id && (error.code === "forbidden" || error.code === "not_found")) {
+      announce(t("left_table"), { politeness: "assertive" });
+      toLobby();
+    }
+  }
 }
 
 // -- playing ------------------------------------------------------------------------

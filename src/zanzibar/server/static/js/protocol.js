@@ -88,11 +88,16 @@ export class Connection {
       this.opts.onAuthFailed?.(new ProtocolError(msg));
       return;
     }
-    if ((msg.type === "ok" || msg.type === "error") && this.pending.has(msg.id)) {
+    if (msg.id !== undefined && this.pending.has(msg.id)) {
       const { resolve, reject } = this.pending.get(msg.id);
       this.pending.delete(msg.id);
-      if (msg.type === "ok") resolve(msg);
-      else reject(new ProtocolError(msg));
+      if (msg.type === "error") {
+        reject(new ProtocolError(msg));
+        return;
+      }
+      resolve(msg);
+      // A reply that is also data (`history` answers with the request's id).
+      if (msg.type !== "ok") this.opts.onMessage?.(msg);
       return;
     }
     this.opts.onMessage?.(msg);

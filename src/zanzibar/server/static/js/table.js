@@ -287,6 +287,7 @@ function statusLine(app, ctx) {
   const view = ctx.view;
   let text;
   if (!view || table.state === "waiting") text = t("waiting_for_start");
+  else if (table.state === "paused") text = table.hold ? t("paused_held") : t("paused");
   else if (view.over) {
     const last = [...app.items].reverse().find((item) => item.channel === "game");
     text = last ? `${t("game_over")} ${last.text}` : t("game_over");
