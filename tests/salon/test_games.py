@@ -54,6 +54,9 @@ async def test_complete_game_with_humans_bots_and_a_spectator(
             if item["channel"] == "game":
                 event = Event.from_json(item["event"])
                 assert item["text"] == rules.render_event(event, lang, viewer, names)
+    # the last view each one got is the game's own view of the final state
+    for client, lang, viewer in ((anna, "fr", 0), (bob, "en", 1), (eve, "fr", None)):
+        assert client.last("game.view")["view"] == rules.view(table.match.state, viewer, lang)  # type: ignore[union-attr]
     # the stored record replays the same game
     record = await salon.game_record(started["game_id"])
     assert record is not None and record["status"] == "finished"

@@ -265,6 +265,10 @@ async def test_your_turn_comes_once_per_turn(salon: Salon, client_factory: Any) 
     match = salon.tables[table_id].match
     assert match is not None
     assert len(anna.of_type("your_turn")) == 1 and not bob.of_type("your_turn")
+    rules = salon.tables[table_id].rules
+    assert anna.last("game.view")["view"] == rules.view(match.state, 0, "en")
+    assert anna.last("game.view")["view"]["legal"] == [{"type": "roll"}]
+    assert bob.last("game.view")["view"] == rules.view(match.state, 1, "en")
     while match.to_act == 0:
         action = "roll" if match.state.total < 3 else "stop"  # at most 8 points: no win
         await anna.ok("game.action", table=table_id, action={"type": action})

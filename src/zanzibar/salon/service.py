@@ -775,7 +775,7 @@ class Salon:
         if match is None:
             return
         targets = list(table.subscribers.values()) if conns is None else list(conns)
-        views: dict[tuple[int | None, str], dict[str, Any]] = {}
+        views: dict[Any, dict[str, Any]] = {}
         to_act = match.to_act if table.state == "playing" else None
         if conns is None:
             turn = (table.game_id, to_act)
@@ -789,7 +789,7 @@ class Salon:
             key = (seat, conn.lang)
             view = views.get(key)
             if view is None:
-                view = views[key] = table.rules.view(match.state, seat, conn.lang)
+                view = views[key] = self._view(table, match, seat, conn.lang, views)
             conn.put(
                 {
                     "v": PROTOCOL,
@@ -818,6 +818,32 @@ class Salon:
                         "text": your_turn_text(conn.lang, table.clock),
                     }
                 )
+
+    @staticmethod
+    def _view(
+        table: Table,
+        match: Match[Any, Any],
+        seat: int | None,
+        lang: str,
+        views: dict[Any, dict[str, Any]],
+    ) -> dict[str, Any]:
+        """``rules.view(state, seat, lang)``; for games that keep the engine's default view,
+        the state's JSON is computed once per change and shared by every viewer."""
+        rules = table.rules
+        if type(rules).view is not GameRules.view:
+            return rules.view(match.state, seat, lang)
+        shared = views.get("shared")
+        if shared is None:
+            shared = views["shared"] = {
+                "state": rules.state_to_json(match.state),
+                "to_act": rules.to_act(match.state),
+                "over": rules.is_over(match.state),
+                "legal": [],
+            }
+        if seat is not None and shared["to_act"] == seat:
+            legal = [rules.action_to_json(a) for a in rules.legal_actions(match.state)]
+            return {**shared, "legal": legal}
+        return shared
 
     def _send_history(
         self,
