@@ -14,7 +14,14 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import Player, create_table, join_from_lobby, launch_browser, screenshot
+from browser_helpers import (
+    Player,
+    create_table,
+    join_from_lobby,
+    launch_browser,
+    screenshot,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -114,6 +121,23 @@ def test_host_hands_over_and_the_new_host_kicks(browser: Any, server: Any) -> No
         table_id = create_table(hana, "421", 3, {})
         join_from_lobby(ivan, table_id)
         hana.page.wait_for_function("window.__app.table.seats[1].name === 'Ivan'")
+
+        # Chat: an action with /me, a private message with /msg; the history's chat channel.
+        hana.page.focus("#chat-input")
+        hana.page.keyboard.type("/me waves")
+        hana.press("Enter")
+        ivan.page.focus("#chat-input")
+        ivan.page.keyboard.type("/msg Hana see you")
+        ivan.press("Enter")
+        wait_until(lambda: any(e["text"] == "* Hana waves" for e in ivan.live()), what="/me")
+        wait_until(
+            lambda: any("see you" in e["text"] and "Ivan" in e["text"] for e in hana.live()),
+            what="the private message",
+        )
+        hana.page.focus("button[data-key='channel-chat']")
+        hana.press("Enter")
+        shown = hana.page.locator("#history-list li").all_inner_texts()
+        assert shown and all("[Chat]" in line for line in shown), shown
 
         hana.page.focus("button[aria-label='Make Ivan host']")
         hana.press("Enter")
