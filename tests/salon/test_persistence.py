@@ -277,3 +277,42 @@ async def test_durable_mode_writes_in_a_thread_with_full_sync(tmp_path: Path) ->
             assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 2  # FULL
     finally:
         await store.stop()
+
+
+async def test_a_pause_between_rounds_resumes_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "pause.sqlite3"
+    first = make_salon(path, round_pause=30)
+    await first.start()
+    anna = await Client(first, "Anna").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 90}))[
+        "table"
+    ]["id"]
+    await anna.ok("table.add_bot", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    table = first.tables[table_id]
+    match = table.match
+    assert match is not None
+    while table.state == "playing":
+        if match.to_act == 0:
+            await anna.ok(
+                "game.action",
+                table=table_id,
+                action={"type": "roll" if match.state.total < 2 else "stop"},
+            )
+        await first.settle()
+    assert table.state == "paused"
+    before = first.snapshot(table_id)
+    await first.crash()
+    second = make_salon(path, round_pause=0.05, takeover_delay=60)
+    await second.start()
+    try:
+        assert second.snapshot(table_id) == before
+        import asyncio
+
+        await asyncio.sleep(0.2)
+        await second.settle()
+        assert second.tables[table_id].state == "playing"
+        kinds = [i.data.get("kind") for i in second.tables[table_id].history.items]
+        assert kinds[-1] == "round_resume"
+    finally:
+        await second.stop()
