@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zanzibar.engine.errors import CorruptDataError, IllegalActionError
+from zanzibar.engine.errors import IllegalActionError
 from zanzibar.games.chess.fen import (
     FenData,
     format_fen,
@@ -219,24 +219,20 @@ class Position:
             if b[src] in codes:
                 return True
         for ray, riders, hoppers in t.att_ray[by][square]:
-            i = 0
-            n = len(ray)
-            while i < n:
-                x = b[ray[i]]
+            for s in ray:
+                x = b[s]
                 if x:
                     if x in riders:
                         return True
                     if hoppers:
-                        i += 1
-                        while i < n:
-                            x = b[ray[i]]
+                        # a hopper attacks when exactly this one piece stands between
+                        for s2 in ray[ray.index(s) + 1 :]:
+                            x = b[s2]
                             if x:
                                 if x in hoppers:
                                     return True
                                 break
-                            i += 1
                     break
-                i += 1
         for src, mids, codes in t.att_lame[by][square]:
             if b[src] in codes:
                 for m in mids:
@@ -319,11 +315,15 @@ class Position:
         gen = t.gen
         royal = t.royal[us]
         promo_zone = t.promo_zone
+        promo_reach = t.promo_reach
         for frm, code in self.pieces[us].items():
             out = risky if (code == royal or frm in suspects) else safe
-            zone = promo_zone[code]
-            target: list[int] = []
-            append = target.append if zone else out.append
+            target: list[int] | None = None
+            if promo_reach[code][frm]:
+                target = []
+                append = target.append
+            else:
+                append = out.append
             for kind, data in gen[code][frm]:
                 if kind == LEAP:
                     for to, mv in data:  # type: ignore[attr-defined]
@@ -363,8 +363,8 @@ class Position:
                                 risky.append(mv)
                 else:
                     self._generate_rare(kind, data, b, ok, en, append)
-            if zone:
-                self._promotions(code, target, zone, out)
+            if target is not None:
+                self._promotions(code, target, promo_zone[code], out)
 
     @staticmethod
     def _generate_rare(
@@ -470,7 +470,7 @@ class Position:
             finally:
                 b[king] = t.royal[us]
             return
-        rook_code = self._castling_rook_code(us)
+        rook_code = t.castle_rook[us]
         for frm, mv in t.castle_from[us]:
             if frm != king:
                 continue
@@ -478,7 +478,12 @@ class Position:
             rf, _rt, empty, passed, bit = t.castle[kt]
             if not self.rights & bit or b[rf] != rook_code:
                 continue
-            if any(b[s] for s in empty):
+            blocked = False
+            for s in empty:
+                if b[s]:
+                    blocked = True
+                    break
+            if blocked:
                 continue
             b[king] = 0
             try:
@@ -486,12 +491,6 @@ class Position:
                     out.append(mv)
             finally:
                 b[king] = t.royal[us]
-
-    def _castling_rook_code(self, us: int) -> int:
-        try:
-            return (self.variant.type_index("R") + 1) * us
-        except CorruptDataError:
-            return 0
 
     def _is_safe(self, move: int) -> bool:
         """Try a pseudo-legal move on the board: does it leave the mover's King unattacked?"""

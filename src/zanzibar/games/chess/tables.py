@@ -64,6 +64,7 @@ class Tables:
     ep_sources: list[list[tuple[tuple[int, frozenset[int]], ...]]]
     royal: list[int]  # royal code by colour
     promo_zone: list[frozenset[int]]  # by code: squares where it promotes
+    promo_reach: list[list[bool]]  # by code, by square: can a move from there reach the zone?
     promo_choices: list[tuple[int, ...]]  # by code: type index + 1 of each choice
     promo_optional: list[bool]
     resets_clock: list[bool]  # by code
@@ -71,6 +72,7 @@ class Tables:
     #: empty, squares the King passes, rights bit)
     castle: dict[int, tuple[int, int, tuple[int, ...], tuple[int, ...], int]]
     castle_from: list[tuple[tuple[int, int], ...]]  # by colour: (king square, target)
+    castle_rook: list[int]  # by colour: code of the piece that castles with the King
     rights_keep: list[int]  # by square: rights kept when a piece leaves or lands there
     jump_targets: list[tuple[tuple[int, tuple[int, ...]], ...]]  # by square
     zobrist: list[list[int]]  # by code, by square
@@ -98,6 +100,24 @@ def tables_for(variant: Variant) -> Tables:
     tables = _Builder(variant).build()
     _CACHE[id(variant)] = (variant, tables)
     return tables
+
+
+def _targets(program: tuple[tuple[int, object], ...]) -> set[int]:
+    """Every square a move program can ever land on."""
+    out: set[int] = set()
+    for kind, data in program:
+        for item in data:  # type: ignore[attr-defined]
+            if kind in (LEAP, LEAP + 1, LEAP + 2, EP_CAPTURE):
+                out.add(item[0])
+            elif RIDE <= kind <= HOP + 2:
+                out.update(square for square, _ in item)
+            elif LAME <= kind <= LAME + 2:
+                out.add(item[1])
+            else:  # bent: first square and the slides
+                out.add(item[0])
+                for ray in item[2]:
+                    out.update(square for square, _ in ray)
+    return out
 
 
 class _Builder:
@@ -306,6 +326,11 @@ class _Builder:
                         v.type_index(c) + 1 for c in piece.promotion.choices
                     )
                     promo_optional[code] = not piece.promotion.compulsory
+        promo_reach = [[False] * self.size for _ in range(n)]
+        for code in range(-self.ntypes, self.ntypes + 1):
+            if code and promo_zone[code]:
+                for square in range(self.size):
+                    promo_reach[code][square] = bool(_targets(gen[code][square]) & promo_zone[code])
         ep_capturers: list[frozenset[int]] = [frozenset(), frozenset(), frozenset()]
         ep_sources: list[list[tuple[tuple[int, frozenset[int]], ...]]] = [[], [], []]
         for colour in (1, -1):
@@ -342,11 +367,13 @@ class _Builder:
             ep_sources=ep_sources,
             royal=royal,
             promo_zone=promo_zone,
+            promo_reach=promo_reach,
             promo_choices=promo_choices,
             promo_optional=promo_optional,
             resets_clock=resets,
             castle=castle,
             castle_from=castle_from,
+            castle_rook=self.castle_rook_codes(),
             rights_keep=rights_keep,
             jump_targets=self.jumps(),
             zobrist=zobrist,
@@ -400,6 +427,14 @@ class _Builder:
                 entries.append((king, encode(king, kt, flags=CASTLE)))
             castle_from[colour] = tuple(entries)
         return castle, castle_from, keep
+
+    def castle_rook_codes(self) -> list[int]:
+        """The Rook's code by colour (0 if the variant has no piece R)."""
+        letters = [p.letter for p in self.v.pieces]
+        if "R" not in letters:
+            return [0, 0, 0]
+        code = letters.index("R") + 1
+        return [0, code, -code]
 
     def jumps(self) -> list[tuple[tuple[int, tuple[int, ...]], ...]]:
         """King's jump: the 16 squares two steps away, with the squares jumped over."""
