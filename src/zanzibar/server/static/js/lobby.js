@@ -5,9 +5,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announce } from "./announce.js";
-import {
-  localized, gameTitle, optionSpecs, presets, presetValues, summarize, choiceLabel, formatValue,
-} from "./options.js";
+import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl } from "./options.js";
 
 export function title() {
   return t("lobby_title");
@@ -79,39 +77,6 @@ function formState(app) {
   return ui;
 }
 
-function optionControl(ui, spec) {
-  const id = `opt-${spec.name}`;
-  const descId = `${id}-desc`;
-  const value = ui.values[spec.name];
-  const description = localized(spec.description);
-  const set = (v) => {
-    ui.values[spec.name] = v;
-  };
-  const hint = h("p", { class: "hint", id: descId },
-    description, " ", `(${t("default_value", { value: formatValue(spec, spec.default) })})`);
-  if (spec.type === "bool") {
-    return h("div", { class: "field", "data-key": id },
-      h("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": descId,
-        onchange: (e) => set(e.target.checked) }),
-      " ", h("label", { for: id, style: "display:inline" }, spec.name.replace(/_/g, " ")),
-      hint);
-  }
-  if (spec.type === "choice") {
-    return h("div", { class: "field", "data-key": id },
-      h("label", { for: id }, spec.name.replace(/_/g, " ")),
-      h("select", { id, "aria-describedby": descId, value: String(value), onchange: (e) => set(e.target.value) },
-        (spec.choices || []).map((choice) =>
-          h("option", { value: choice, selected: choice === value }, choiceLabel(spec, choice)))),
-      hint);
-  }
-  return h("div", { class: "field", "data-key": id },
-    h("label", { for: id }, spec.name.replace(/_/g, " ")),
-    h("input", { type: "number", id, "aria-describedby": descId, value: String(value),
-      min: spec.minimum ?? null, max: spec.maximum ?? null, step: 1,
-      onchange: (e) => set(e.target.value === "" ? spec.default : Number(e.target.value)) }),
-    hint);
-}
-
 async function createTable(app, event) {
   event.preventDefault();
   const ui = formState(app);
@@ -176,7 +141,7 @@ function createSection(app) {
       optionSpecs(info).length
         ? h("fieldset", { "data-key": `opts-${ui.game}-${ui.preset}` },
             h("legend", {}, t("options_heading")),
-            optionSpecs(info).map((spec) => optionControl(ui, spec)))
+            optionSpecs(info).map((spec) => optionControl(ui.values, spec, "opt")))
         : null,
       h("button", { type: "submit", class: "primary", id: "create-submit" }, t("create"))));
 }

@@ -2,6 +2,7 @@
 // some tolerance for the exact shape (descriptions per language or already
 // rendered, presets as objects or names).
 
+import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 export function localized(value) {
@@ -76,4 +77,41 @@ export function summarize(info, preset, options) {
     for (const [name, value] of Object.entries(options)) parts.push(`${name} = ${value}`);
   }
   return parts.join("; ");
+}
+
+/**
+ * A labelled control for one option, its description (and default) tied to it
+ * by aria-describedby. `values` holds the form's values and is updated in place.
+ */
+export function optionControl(values, spec, prefix) {
+  const id = `${prefix}-${spec.name}`;
+  const descId = `${id}-desc`;
+  const value = values[spec.name];
+  const description = localized(spec.description);
+  const set = (v) => {
+    values[spec.name] = v;
+  };
+  const hint = h("p", { class: "hint", id: descId },
+    description, " ", `(${t("default_value", { value: formatValue(spec, spec.default) })})`);
+  if (spec.type === "bool") {
+    return h("div", { class: "field", "data-key": id },
+      h("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": descId,
+        onchange: (e) => set(e.target.checked) }),
+      " ", h("label", { for: id, style: "display:inline" }, spec.name.replace(/_/g, " ")),
+      hint);
+  }
+  if (spec.type === "choice") {
+    return h("div", { class: "field", "data-key": id },
+      h("label", { for: id }, spec.name.replace(/_/g, " ")),
+      h("select", { id, "aria-describedby": descId, value: String(value), onchange: (e) => set(e.target.value) },
+        (spec.choices || []).map((choice) =>
+          h("option", { value: choice, selected: choice === value }, choiceLabel(spec, choice)))),
+      hint);
+  }
+  return h("div", { class: "field", "data-key": id },
+    h("label", { for: id }, spec.name.replace(/_/g, " ")),
+    h("input", { type: "number", id, "aria-describedby": descId, value: String(value),
+      min: spec.minimum ?? null, max: spec.maximum ?? null, step: 1,
+      onchange: (e) => set(e.target.value === "" ? spec.default : Number(e.target.value)) }),
+    hint);
 }

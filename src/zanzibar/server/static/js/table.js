@@ -3,10 +3,10 @@
 // render(ctx), handleKey(ctx, event) and helpLines(ctx).
 
 import { h } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import { announce } from "./announce.js";
 import { renderHistory, scrollHistory } from "./history.js";
-import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, formatValue, choiceLabel } from "./options.js";
+import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, optionControl } from "./options.js";
 import * as dice from "./dice.js";
 import * as chess from "./chess.js";
 
@@ -184,26 +184,7 @@ function optionsEditor(app, info, ui) {
             h("select", { id: "table-preset", value: ui.preset, onchange: (e) => { ui.preset = e.target.value; ui.values = presetValues(info, ui.preset); app.rerender(); } },
               presets(info).map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, `${p.name}: ${localized(p.description)}`))))
         : null,
-      optionSpecs(info).map((spec) => {
-        const id = `table-opt-${spec.name}`;
-        const value = ui.values[spec.name];
-        const hint = h("p", { class: "hint", id: `${id}-desc` }, localized(spec.description), ` (${t("default_value", { value: formatValue(spec, spec.default) })})`);
-        if (spec.type === "bool") {
-          return h("div", { class: "field", "data-key": id },
-            h("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": `${id}-desc`, onchange: (e) => { ui.values[spec.name] = e.target.checked; } }),
-            " ", h("label", { for: id, style: "display:inline" }, spec.name.replace(/_/g, " ")), hint);
-        }
-        if (spec.type === "choice") {
-          return h("div", { class: "field", "data-key": id },
-            h("label", { for: id }, spec.name.replace(/_/g, " ")),
-            h("select", { id, value: String(value), "aria-describedby": `${id}-desc`, onchange: (e) => { ui.values[spec.name] = e.target.value; } },
-              (spec.choices || []).map((c) => h("option", { value: c, selected: c === value }, choiceLabel(spec, c)))), hint);
-        }
-        return h("div", { class: "field", "data-key": id },
-          h("label", { for: id }, spec.name.replace(/_/g, " ")),
-          h("input", { type: "number", id, value: String(value), min: spec.minimum ?? null, max: spec.maximum ?? null, "aria-describedby": `${id}-desc`,
-            onchange: (e) => { ui.values[spec.name] = Number(e.target.value); } }), hint);
-      }),
+      optionSpecs(info).map((spec) => optionControl(ui.values, spec, "table-opt")),
       h("button", { type: "submit", id: "save-options" }, t("save_options"))));
 }
 
@@ -319,4 +300,3 @@ export function render(app) {
   ];
 }
 
-export { lang };
