@@ -78,24 +78,20 @@ function selectAll(ctx, model) {
   ctx.rerender();
 }
 
-async function doRoll(ctx, model) {
+/** Send the roll ("roll") or the stop/bank ("stop") for the current selection. */
+async function doAction(ctx, model, which) {
   const selected = [...selectedSet(ctx, model)].sort((a, b) => a - b);
-  const action = model.rollAction(selected);
+  const action = which === "roll" ? model.rollAction(selected) : model.stopAction(selected);
   if (!action) {
-    announce(model.rollRefusal(selected), { politeness: "assertive" });
+    const why = which === "roll" ? model.rollRefusal(selected) : model.stopRefusal(selected);
+    announce(why, { politeness: "assertive" });
     return;
   }
   await ctx.act(action);
 }
 
-async function doStop(ctx, model) {
-  const selected = [...selectedSet(ctx, model)].sort((a, b) => a - b);
-  const action = model.stopAction(selected);
-  if (!action) {
-    announce(model.stopRefusal(selected), { politeness: "assertive" });
-    return;
-  }
-  await ctx.act(action);
+function notYourTurn(ctx) {
+  announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
 }
 
 export function helpLines() {
@@ -108,7 +104,7 @@ export function handleKey(ctx, event) {
   const digit = digitOf(event.code);
   if (digit !== null && digit <= 6) {
     if (!ctx.myTurn) {
-      announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      notYourTurn(ctx);
       return true;
     }
     return toggle(ctx, model, digit - 1, !event.shiftKey) || true;
@@ -127,14 +123,14 @@ export function handleKey(ctx, event) {
     case "Enter":
     case "NumpadEnter":
     case "KeyR":
-      if (ctx.myTurn) doRoll(ctx, model);
-      else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      if (ctx.myTurn) doAction(ctx, model, "roll");
+      else notYourTurn(ctx);
       return true;
     case "KeyK":
     case "KeyB":
       if ((event.code === "KeyB") !== (ctx.game === "zilch")) return false;
-      if (ctx.myTurn) doStop(ctx, model);
-      else announce(t("turn_of", { name: ctx.names[ctx.view.to_act] ?? "?" }));
+      if (ctx.myTurn) doAction(ctx, model, "stop");
+      else notYourTurn(ctx);
       return true;
     case "KeyA":
       if (!model.selectAll || !ctx.myTurn) return false;
@@ -208,13 +204,13 @@ export function render(ctx) {
       h("button", {
         type: "button", class: "primary", id: "roll-button",
         "aria-disabled": rollable ? null : "true",
-        onclick: () => canAct && doRoll(ctx, model),
+        onclick: () => canAct && doAction(ctx, model, "roll"),
       }, `${model.rollLabel(selected)} (R)`),
       model.stopLabel
         ? h("button", {
             type: "button", id: "stop-button",
             "aria-disabled": stoppable ? null : "true",
-            onclick: () => canAct && doStop(ctx, model),
+            onclick: () => canAct && doAction(ctx, model, "stop"),
           }, `${model.stopLabel} (${ctx.game === "zilch" ? "B" : "K"})`)
         : null),
     model.selectAll && !ctx.view.over
