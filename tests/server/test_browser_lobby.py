@@ -144,6 +144,9 @@ def test_host_hands_over_and_the_new_host_kicks(browser: Any, server: Any) -> No
         ivan.page.wait_for_selector("#start-button")
         assert ivan.app("app.table.you.host") is True
         hana.page.wait_for_selector("#host-controls", state="detached")
+        # The focused button went away with the host controls: the focus moved to the
+        # heading of its section, not to the top of the page.
+        assert hana.page.evaluate("document.activeElement.id") == "seats-heading"
 
         ivan.page.focus("button[aria-label='Kick Hana']")
         ivan.press("Enter")

@@ -50,8 +50,8 @@ function tableRow(app, table) {
 
 function tablesSection(app) {
   const tables = app.tables || [];
-  return h("section", { class: "panel", "aria-labelledby": "tables-heading" },
-    h("h2", { id: "tables-heading" }, t("tables_heading")),
+  return h("section", { class: "panel", "aria-labelledby": "tables-heading", id: "tables-section" },
+    h("h2", { id: "tables-heading", tabindex: "-1" }, t("tables_heading")),
     tables.length === 0
       ? h("p", { id: "no-tables" }, t("no_tables"))
       : h("table", { class: "tables", id: "tables-table" },
@@ -109,8 +109,8 @@ function createSection(app) {
   const seatRange = info?.seats || [2, 2];
   const presetList = presets(info);
   const preset = presetList.find((p) => p.name === ui.preset);
-  return h("section", { class: "panel", "aria-labelledby": "create-heading" },
-    h("h2", { id: "create-heading" }, t("create_heading")),
+  return h("section", { class: "panel", "aria-labelledby": "create-heading", id: "create-section" },
+    h("h2", { id: "create-heading", tabindex: "-1" }, t("create_heading")),
     h("form", { id: "create-form", "aria-labelledby": "create-heading", onsubmit: (e) => createTable(app, e) },
       ui.error ? h("p", { class: "error", role: "alert", id: "create-error" }, ui.error) : null,
       h("div", { class: "field" },
