@@ -247,6 +247,6 @@ async def test_slow_bot_levels_think_in_a_thread(tmp_path: Path) -> None:
                 action={"type": "stop" if match.state.total else "roll"},
             )
         await salon.settle()
-        assert ("race", "hard") in salon._bot_seconds
+        assert ("race", "hard") in salon.thinker.slowest
     finally:
         await salon.stop()

@@ -23,7 +23,6 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
@@ -31,7 +30,7 @@ from sqlalchemy import func, insert, select, update
 from zanzibar.engine.errors import CorruptDataError, OptionError, ZanzibarError
 from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
-from zanzibar.engine.rules import Bot, GameRules
+from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.salon import models as m
@@ -47,91 +46,36 @@ from zanzibar.salon.accounts import (
     token_hash,
     verify_password,
 )
+from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.chat import RateLimiter, clean_text
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.fields import (
+    PROTOCOL,
+    bool_field,
+    error_reply,
+    int_field,
+    log_failure,
+    request_id,
+    seconds_value,
+    since_field,
+)
 from zanzibar.salon.history import CHANNELS, History, Item
 from zanzibar.salon.messages import bot_name, your_turn_text
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.records import read_match_record, read_record
 from zanzibar.salon.seats import Seat
+from zanzibar.salon.snapshots import Snapshot
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import GameInfo, Table, round_ended
 
 log = logging.getLogger(__name__)
 
-PROTOCOL = 1
 DEFAULT_DB = "sqlite+aiosqlite:///zanzibar.sqlite3"
 CLOCK_MIN, CLOCK_MAX = 5, 3600
-#: Bots of a level whose slowest move so far took less than this play inline.
-INLINE_BOT_SECONDS = 0.002
 MAX_SEATS = 16
 
 Handler = Callable[[Connection, dict[str, Any]], Awaitable[None]]
-
-
-@dataclass
-class _Snapshot:
-    """What a change may touch, to undo it if storing fails."""
-
-    preset: str | None
-    options: dict[str, Any]
-    capacity: int
-    seats: list[Seat]
-    private: bool
-    host: int | None
-    state: str
-    hold: bool
-    clock: int | None
-    game_id: int | None
-    banned: set[int]
-    spectators: set[int]
-    match: Match[Any, Any] | None
-    clock_seat: int | None
-    match_state: Any = None
-    log_length: int = 0
-    events_length: int = 0
-    rng_state: object = None
-
-    @classmethod
-    def of(cls, table: Table) -> _Snapshot:
-        match = table.match
-        snap = cls(
-            table.preset,
-            dict(table.options),
-            table.capacity,
-            [Seat(**vars(s)) for s in table.seats],
-            table.private,
-            table.host,
-            table.state,
-            table.hold,
-            table.clock,
-            table.game_id,
-            set(table.banned),
-            set(table.spectators),
-            match,
-            table.clock_seat,
-        )
-        if match is not None:
-            snap.match_state = match.state
-            snap.log_length = len(match.log)
-            snap.events_length = len(match.events)
-            snap.rng_state = match.rng.getstate()
-        return snap
-
-    def restore(self, table: Table) -> None:
-        table.preset, table.options, table.capacity = self.preset, self.options, self.capacity
-        table.seats, table.private, table.host = self.seats, self.private, self.host
-        table.state, table.hold, table.clock = self.state, self.hold, self.clock  # type: ignore[assignment]
-        table.game_id, table.banned, table.spectators = self.game_id, self.banned, self.spectators
-        table.match, table.clock_seat = self.match, self.clock_seat
-        match = self.match
-        if match is not None:
-            match.state = self.match_state
-            del match.log[self.log_length :]
-            del match.events[self.events_length :]
-            match.rng.setstate(self.rng_state)
-        table.drop_staged()
 
 
 class Salon:
@@ -146,7 +90,7 @@ class Salon:
     person has been connected for this many seconds is closed.
     ``durable``: SQLite ``synchronous=FULL`` (survives power loss, slower).
     ``bot_threads``: a bot level whose moves take more than
-    :data:`INLINE_BOT_SECONDS` thinks in a worker thread (a chess bot must not
+    :data:`zanzibar.salon.bots.INLINE_BOT_SECONDS` thinks in a worker thread (a chess bot must not
     stall other tables); quick dice bots play inline, since handing work to a
     thread costs more than their move on a busy machine; ``clock_scale``: real seconds per turn-clock second
     (tests shrink it); ``seeds``: where each new game's dice seed comes from
@@ -198,8 +142,7 @@ class Salon:
         #: The table list last sent to lobby followers, per language.
         self._lobby_sent: dict[str, list[dict[str, Any]]] = {}
         self._takeovers: dict[tuple[int, int], asyncio.Task[None]] = {}
-        #: Slowest move seen per (game, bot level), to choose inline or threaded thinking.
-        self._bot_seconds: dict[tuple[str, str], float] = {}
+        self.thinker = Thinker(bot_threads)
         self._started = False
         self._stopping = False
         self._handlers: dict[str, Handler] = {
@@ -336,7 +279,7 @@ class Salon:
             task.set_name(name)
         bucket.add(task)
         task.add_done_callback(bucket.discard)
-        task.add_done_callback(_log_failure)
+        task.add_done_callback(log_failure)
         return task
 
     def _new_id(self, kind: str) -> int:
@@ -519,7 +462,7 @@ class Salon:
         if user_id in table.spectators:
             async with table.lock:
                 if user_id in table.spectators and not self._connected(user_id):
-                    snap = _Snapshot.of(table)
+                    snap = Snapshot.of(table)
                     table.spectators.discard(user_id)
                     table.stage_system("stopped_watching", name=self._name_of(user_id))
                     await self._commit(table, snap, [])
@@ -553,7 +496,7 @@ class Salon:
                 return
             if self._connected(user_id):
                 return
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.seats[seat].away = True
             table.stage_system("takeover", name=self._name_of(user_id))
             await self._commit(table, snap, [])
@@ -567,7 +510,7 @@ class Salon:
 
     async def handle(self, conn: Connection, message: dict[str, Any]) -> None:
         """Act on one message; every refusal becomes an ``error`` reply, never an exception."""
-        request_id = _request_id(message)
+        reply_id = request_id(message)
         try:
             if not isinstance(message, dict):
                 raise SalonError("invalid", "a message must be a JSON object")
@@ -584,18 +527,20 @@ class Salon:
                 raise SalonError("unauthenticated", "say hello with your session token first")
             await handler(conn, message)
         except ZanzibarError as exc:
-            conn.put(_error(request_id, exc))
+            conn.put(error_reply(reply_id, exc))
         except Exception:
             log.exception("failed to handle %r", message)
             conn.put(
-                _error(request_id, SalonError("internal", "the salon failed; nothing was changed"))
+                error_reply(
+                    reply_id, SalonError("internal", "the salon failed; nothing was changed")
+                )
             )
 
     def _ok(self, conn: Connection, message: dict[str, Any], **fields: Any) -> None:
         reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
-        request_id = _request_id(message)
-        if request_id is not None:
-            reply["id"] = request_id
+        reply_id = request_id(message)
+        if reply_id is not None:
+            reply["id"] = reply_id
         reply.update(fields)
         conn.put(reply)
 
@@ -605,7 +550,7 @@ class Salon:
         return conn.user
 
     def _table(self, message: dict[str, Any]) -> Table:
-        table_id = _int(message, "table")
+        table_id = int_field(message, "table")
         table = self.tables.get(table_id) if table_id is not None else None
         if table is None:
             raise SalonError("not_found", f"there is no table {table_id}")
@@ -642,9 +587,9 @@ class Salon:
             "lang": conn.lang,
             "tables": places,
         }
-        request_id = _request_id(message)
-        if request_id is not None:
-            reply["id"] = request_id
+        reply_id = request_id(message)
+        if reply_id is not None:
+            reply["id"] = reply_id
         conn.put(reply)
         if first and not was_connected:
             for place in places:
@@ -659,9 +604,9 @@ class Salon:
 
     async def _ping(self, conn: Connection, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"v": PROTOCOL, "type": "pong"}
-        request_id = _request_id(message)
-        if request_id is not None:
-            reply["id"] = request_id
+        reply_id = request_id(message)
+        if reply_id is not None:
+            reply["id"] = reply_id
         conn.put(reply)
 
     async def _lobby_subscribe(self, conn: Connection, message: dict[str, Any]) -> None:
@@ -851,7 +796,7 @@ class Salon:
         table: Table,
         since: int,
         channel: str | None = None,
-        request_id: Any = None,
+        reply_id: Any = None,
     ) -> None:
         uid = conn.user_id
         items = [table.message(i, conn.lang, uid) for i in table.history.since(since, channel)]
@@ -865,8 +810,8 @@ class Salon:
         }
         if channel is not None:
             message["channel"] = channel
-        if request_id is not None:
-            message["id"] = request_id
+        if reply_id is not None:
+            message["id"] = reply_id
         conn.put(message)
 
     def _follow(self, conn: Connection, table: Table, since: int) -> None:
@@ -886,7 +831,7 @@ class Salon:
     # storing
     # =============================================================================
 
-    async def _commit(self, table: Table, snap: _Snapshot, ops: list[Op]) -> None:
+    async def _commit(self, table: Table, snap: Snapshot, ops: list[Op]) -> None:
         """Store the table row, its staged history items and ``ops`` in one transaction.
 
         On failure the table is put back as it was and ``internal`` is raised.
@@ -987,11 +932,11 @@ class Salon:
             rules, message.get("preset"), message.get("options"), None
         )
         low, high = rules.seat_range(options)
-        seats = _int(message, "seats", required=False)
+        seats = int_field(message, "seats", required=False)
         if seats is None:
             seats = min(high, max(low, 4), MAX_SEATS)
         self._check_capacity(rules, options, seats)
-        private = _bool(message, "private", default=False)
+        private = bool_field(message, "private", default=False)
         table_id = self._new_id("table")
         now = time.time()
         table = Table(
@@ -1011,7 +956,7 @@ class Salon:
         row = table.row()
         row.update({"id": table_id, "created": now, "closed": None})
         try:
-            await self._commit(table, _Snapshot.of(table), [(insert(m.tables), row)])
+            await self._commit(table, Snapshot.of(table), [(insert(m.tables), row)])
         except SalonError:
             self._next_ids["table"] = max(self._next_ids["table"], table_id + 1)
             raise
@@ -1028,11 +973,11 @@ class Salon:
     async def _table_join(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        wanted = _int(message, "seat", required=False)
-        since = _since(message)
+        wanted = int_field(message, "seat", required=False)
+        since = since_field(message)
         async with table.lock:
             self._require_access(table, user, message)
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             seat = table.seat_of(user.id)
             if seat is not None:
                 holder = table.seats[seat]
@@ -1078,10 +1023,10 @@ class Salon:
     async def _table_watch(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        since = _since(message)
+        since = since_field(message)
         async with table.lock:
             self._require_access(table, user, message)
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             newly = table.seat_of(user.id) is None and user.id not in table.spectators
             if newly:
                 table.spectators.add(user.id)
@@ -1100,7 +1045,7 @@ class Salon:
             seat = table.seat_of(user.id)
             if seat is None and user.id not in table.spectators:
                 raise SalonError("forbidden", "you are not at this table")
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             if seat is None:
                 table.spectators.discard(user.id)
                 table.stage_system("stopped_watching", name=user.name)
@@ -1178,13 +1123,13 @@ class Salon:
             preset, options = self._resolve_options(
                 table.rules, message.get("preset"), message.get("options"), table.options
             )
-            seats = _int(message, "seats", required=False)
+            seats = int_field(message, "seats", required=False)
             capacity = table.capacity if seats is None else seats
             self._check_capacity(table.rules, options, capacity)
             occupied = [i for i, s in enumerate(table.seats) if not s.empty]
             if occupied and occupied[-1] >= capacity:
                 raise SalonError("conflict", "people or bots sit in the seats to remove")
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             changes = [f"{k}={v}" for k, v in options.items() if table.options.get(k) != v]
             table.preset, table.options = preset, options
             table.seats = table.seats[:capacity] + [
@@ -1209,7 +1154,7 @@ class Salon:
                 level = levels[0] if levels else None
             if not isinstance(level, str) or level not in levels:
                 raise SalonError("invalid", f"bot levels: {', '.join(levels)}")
-            wanted = _int(message, "seat", required=False)
+            wanted = int_field(message, "seat", required=False)
             free = [i for i, s in enumerate(table.seats) if s.empty]
             if wanted is None:
                 if not free:
@@ -1221,7 +1166,7 @@ class Salon:
                 if wanted not in free:
                     raise SalonError("conflict", f"seat {wanted} is taken")
                 seat = wanted
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             name = bot_name(seat, level)
             table.seats[seat] = Seat(None, name, level)
             table.stage_system("bot_added", name=name, seat=seat + 1)
@@ -1233,14 +1178,14 @@ class Salon:
     async def _table_remove_bot(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        seat = _int(message, "seat")
+        seat = int_field(message, "seat")
         async with table.lock:
             self._require_host(table, user)
             self._require_not_running(table)
             assert seat is not None
             if not 0 <= seat < len(table.seats) or table.seats[seat].bot is None:
                 raise SalonError("invalid", f"no bot sits at seat {seat}")
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             name = table.seats[seat].name or "?"
             table.seats[seat].clear()
             table.stage_system("bot_removed", name=name, seat=seat + 1)
@@ -1252,7 +1197,7 @@ class Salon:
     async def _table_kick(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        target = _int(message, "user")
+        target = int_field(message, "user")
         async with table.lock:
             self._require_host(table, user)
             assert target is not None
@@ -1261,7 +1206,7 @@ class Salon:
             seat = table.seat_of(target)
             if seat is None and target not in table.spectators:
                 raise SalonError("not_found", "that user is not at this table")
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.banned.add(target)
             if seat is None:
                 table.spectators.discard(target)
@@ -1282,13 +1227,13 @@ class Salon:
     async def _table_hand_host(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        target = _int(message, "user")
+        target = int_field(message, "user")
         async with table.lock:
             self._require_host(table, user)
             seat = table.seat_of(target)
             if seat is None or table.seats[seat].left or target == user.id:
                 raise SalonError("invalid", "the new host must be another player seated here")
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.host = target
             table.stage_system("host", name=self._name_of(target))  # type: ignore[arg-type]
             await self._commit(table, snap, [])
@@ -1299,10 +1244,10 @@ class Salon:
     async def _table_hold(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        hold = _bool(message, "hold")
+        hold = bool_field(message, "hold")
         async with table.lock:
             self._require_host(table, user)
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             resume = table.state == "paused" and not hold
             if hold != table.hold:
                 table.hold = hold
@@ -1326,12 +1271,12 @@ class Salon:
     async def _table_clock(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        seconds = _int(message, "seconds", required=False)
+        seconds = int_field(message, "seconds", required=False)
         async with table.lock:
             self._require_host(table, user)
             if seconds is not None and not CLOCK_MIN <= seconds <= CLOCK_MAX:
                 raise SalonError("invalid", f"a turn clock runs {CLOCK_MIN} to {CLOCK_MAX} seconds")
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.clock = seconds
             if seconds:
                 table.stage_system("clock_set", seconds=seconds)
@@ -1363,7 +1308,7 @@ class Salon:
                     "conflict",
                     f"{table.rules.name} needs {low} to {high} players; {len(players)} are seated",
                 )
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             game_id = self._new_id("game")
             seed = self._seeds()
             try:
@@ -1457,7 +1402,7 @@ class Salon:
             if table.hold:
                 table.stage_system("round_hold")
             else:
-                table.stage_system("round_pause", seconds=_seconds(self.round_pause))
+                table.stage_system("round_pause", seconds=seconds_value(self.round_pause))
         return ops
 
     def _finish(self, table: Table) -> list[Op]:
@@ -1513,8 +1458,8 @@ class Salon:
         table = self._table(message)
         if "action" not in message:
             raise SalonError("invalid", "game.action needs an action")
-        seq = _int(message, "seq", required=False)
-        claimed = _int(message, "seat", required=False)
+        seq = int_field(message, "seq", required=False)
+        claimed = int_field(message, "seat", required=False)
         async with table.lock:
             seat = table.seat_of(user.id)
             if seat is None:
@@ -1547,7 +1492,7 @@ class Salon:
         """Play one action for ``seat`` (lock held): store, then send, then schedule."""
         match = table.match
         assert match is not None
-        snap = _Snapshot.of(table)
+        snap = Snapshot.of(table)
         log_start, events_start = len(match.log), len(match.events)
         was_state = table.state
         try:
@@ -1609,30 +1554,6 @@ class Salon:
                 name=f"clock-{table.id}",
             )
 
-    def _bot(self, table: Table, seat: int, level: str) -> Bot[Any, Any]:
-        bot = table.bots.get((seat, level))
-        if bot is None:
-            seed = (table.match.rng.seed if table.match else 0) + seat
-            bot = table.bots[(seat, level)] = table.rules.make_bot(level, table.options, seed)
-        return bot
-
-    async def _think(self, game: str, level: str, bot: Bot[Any, Any], state: Any) -> Any:
-        """The bot's choice: in a thread for slow levels, inline for quick ones."""
-        key = (game, level)
-        slowest = self._bot_seconds.get(key)
-        inline = not self.bot_threads or (slowest is not None and slowest < INLINE_BOT_SECONDS)
-
-        def choose() -> Any:
-            started = time.perf_counter()
-            action = bot.choose(state)
-            took = time.perf_counter() - started
-            self._bot_seconds[key] = max(took, self._bot_seconds.get(key, 0.0))
-            return action
-
-        if inline:
-            return choose()
-        return await asyncio.to_thread(choose)
-
     async def _bot_move(self, table: Table, seat: int, log_length: int) -> None:
         if self.bot_delay > 0:
             await asyncio.sleep(self.bot_delay)
@@ -1642,10 +1563,10 @@ class Salon:
             table.bot_task = None
             self._schedule(table)
             return
-        bot = self._bot(table, seat, level)
+        bot = bot_for(table, seat, level)
         state = match.state
         try:
-            action = await self._think(table.rules.name, level, bot, state)
+            action = await self.thinker.choose(table.rules.name, level, bot, state)
         except Exception:
             log.exception(
                 "the %s bot of %s failed; playing its first legal action", level, table.rules.name
@@ -1688,7 +1609,7 @@ class Salon:
             ):
                 return
             table.clock_task = None
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.clock_seat = seat
             table.stage_system("clock_timeout", name=table.seats[seat].name or "?")
             await self._commit(table, snap, [])
@@ -1702,7 +1623,7 @@ class Salon:
                 table.pause_task = None
             if table.state != "paused" or table.hold:
                 return
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.state = "playing"
             table.stage_system("round_resume")
             await self._commit(table, snap, [])
@@ -1760,7 +1681,7 @@ class Salon:
             if not table.is_present(user.id):
                 raise SalonError("forbidden", "join or watch the table to talk there")
             self._chat_limit.check(user.id)
-            snap = _Snapshot.of(table)
+            snap = Snapshot.of(table)
             table.stage("chat", {"user": user.id, "from": user.name, "text": text, "me": me})
             await self._commit(table, snap, [])
             self._chat_limit.record(user.id)
@@ -1817,13 +1738,13 @@ class Salon:
     async def _history(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
         table = self._table(message)
-        since = _since(message)
+        since = since_field(message)
         channel = message.get("channel")
         if channel is not None and channel not in CHANNELS:
             raise SalonError("invalid", f"channel is one of {', '.join(CHANNELS)}")
         if not table.is_present(user.id):
             raise SalonError("forbidden", "join or watch the table first")
-        self._send_history(conn, table, since, channel, _request_id(message))
+        self._send_history(conn, table, since, channel, request_id(message))
 
     # =============================================================================
     # read-only queries (HTTP API)
@@ -1964,71 +1885,6 @@ class Salon:
             },
             "users": sorted(self._users),
         }
-
-
-# =================================================================================
-# small helpers
-# =================================================================================
-
-
-def _log_failure(task: asyncio.Task[Any]) -> None:
-    if task.cancelled():
-        return
-    exc = task.exception()
-    if exc is not None and not isinstance(exc, ZanzibarError):
-        log.error("salon task %s failed", task.get_name(), exc_info=exc)
-
-
-def _request_id(message: Any) -> Any:
-    if isinstance(message, dict):
-        value = message.get("id")
-        if isinstance(value, str | int) and not isinstance(value, bool):
-            return value
-    return None
-
-
-def _error(request_id: Any, exc: ZanzibarError) -> dict[str, Any]:
-    body = exc.to_json()
-    reply: dict[str, Any] = {"v": PROTOCOL, "type": "error"}
-    if request_id is not None:
-        reply["id"] = request_id
-    reply["code"] = body.get("code", "invalid")
-    reply["message"] = str(body.get("message", ""))
-    for key, value in body.items():
-        if key not in reply and isinstance(value, str | int | float | bool | type(None)):
-            reply[key] = value
-    return reply
-
-
-def _int(message: dict[str, Any], key: str, required: bool = True) -> int | None:
-    value = message.get(key)
-    if value is None:
-        if required:
-            raise SalonError("invalid", f"{key} is required")
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SalonError("invalid", f"{key} must be a whole number")
-    return value
-
-
-def _bool(message: dict[str, Any], key: str, default: bool | None = None) -> bool:
-    value = message.get(key, default)
-    if not isinstance(value, bool):
-        raise SalonError("invalid", f"{key} must be true or false")
-    return value
-
-
-def _since(message: dict[str, Any]) -> int:
-    since = _int(message, "since", required=False)
-    if since is None:
-        return 0
-    if since < 0:
-        raise SalonError("invalid", "since cannot be negative")
-    return since
-
-
-def _seconds(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else round(value, 1)
 
 
 __all__ = ["Connection", "Event", "Salon", "Session", "User"]

@@ -1,0 +1,100 @@
+"""Small helpers of the message handlers: reading fields, shaping replies.
+
+The server validates messages against JSON schemas, but the salon checks the
+fields it uses again, so ``handle`` is safe with any dict (the fuzz tests
+send random ones).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from zanzibar.engine.errors import ZanzibarError
+from zanzibar.salon.errors import SalonError
+
+log = logging.getLogger("zanzibar.salon.service")
+
+PROTOCOL = 1
+
+
+def log_failure(task: asyncio.Task[Any]) -> None:
+    """Done-callback of background tasks: a failure is logged, never lost."""
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None and not isinstance(exc, ZanzibarError):
+        log.error("salon task %s failed", task.get_name(), exc_info=exc)
+
+
+def request_id(message: Any) -> Any:
+    """The client's ``id`` to echo (a string or an integer), or None.
+
+    >>> request_id({"id": 7}), request_id({"id": True}), request_id("x")
+    (7, None, None)
+    """
+    if isinstance(message, dict):
+        value = message.get("id")
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def error_reply(request_id: Any, exc: ZanzibarError) -> dict[str, Any]:
+    """The ``error`` message for a refusal, with its code and plain details (``option``)."""
+    body = exc.to_json()
+    reply: dict[str, Any] = {"v": PROTOCOL, "type": "error"}
+    if request_id is not None:
+        reply["id"] = request_id
+    reply["code"] = body.get("code", "invalid")
+    reply["message"] = str(body.get("message", ""))
+    for key, value in body.items():
+        if key not in reply and isinstance(value, str | int | float | bool | type(None)):
+            reply[key] = value
+    return reply
+
+
+def int_field(message: dict[str, Any], key: str, required: bool = True) -> int | None:
+    """A whole-number field (booleans refused), or ``invalid``.
+
+    >>> int_field({"table": 3}, "table")
+    3
+    >>> int_field({}, "seat", required=False) is None
+    True
+    """
+    value = message.get(key)
+    if value is None:
+        if required:
+            raise SalonError("invalid", f"{key} is required")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SalonError("invalid", f"{key} must be a whole number")
+    return value
+
+
+def bool_field(message: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    """A true/false field, or ``invalid``."""
+    value = message.get(key, default)
+    if not isinstance(value, bool):
+        raise SalonError("invalid", f"{key} must be true or false")
+    return value
+
+
+def since_field(message: dict[str, Any]) -> int:
+    """The ``since`` of a history request (0 when absent), or ``invalid``."""
+    since = int_field(message, "since", required=False)
+    if since is None:
+        return 0
+    if since < 0:
+        raise SalonError("invalid", "since cannot be negative")
+    return since
+
+
+def seconds_value(value: float) -> int | float:
+    """Seconds as a sentence shows them: 5 rather than 5.0.
+
+    >>> seconds_value(5.0), seconds_value(0.25)
+    (5, 0.2)
+    """
+    return int(value) if float(value).is_integer() else round(value, 1)

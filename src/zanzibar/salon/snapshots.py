@@ -1,0 +1,81 @@
+"""Undoing a change in memory when storing it failed.
+
+A table is changed in memory first (so the storage ops can be built from the
+new state), then stored. If the commit fails, the snapshot taken before the
+change puts the table, and its game, back exactly as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zanzibar.engine.match import Match
+from zanzibar.salon.seats import Seat
+from zanzibar.salon.tables import Table
+
+
+@dataclass
+class Snapshot:
+    """What a change may touch, to undo it if storing fails."""
+
+    preset: str | None
+    options: dict[str, Any]
+    capacity: int
+    seats: list[Seat]
+    private: bool
+    host: int | None
+    state: str
+    hold: bool
+    clock: int | None
+    game_id: int | None
+    banned: set[int]
+    spectators: set[int]
+    match: Match[Any, Any] | None
+    clock_seat: int | None
+    match_state: Any = None
+    log_length: int = 0
+    events_length: int = 0
+    rng_state: object = None
+
+    @classmethod
+    def of(cls, table: Table) -> Snapshot:
+        """Everything of ``table`` a change may touch, as it is now."""
+        match = table.match
+        snap = cls(
+            table.preset,
+            dict(table.options),
+            table.capacity,
+            [Seat(**vars(s)) for s in table.seats],
+            table.private,
+            table.host,
+            table.state,
+            table.hold,
+            table.clock,
+            table.game_id,
+            set(table.banned),
+            set(table.spectators),
+            match,
+            table.clock_seat,
+        )
+        if match is not None:
+            snap.match_state = match.state
+            snap.log_length = len(match.log)
+            snap.events_length = len(match.events)
+            snap.rng_state = match.rng.getstate()
+        return snap
+
+    def restore(self, table: Table) -> None:
+        """Put ``table`` (and its game's state, log, events and dice) back as they were."""
+        table.preset, table.options, table.capacity = self.preset, self.options, self.capacity
+        table.seats, table.private, table.host = self.seats, self.private, self.host
+        table.state, table.hold, table.clock = self.state, self.hold, self.clock  # type: ignore[assignment]
+        table.game_id, table.banned, table.spectators = self.game_id, self.banned, self.spectators
+        table.match, table.clock_seat = self.match, self.clock_seat
+        match = self.match
+        if match is not None:
+            match.state = self.match_state
+            del match.log[self.log_length :]
+            del match.events[self.events_length :]
+            match.rng.setstate(self.rng_state)
+        table.drop_staged()
