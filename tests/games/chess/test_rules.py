@@ -150,6 +150,10 @@ def test_state_json_round_trip_and_corruption() -> None:
             RULES.state_from_json({**data, key: value})
     with pytest.raises(CorruptDataError):
         RULES.state_from_json({"start_fen": "x"})
+    setup = RULES.state_to_json(RULES.new_state(2, RULES.options.resolve()))
+    assert RULES.state_from_json(setup).phase == "setup"
+    with pytest.raises(CorruptDataError):
+        RULES.state_from_json({**setup, "moves": ["c2d4"]})
 
 
 def test_describe_topics() -> None:

@@ -468,6 +468,12 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             raise CorruptDataError(f"bad chess state: {exc}") from None
         if state.phase not in PHASES or state.winner not in (-1, 0, 1):
             raise CorruptDataError("bad chess state: phase or winner out of range")
+        if state.phase == "setup" and (
+            state.start_fen != self.variant.setup.base_fen or state.moves
+        ):
+            raise CorruptDataError("bad chess state: the setup phase starts from the base position")
+        if state.seed_promotions and self._seed_variant is None:
+            raise CorruptDataError("bad chess state: this game has no seed promotions option")
         if state.phase != "setup":
             try:
                 self._pos(state)
