@@ -1,4 +1,4 @@
-"""Chess commands: ``zanzibar perft`` (and ``zanzibar play`` for the chess games).
+"""``zanzibar perft``: count chess move-tree nodes (terminal play lives in ``chess_play``).
 
 ``zanzibar perft VARIANT --depth N [--fen FEN] [--divide] [--variant-file FILE]``
 prints the number of leaf nodes of the legal move tree (with ``--divide``, the
@@ -59,12 +59,3 @@ def perft(argv: list[str]) -> int:
     rate = total / elapsed if elapsed > 0 else 0.0
     print(f"{elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
     return 0
-
-
-def play(argv: list[str]) -> int:
-    """Placeholder until the terminal chess client lands: says so and fails."""
-    print(
-        "zanzibar play: terminal chess is not yet available (the search bot helper adds it)",
-        file=sys.stderr,
-    )
-    return 2
