@@ -9,9 +9,14 @@ search bot:
   ``push_null()`` passes the turn (for null-move pruning; undo it with ``pop()``).
 * ``is_check()``, ``is_attacked(square, by_colour)``, ``is_capture(move)``,
   ``outcome()`` (``None`` while the game goes on), ``is_repetition(count)``.
-* ``fen()``, ``hash`` (64-bit Zobrist key, updated incrementally),
+* ``fen()``, ``hash`` (64-bit Zobrist key, updated incrementally; the
+  en-passant square counts only when a capture there is possible),
   ``board[square]`` (piece codes: White type index + 1, Black negated, 0 empty),
-  ``turn`` (1 White, -1 Black), ``king_square(colour)``, ``piece_squares(colour)``.
+  ``turn`` (1 White, -1 Black), ``king_square(colour)``, ``piece_squares(colour)``,
+  ``halfmove`` (clock for the move rule), ``move_stack``, ``copy()``,
+  ``repetitions()`` (occurrences of the current position since the last
+  irreversible move), ``parse_uci(text)``.
+* ``outcome()`` returns a :class:`Result` (``winner`` 1 / -1 / 0, ``reason``).
 
 The board is a flat list of ``files * ranks`` squares with no padding: every
 geometric question is answered by the precomputed :mod:`tables`, so the hot
