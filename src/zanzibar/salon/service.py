@@ -35,16 +35,11 @@ from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.salon import models as m
 from zanzibar.salon.accounts import (
+    AccountBook,
     Session,
     User,
-    check_password,
     clean_lang,
-    clean_name,
-    hash_password,
     name_key,
-    new_token,
-    token_hash,
-    verify_password,
 )
 from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.chat import RateLimiter, clean_text
@@ -128,10 +123,7 @@ class Salon:
         self._games = games
         self.store = Store(db_url, durable=durable)
         self.tables: dict[int, Table] = {}
-        self._users: dict[int, User] = {}
-        self._user_keys: dict[str, int] = {}
-        self._password_hashes: dict[int, str | None] = {}
-        self._sessions: dict[str, int] = {}
+        self.accounts = AccountBook(self.store, lambda: self._new_id("user"))
         self._connections: dict[int, Connection] = {}
         self._user_conns: dict[int, set[Connection]] = {}
         self._chat_limit = RateLimiter()
@@ -179,7 +171,7 @@ class Salon:
         """Apply migrations, load users, restore every open table and game."""
         await self.store.start()
         await self._load_ids()
-        await self._load_users()
+        await self.accounts.load()
         await self._restore_tables()
         self._started = True
         self._spawn(self._janitor(), timer=True, name="salon-janitor")
@@ -297,125 +289,28 @@ class Salon:
             rows = await self.store.read(select(func.max(column)))
             self._next_ids[kind] = int(rows[0][0] or 0) + 1
 
-    async def _load_users(self) -> None:
-        for row in await self.store.read(select(m.users)):
-            user = User(row.id, row.name, row.lang, bool(row.guest))
-            self._users[user.id] = user
-            self._user_keys[row.name_key] = user.id
-            self._password_hashes[user.id] = row.password_hash
-
     # =============================================================================
-    # accounts
+    # accounts (kept by :class:`AccountBook`)
     # =============================================================================
 
     async def guest(self, name: str, lang: str = "en") -> Session:
         """Sign in as a guest; a name already taken gets a number ("Anna 2")."""
-        base = clean_name(name)
-        lang = clean_lang(lang)
-        chosen = base
-        number = 1
-        while name_key(chosen) in self._user_keys:
-            number += 1
-            suffix = f" {number}"
-            chosen = base[: 32 - len(suffix)] + suffix
-        return await self._create_user(chosen, lang, None)
+        return await self.accounts.guest(name, lang)
 
     async def register(self, name: str, password: str, lang: str = "en") -> Session:
         """Create an account with a password (argon2id); ``conflict`` if the name is taken."""
-        clean = clean_name(name)
-        lang = clean_lang(lang)
-        check_password(password)
-        if name_key(clean) in self._user_keys:
-            raise SalonError("conflict", f"the name {clean} is taken")
-        hashed = await hash_password(password)
-        if name_key(clean) in self._user_keys:
-            raise SalonError("conflict", f"the name {clean} is taken")
-        return await self._create_user(clean, lang, hashed)
+        return await self.accounts.register(name, password, lang)
 
     async def login(self, name: str, password: str) -> Session:
         """Sign in with a password; ``unauthenticated`` if the name or password is wrong."""
-        wrong = SalonError("unauthenticated", "wrong name or password")
-        if not isinstance(name, str) or not isinstance(password, str):
-            raise wrong
-        user_id = self._user_keys.get(name_key(" ".join(name.split())))
-        stored = self._password_hashes.get(user_id) if user_id is not None else None
-        if user_id is None or stored is None:
-            raise wrong
-        if not await verify_password(stored, password):
-            raise wrong
-        return await self._new_session(self._users[user_id])
-
-    def user_for_token(self, token: str) -> User | None:
-        """The user a session token belongs to (cached sessions only; see :meth:`resume`)."""
-        user_id = self._sessions.get(token_hash(token)) if isinstance(token, str) else None
-        return self._users.get(user_id) if user_id is not None else None
+        return await self.accounts.login(name, password)
 
     async def resume(self, token: str) -> User | None:
-        """The user of a session token, looking it up in storage if needed."""
-        if not isinstance(token, str) or not token:
-            return None
-        digest = token_hash(token)
-        user_id = self._sessions.get(digest)
-        if user_id is None:
-            rows = await self.store.read(
-                select(m.sessions.c.user_id).where(m.sessions.c.token_hash == digest)
-            )
-            if not rows:
-                return None
-            user_id = int(rows[0][0])
-            self._sessions[digest] = user_id
-        return self._users.get(user_id)
-
-    async def _create_user(self, name: str, lang: str, password_hash: str | None) -> Session:
-        user = User(self._new_id("user"), name, lang, password_hash is None)
-        key = name_key(name)
-        self._user_keys[key] = user.id  # reserve the name before waiting
-        token = new_token()
-        now = time.time()
-        try:
-            await self.store.write(
-                [
-                    (
-                        insert(m.users),
-                        {
-                            "id": user.id,
-                            "name": name,
-                            "name_key": key,
-                            "password_hash": password_hash,
-                            "lang": lang,
-                            "guest": user.guest,
-                            "created": now,
-                        },
-                    ),
-                    (
-                        insert(m.sessions),
-                        {"token_hash": token_hash(token), "user_id": user.id, "created": now},
-                    ),
-                ]
-            )
-        except Exception:
-            self._user_keys.pop(key, None)
-            raise
-        self._users[user.id] = user
-        self._password_hashes[user.id] = password_hash
-        self._sessions[token_hash(token)] = user.id
-        return Session(token, user)
-
-    async def _new_session(self, user: User) -> Session:
-        token = new_token()
-        await self.store.write(
-            [
-                (
-                    insert(m.sessions),
-                    {"token_hash": token_hash(token), "user_id": user.id, "created": time.time()},
-                )
-            ]
-        )
-        self._sessions[token_hash(token)] = user.id
-        return Session(token, user)
+        """The user of a session token, or None."""
+        return await self.accounts.resume(token)
 
     def _name_of(self, user_id: int) -> str:
-        user = self._users.get(user_id)
+        user = self.accounts.users.get(user_id)
         return user.name if user else f"#{user_id}"
 
     def _connected(self, user_id: int) -> bool:
@@ -1695,7 +1590,7 @@ class Salon:
         if not isinstance(to, str):
             raise SalonError("invalid", "say whom the message is for")
         text, me = clean_text(message.get("text"))
-        target_id = self._user_keys.get(name_key(" ".join(to.split())))
+        target_id = self.accounts.user_keys.get(name_key(" ".join(to.split())))
         if target_id is None:
             raise SalonError("not_found", f"nobody is called {to[:40]}")
         self._chat_limit.check(user.id)
@@ -1716,7 +1611,7 @@ class Salon:
             ]
         )
         self._chat_limit.record(user.id)
-        target = self._users[target_id]
+        target = self.accounts.users[target_id]
         self._ok(conn, message, delivered=self._connected(target_id))
         out = {
             "v": PROTOCOL,
@@ -1756,7 +1651,7 @@ class Salon:
 
     async def user_stats(self, name: str) -> dict[str, Any] | None:
         """Games played, won, lost (and drawn) per game, or None for an unknown user."""
-        user_id = self._user_keys.get(name_key(" ".join(str(name).split())))
+        user_id = self.accounts.user_keys.get(name_key(" ".join(str(name).split())))
         if user_id is None:
             return None
         rows = await self.store.read(
@@ -1764,7 +1659,7 @@ class Salon:
             .join(m.games, m.games.c.id == m.game_players.c.game_id)
             .where((m.game_players.c.user_id == user_id) & (m.games.c.status == "finished"))
         )
-        user = self._users[user_id]
+        user = self.accounts.users[user_id]
         return {
             "user": user.name,
             "id": user.id,
@@ -1883,7 +1778,7 @@ class Salon:
                 tid: {**self.snapshot(tid), "spectators": sorted(t.spectators)}
                 for tid, t in self.tables.items()
             },
-            "users": sorted(self._users),
+            "users": sorted(self.accounts.users),
         }
 
 
