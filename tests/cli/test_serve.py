@@ -44,8 +44,9 @@ def test_options(tmp_path: Path) -> None:
         tmp_path,
         0.0,
     )
-    settings, _ = parse_settings(["--db", "postgresql+asyncpg://u@127.0.0.1/z"])
+    settings, _ = parse_settings(["--db", "postgresql+asyncpg://u@127.0.0.1/z", "--durable"])
     assert settings.database_url == "postgresql+asyncpg://u@127.0.0.1/z"
+    assert settings.durable
 
 
 @pytest.mark.parametrize(

@@ -93,21 +93,10 @@ def fetch_from_server(server: str, game_id: int) -> dict[str, Any]:
 
 
 def fetch_from_database(db_url: str, game_id: int) -> dict[str, Any]:
-    """Read a game straight from the salon's database (no server needed)."""
-    from zanzibar.salon import Salon
+    """Read a game straight from the salon's database (no server needed, nothing written)."""
+    from zanzibar.salon import read_game_record
 
-    async def read() -> dict[str, Any] | None:
-        # Only the store is opened: starting the whole salon would restore its
-        # tables and let their bots play, beside a server that may be running.
-        salon = Salon(db_url)
-        await salon.store.start()
-        try:
-            result: dict[str, Any] | None = await salon.game_record(game_id)
-        finally:
-            await salon.store.stop()
-        return result
-
-    data = asyncio.run(read())
+    data: dict[str, Any] | None = asyncio.run(read_game_record(db_url, game_id))
     if data is None:
         raise ZanzibarError(f"there is no game {game_id} in {db_url}")
     return data

@@ -86,6 +86,11 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         help=f"seconds before a bot takes the seat of a player who dropped (default {DEFAULT_TAKEOVER_DELAY})",
     )
     parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="with SQLite, fsync every commit (survives a power cut; slower)",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
     args = parser.parse_args(argv)
@@ -102,6 +107,7 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         bot_delay=args.bot_delay,
         round_pause=args.round_pause,
         takeover_delay=args.takeover_delay,
+        durable=args.durable,
     ), args.log_level
 
 

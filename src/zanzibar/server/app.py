@@ -410,6 +410,7 @@ def _make_salon(settings: Settings) -> SalonService:
         bot_delay=settings.bot_delay,
         round_pause=settings.round_pause,
         takeover_delay=settings.takeover_delay,
+        durable=settings.durable,
     )
     return salon
 

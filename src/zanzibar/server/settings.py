@@ -70,6 +70,8 @@ class Settings:
     bot_delay: float = DEFAULT_BOT_DELAY
     round_pause: float = DEFAULT_ROUND_PAUSE
     takeover_delay: float = DEFAULT_TAKEOVER_DELAY
+    #: fsync every commit (SQLite ``synchronous=FULL``): survives a power cut, not only a crash.
+    durable: bool = False
 
     @property
     def database_url(self) -> str:
