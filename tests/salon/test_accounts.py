@@ -71,3 +71,17 @@ async def test_sessions_and_passwords_survive_a_restart(tmp_path: Path) -> None:
         assert new.user.id > guest.user.id
     finally:
         await second.stop()
+
+
+async def test_a_failed_account_write_is_refused_and_frees_the_name(
+    salon: Salon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(ops: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(salon.store, "write", broken)
+    with pytest.raises(SalonError) as info:
+        await salon.guest("Anna")
+    assert info.value.code == "internal"
+    monkeypatch.undo()
+    assert (await salon.guest("Anna")).user.name == "Anna"
