@@ -297,12 +297,25 @@ class Position:
                 for m in mids:
                     if b[m] and not en[b[m]]:
                         suspects.add(m)
-        for path, _codes in t.att_bent[them][king]:
-            for corner, _sources in path:
+        for path, codes in t.att_bent[them][king]:
+            # The first own piece on the slide line is pinned only if, once it leaves,
+            # an enemy bent rider could step onto a corner from it outwards.
+            blocker = -1
+            for corner, sources in path:
                 x = b[corner]
-                if x:
-                    if not en[x]:
-                        suspects.add(corner)
+                if blocker < 0:
+                    if not x:
+                        continue
+                    if en[x]:
+                        break
+                    blocker = corner
+                elif x:
+                    break
+                for src in sources:
+                    if b[src] in codes:
+                        suspects.add(blocker)
+                        break
+                if blocker in suspects:
                     break
         return suspects, screens
 
