@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,7 @@ import pytest
 from _salonkit import Client, available_games, make_salon
 
 from zanzibar.salon import Salon
+from zanzibar.salon.bots import INLINE_BOT_SECONDS, Thinker
 
 pytestmark = pytest.mark.anyio
 
@@ -247,6 +250,54 @@ async def test_slow_bot_levels_think_in_a_thread(tmp_path: Path) -> None:
                 action={"type": "stop" if match.state.total else "roll"},
             )
         await salon.settle()
-        assert ("race", "hard") in salon.thinker.slowest
+        assert ("race", "hard") in salon.thinker.average
     finally:
         await salon.stop()
+
+
+# -- thinking inline or in a thread (salon/bots.py) ---------------------------------
+
+
+class Recorder:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.threads: list[str] = []
+
+    def choose(self, state: int) -> int:
+        self.threads.append(threading.current_thread().name)
+        time.sleep(self.seconds)
+        return state + 1
+
+
+async def test_quick_bots_move_inline_after_their_first_move() -> None:
+    thinker = Thinker()
+    quick = Recorder(0)
+    for state in range(4):
+        assert await thinker.choose("g", "quick", quick, state) == state + 1
+    main = threading.current_thread().name
+    assert quick.threads[0] != main and set(quick.threads[1:]) == {main}
+
+
+async def test_slow_bots_keep_thinking_in_a_thread() -> None:
+    thinker = Thinker()
+    slow = Recorder(INLINE_BOT_SECONDS * 3)
+    for state in range(3):
+        await thinker.choose("g", "slow", slow, state)
+    assert threading.current_thread().name not in slow.threads
+
+
+async def test_a_slow_first_move_is_soon_forgotten() -> None:
+    thinker = Thinker()
+    thinker.average[("g", "cached")] = 0.05
+    quick = Recorder(0)
+    for state in range(12):
+        await thinker.choose("g", "cached", quick, state)
+    assert thinker.average[("g", "cached")] < INLINE_BOT_SECONDS
+    assert quick.threads[-1] == threading.current_thread().name
+
+
+async def test_threads_can_be_turned_off() -> None:
+    thinker = Thinker(threads=False)
+    slow = Recorder(INLINE_BOT_SECONDS * 2)
+    await thinker.choose("g", "slow", slow, 0)
+    assert slow.threads == [threading.current_thread().name]

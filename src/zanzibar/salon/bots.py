@@ -6,8 +6,9 @@ bots answer in microseconds: handing them to a thread would cost more than
 their move (each hand-over of the GIL waits for the OS to schedule the other
 thread, tens of milliseconds on a busy machine). A chess bot thinks for a
 second or more and must not stall the other tables. So every level's first move
-runs in a worker thread and is timed; levels whose slowest move so far took
-less than :data:`INLINE_BOT_SECONDS` then play inline.
+runs in a worker thread and is timed; a level whose moves take on average
+(an exponential moving average, so a slow first move that fills a cache is
+soon forgotten) less than :data:`INLINE_BOT_SECONDS` then plays inline.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from typing import Any
 from zanzibar.engine.rules import Bot
 from zanzibar.salon.tables import Table
 
-#: Bots of a level whose slowest move so far took less than this play inline.
+#: Bots of a level whose moves take less than this on average play inline.
 INLINE_BOT_SECONDS = 0.002
+#: Weight of the newest move in the average.
+_WEIGHT = 0.3
 
 
 def bot_for(table: Table, seat: int, level: str) -> Bot[Any, Any]:
@@ -38,20 +41,21 @@ class Thinker:
     def __init__(self, threads: bool = True) -> None:
         #: False: always inline (tests, or a machine with one core to spare).
         self.threads = threads
-        #: Slowest move seen per (game, level).
-        self.slowest: dict[tuple[str, str], float] = {}
+        #: Average seconds per move, per (game, level).
+        self.average: dict[tuple[str, str], float] = {}
 
     async def choose(self, game: str, level: str, bot: Bot[Any, Any], state: Any) -> Any:
         """The bot's action for ``state``."""
         key = (game, level)
-        slowest = self.slowest.get(key)
-        inline = not self.threads or (slowest is not None and slowest < INLINE_BOT_SECONDS)
+        average = self.average.get(key)
+        inline = not self.threads or (average is not None and average < INLINE_BOT_SECONDS)
 
         def timed() -> Any:
             started = time.perf_counter()
             action = bot.choose(state)
             took = time.perf_counter() - started
-            self.slowest[key] = max(took, self.slowest.get(key, 0.0))
+            before = self.average.get(key)
+            self.average[key] = took if before is None else before + _WEIGHT * (took - before)
             return action
 
         if inline:

@@ -84,10 +84,10 @@ class Salon:
     ``idle_close``: a table where no game runs, nobody watches and no seated
     person has been connected for this many seconds is closed.
     ``durable``: SQLite ``synchronous=FULL`` (survives power loss, slower).
-    ``bot_threads``: a bot level whose moves take more than
-    :data:`zanzibar.salon.bots.INLINE_BOT_SECONDS` thinks in a worker thread (a chess bot must not
-    stall other tables); quick dice bots play inline, since handing work to a
-    thread costs more than their move on a busy machine; ``clock_scale``: real seconds per turn-clock second
+    ``bot_threads``: a bot level whose moves take on average more than
+    :data:`zanzibar.salon.bots.INLINE_BOT_SECONDS` thinks in a worker thread (a
+    chess bot must not stall other tables); quick dice bots play inline.
+    ``clock_scale``: real seconds per turn-clock second
     (tests shrink it); ``seeds``: where each new game's dice seed comes from
     (a secure random number by default; tests pass a counter to replay the same games).
     ``rules_for``/``games``: where games come from (the registry by default;
