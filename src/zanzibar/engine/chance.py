@@ -42,8 +42,19 @@ class DiceRng:
         self._random = random.Random(self.seed)
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
-        """Draw the dice a request asks for."""
-        return tuple(self._random.randint(1, request.sides) for _ in range(request.count))
+        """Draw the dice a request asks for.
+
+        ``_randbelow(sides) + 1`` is exactly what ``randint(1, sides)`` computes
+        (same draws for the same seed) without its argument checks, which
+        dominate the cost of a throw in all-bot simulations.
+
+        >>> rng, ref = DiceRng(11), random.Random(11)
+        >>> rng.roll(DiceRequest(5)) == tuple(ref.randint(1, 6) for _ in range(5))
+        True
+        """
+        below = self._random._randbelow  # type: ignore[attr-defined]
+        sides = request.sides
+        return tuple(below(sides) + 1 for _ in range(request.count))
 
     def getstate(self) -> object:
         """The generator's internal state (to resume after a restart)."""

@@ -131,11 +131,14 @@ class Match(Generic[S, A]):
 
     def act(self, seat: int, action: A) -> list[Event]:
         """Apply one action of ``seat`` and any dice it calls for; return the events."""
-        transition = self.rules.apply(self.state, seat, action)
         start = len(self.events)
+        self._act(seat, action)
+        return [event for _, event in self.events[start:]]
+
+    def _act(self, seat: int, action: A) -> None:
+        transition = self.rules.apply(self.state, seat, action)
         self._commit(LogEntry("action", seat, self.rules.action_to_json(action)), transition)
         self._resolve_chance()
-        return [event for _, event in self.events[start:]]
 
     def act_json(self, seat: int, obj: Any) -> list[Event]:
         """Like :meth:`act` for an action in its JSON form."""
@@ -145,7 +148,8 @@ class Match(Generic[S, A]):
         index = len(self.log)
         self.log.append(entry)
         self.state = transition.state
-        self.events.extend((index, event) for event in transition.events)
+        if transition.events:
+            self.events.extend([(index, event) for event in transition.events])
 
     def _resolve_chance(self, scripted: list[LogEntry] | None = None) -> None:
         for _ in range(_MAX_CHANCE_STEPS):
@@ -211,9 +215,10 @@ class Match(Generic[S, A]):
 
     def play_bots(self, bots: Mapping[int, Any], max_steps: int = 1_000_000) -> None:
         """Let bots play every seat they hold until a human must act or the game ends."""
+        to_act = self.rules.to_act
         for _ in range(max_steps):
-            seat = self.to_act
+            seat = to_act(self.state)
             if seat is None or seat not in bots:
                 return
-            self.act(seat, bots[seat].choose(self.state))
+            self._act(seat, bots[seat].choose(self.state))
         raise ZanzibarError("bot game did not finish")
