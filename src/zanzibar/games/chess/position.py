@@ -25,7 +25,9 @@ move is legal at once unless it moves the King, moves a piece that may be
 pinned (the first own piece on a line towards the King from an enemy rider,
 hopper or bent rider, or the square in front of an enemy lame leaper), lands
 on a square that would become the screen of an enemy hopper, or is en passant;
-those few are tried on the board. In check, every move is tried.
+those few are tried on the board. In a single check, only King moves and moves
+that capture the checker, block it or remove a hopper's screen are tried; in a
+double check, every move is.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"))
@@ -255,6 +257,47 @@ class Position:
                     if b[src] in codes:
                         return True
         return False
+
+    def _single_check(self, king: int, them: int) -> tuple[set[int], set[int]] | None:
+        """For exactly one checking piece: the squares a non-King move must land on to
+        answer it (capture or block), and the squares whose piece may answer it by leaving
+        (a hopper's screen). ``None`` for a double check. Moves kept are still tried.
+        """
+        t = self.t
+        b = self.board
+        found: list[tuple[set[int], set[int]]] = []
+        for src, codes in t.att_leap[them][king]:
+            if b[src] in codes:
+                found.append(({src}, set()))
+        for ray, riders, hoppers in t.att_ray[them][king]:
+            for i, sq in enumerate(ray):
+                x = b[sq]
+                if x:
+                    if x in riders:
+                        found.append((set(ray[: i + 1]), set()))
+                    elif hoppers:
+                        for j in range(i + 1, len(ray)):
+                            y = b[ray[j]]
+                            if y:
+                                if y in hoppers:
+                                    found.append((set(ray[: j + 1]), {sq}))
+                                break
+                    break
+        for src, mids, codes in t.att_lame[them][king]:
+            if b[src] in codes and not any(b[m] for m in mids):
+                found.append(({src, *mids}, set()))
+        for path, codes in t.att_bent[them][king]:
+            corners: set[int] = set()
+            for corner, sources in path:
+                if b[corner]:
+                    break
+                corners.add(corner)
+                for src in sources:
+                    if b[src] in codes:
+                        found.append(({src, *corners}, set()))
+        if len(found) != 1:
+            return None
+        return found[0]
 
     def _suspects(self, king: int, us: int) -> tuple[set[int], set[int]]:
         """Own squares whose piece may be pinned, and squares that may become hopper screens.
@@ -545,6 +588,17 @@ class Position:
             return safe + risky
         if self.is_attacked(king, -us):
             self._generate(us, risky, risky, set())
+            single = self._single_check(king, -us)
+            if single is not None:
+                resolve, frees = single
+                risky = [
+                    mv
+                    for mv in risky
+                    if (mv >> 8) & 0xFF in resolve
+                    or mv & 0xFF == king
+                    or mv & 0xFF in frees
+                    or (mv >> 24) & EN_PASSANT
+                ]
         else:
             suspects, screens = self._suspects(king, us)
             self._generate(us, safe, risky, suspects)
