@@ -101,6 +101,9 @@ def test_resignation_and_draw_agreement() -> None:
     assert RULES.is_over(over) and RULES.outcome(over).winners == (1,)
     offered = RULES.apply(state, 0, RULES.action_from_json({"type": "draw"}))
     assert offered.events[0].kind == "draw_offered"
+    assert RULES.action_from_json({"type": "draw"}) not in RULES.legal_actions(offered.state)
+    with pytest.raises(IllegalActionError):
+        RULES.apply(offered.state, 0, RULES.action_from_json({"type": "draw"}))
     state2 = play(offered.state, "c2d4")
     agreed = RULES.apply(state2, 1, RULES.action_from_json({"type": "draw"}))
     assert RULES.outcome(agreed.state).draw and agreed.state.reason == "agreement"

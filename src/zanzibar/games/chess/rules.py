@@ -332,7 +332,10 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             ]
         pos = self._pos(state)
         actions = [ChessAction("move", format_coordinate(pos, m)) for m in pos.legal_moves()]
-        return [*actions, ChessAction("resign"), ChessAction("draw")]
+        extras = [ChessAction("resign")]
+        if state.draw_offer != _seat_of(pos.turn):  # no second offer from the same seat
+            extras.append(ChessAction("draw"))
+        return [*actions, *extras]
 
     @_locked
     def apply_action(self, state: ChessState, action: ChessAction) -> Transition[ChessState]:
