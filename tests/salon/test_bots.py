@@ -79,10 +79,13 @@ async def test_dropped_player_is_replaced_then_returns(tmp_path: Path) -> None:
         await salon.settle()
         assert table.seats[0].away and not table.seats[0].left
         assert match.to_act == 1
-        # back on a new connection with the same token
+        # back on a new connection with the same token, asking for what she missed
+        seen = [i["seq"] for i in anna.stream(table_id)]
         await anna.reconnect()
-        await anna.ok("table.join", table=table_id, since=0)
+        await anna.ok("table.join", table=table_id, since=seen[-1])
         assert not table.seats[0].away
+        seqs = [i["seq"] for i in anna.stream(table_id)]
+        assert seqs == list(range(1, table.history.last_seq + 1))  # nothing twice, nothing lost
         kinds = [i.get("kind") for i in anna.stream(table_id) if i["channel"] == "system"]
         assert kinds[-2:] == ["takeover", "returned"]
     finally:
