@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announce } from "./announce.js";
+import { betweenGames, isFreeSeat } from "./seats.js";
 import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl } from "./options.js";
 
 export function title() {
@@ -24,9 +25,8 @@ function seatText(seat) {
 
 function tableRow(app, table) {
   const info = app.gameInfo(table.game);
-  const free = (table.seats || []).some((s) => !s.name && !s.bot && s.user == null);
   const mine = (table.seats || []).some((s) => s.user === app.user?.id);
-  const canJoin = mine || (free && (table.state === "waiting" || table.state === "finished"));
+  const canJoin = mine || (betweenGames(table) && (table.seats || []).some(isFreeSeat));
   return h("tr", { "data-key": `t${table.id}` },
     h("th", { scope: "row" }, String(table.id)),
     h("td", {}, table.title || gameTitle(info, table.game)),

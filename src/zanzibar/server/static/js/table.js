@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announce } from "./announce.js";
+import { betweenGames, isFreeSeat } from "./seats.js";
 import { renderHistory, scrollHistory } from "./history.js";
 import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, optionControl } from "./options.js";
 import * as dice from "./dice.js";
@@ -85,7 +86,7 @@ function seatLine(app, seat, ctx) {
   const turn = ctx.view && !ctx.view.over && ctx.view.to_act === seat.seat;
   if (turn) badges.push(h("span", { class: "visually-hidden" }, `, ${t("turn_of", { name: ctx.names[seat.seat] })}`));
   const controls = [];
-  const waiting = table.state === "waiting" || table.state === "finished";
+  const waiting = betweenGames(table);
   if (you.host) {
     if (seat.bot && seat.user == null && waiting) {
       controls.push(h("button", { type: "button", "data-key": "rmbot", "aria-label": t("remove_bot_seat", { n: seat.seat + 1 }),
@@ -97,7 +98,7 @@ function seatLine(app, seat, ctx) {
         onclick: () => hostAction(app, "table.hand_host", { user: seat.user }) }, t("make_host")));
     }
   }
-  if (!seat.name && !seat.bot && seat.user == null && waiting && (you.spectator || you.seat == null)) {
+  if (isFreeSeat(seat) && waiting && (you.spectator || you.seat == null)) {
     controls.push(h("button", { type: "button", "data-key": "sit", "aria-label": t("sit_in_seat", { n: seat.seat + 1 }),
       onclick: () => app.enterTable(table.id, { mode: "play", seat: seat.seat, fresh: false }) }, t("sit_here")));
   }
@@ -121,9 +122,9 @@ function hostControls(app) {
   const info = app.gameInfo(table.game);
   const ui = (app.ui.host = app.ui.host && app.ui.host.table === table.id ? app.ui.host : { table: table.id, level: null });
   const levels = info?.bot_levels || [];
-  // Between games (waiting, or the last one finished) the host sets the table up.
-  const waiting = table.state === "waiting" || table.state === "finished";
-  const freeSeat = waiting && (table.seats || []).some((s) => !s.name && !s.bot && s.user == null);
+  // Between games the host sets the table up.
+  const waiting = betweenGames(table);
+  const freeSeat = waiting && (table.seats || []).some(isFreeSeat);
   return h("div", { id: "host-controls" },
     h("h3", { id: "host-heading" }, t("host_heading")),
     h("div", { class: "row" },
