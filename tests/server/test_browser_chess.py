@@ -194,3 +194,27 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
     finally:
         white.close()
         black.close()
+
+
+@pytest.mark.parametrize(("game", "files", "ranks", "move"), [("chess", 8, 8, "e2e4")])
+def test_other_boards_are_drawn_from_their_fen(
+    browser: Any, server: Any, game: str, files: int, ranks: int, move: str
+) -> None:
+    """The same view serves the salon's other chess variants (here orthodox chess vs a bot)."""
+    player = Player(browser, server.url, "Kim")
+    try:
+        player.sign_in_as_guest()
+        create_table(player, game, 2, {})
+        press_button(player, "#add-bot-button")
+        player.page.wait_for_function("window.__app.table.seats[1].bot !== null")
+        press_button(player, "#start-button")
+        wait_for_my_turn(player)
+        assert player.page.locator("#board [role='gridcell']").count() == files * ranks
+        assert "White King" in piece_on(player, "e1")
+        move_by_typing(player, move)
+        wait_until(lambda: player.my_turn(), what="the bot's reply")
+        assert "White Pawn" in piece_on(player, move[2:])
+        assert serious_axe_violations(player.page, f"table-{game}") == []
+        assert player.errors == []
+    finally:
+        player.close()
