@@ -517,6 +517,10 @@ function showSettings() {
       checkbox("announce_game", t("channel_game")),
       checkbox("announce_chat", t("channel_chat")),
       checkbox("announce_system", t("channel_system"))),
+    h("fieldset", {},
+      h("legend", {}, t("sound_channels")),
+      checkbox("sound_game", t("sound_game")),
+      checkbox("sound_chat", t("sound_chat"))),
   ]);
 }
 

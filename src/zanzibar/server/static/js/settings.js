@@ -8,6 +8,8 @@ const DEFAULTS = {
   announce_game: true,
   announce_chat: true,
   announce_system: true,
+  sound_game: true,
+  sound_chat: true,
 };
 
 const KEY = "zanzibar.settings";

@@ -53,6 +53,7 @@ function clicks(ctx, count, start, gainValue) {
 
 /** The dice rattle, one knock per die (at least three). */
 export function diceSound(dice = 3) {
+  if (!settings.get("sound_game")) return;
   const ctx = audio();
   if (!ctx) return;
   clicks(ctx, Math.max(3, dice + 2), ctx.currentTime, volume());
@@ -69,6 +70,7 @@ export function turnSound() {
 
 /** A soft low note for a chat message. */
 export function chatSound() {
+  if (!settings.get("sound_chat")) return;
   const ctx = audio();
   if (!ctx) return;
   tone(ctx, 440, ctx.currentTime, 0.12, 0.15 * volume(), "triangle");
