@@ -205,6 +205,7 @@ def test_other_boards_are_drawn_from_their_fen(
     try:
         player.sign_in_as_guest()
         create_table(player, game, 2, {})
+        player.page.select_option("#bot-level", "easy")  # instant: the test is about the view
         press_button(player, "#add-bot-button")
         player.page.wait_for_function("window.__app.table.seats[1].bot !== null")
         press_button(player, "#start-button")
