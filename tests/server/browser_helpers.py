@@ -109,7 +109,7 @@ class Player:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.set_default_timeout(15_000)
+        self.page.set_default_timeout(30_000)  # generous: CI runs two suites at once
 
     # -- signing in --------------------------------------------------------------
 
