@@ -181,7 +181,7 @@ class Player:
 
 
 def wait_until(
-    condition: Callable[[], bool], timeout: float = 20.0, what: str = "condition"
+    condition: Callable[[], bool], timeout: float = 30.0, what: str = "condition"
 ) -> None:
     """Poll ``condition`` until true; fail with ``what`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
