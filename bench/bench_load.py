@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import multiprocessing
@@ -334,6 +335,10 @@ class World:
         setting_up = time.perf_counter()
         await self.set_up()
         self.result.setup_seconds = time.perf_counter() - setting_up
+        # the measuring side must not pause for long collections either
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
         await asyncio.sleep(warmup)
         self.measuring = True
         self.result.window_start = time.time()

@@ -124,3 +124,18 @@ def test_a_missing_database_driver_is_a_clear_error(capsys: pytest.CaptureFixtur
         pytest.skip("asyncpg is installed")
     assert main(["serve", "--port", "0", "--db", "postgresql+asyncpg://u@127.0.0.1:1/z"]) == 2
     assert "'asyncpg' is not installed" in capsys.readouterr().err
+
+
+def test_tune_gc_freezes_and_raises_thresholds() -> None:
+    import gc
+
+    from zanzibar.cli.serve import GC_THRESHOLDS, tune_gc
+
+    saved = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
