@@ -26,10 +26,22 @@ def test_staged_items_follow_in_order() -> None:
     history.add(a)
     history.add(b)
     with pytest.raises(ValueError):
-        history.add(Item(5, "chat", {}))
+        history.add(Item.of(5, "chat", {}))
 
 
 def test_restored_history_keeps_numbers() -> None:
-    history = History([Item(2, "chat", {}), Item(1, "system", {})])
+    history = History([Item.of(2, "chat", {}), Item.of(1, "system", {})])
     assert history.last_seq == 2
     assert [i.seq for i in history.since(1)] == [2]
+
+
+def test_items_are_invisible_to_the_cycle_collector() -> None:
+    """Many stored items must not lengthen Python's full garbage collections."""
+    import gc
+
+    history = History()
+    event = {"kind": "roll", "data": {"dice": [4, 2, 1]}}
+    history.append("game", {"game_id": 1, "log": 0, "event": event})
+    gc.collect()
+    assert not any(gc.is_tracked(row) for row in history._rows)
+    assert history.items[0].data["event"] == event

@@ -583,10 +583,11 @@ class Salon:
         """Send new history items to every connection following the table."""
         if not items:
             return
+        decoded = [(item, item.data) for item in items]
         for conn in list(table.subscribers.values()):
             uid = conn.user_id
-            for item in items:
-                conn.put(table.message(item, conn.lang, uid))
+            for item, data in decoded:
+                conn.put(table.message(item, conn.lang, uid, data))
 
     def _publish_table(self, table: Table) -> None:
         """Send the table (seats, host, options, state) to its followers; update the lobby."""
@@ -1681,7 +1682,7 @@ class Salon:
             .where(m.history.c.table_id.in_(open_ids))
             .order_by(m.history.c.table_id, m.history.c.seq)
         ):
-            items_by_table[h.table_id].append(Item(h.seq, h.channel, dict(h.item)))
+            items_by_table[h.table_id].append(Item.of(h.seq, h.channel, dict(h.item)))
         game_ids: set[int] = set()
         for items in items_by_table.values():
             game_ids.update(int(i.data["game_id"]) for i in items if i.channel == "game")

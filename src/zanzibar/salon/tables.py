@@ -23,6 +23,9 @@ from zanzibar.salon.history import Channel, History, Item
 from zanzibar.salon.messages import system_text
 from zanzibar.salon.seats import Seat
 
+#: Rendered sentences a table keeps before starting its cache afresh.
+TEXT_CACHE_SIZE = 4096
+
 State = Literal["waiting", "playing", "paused", "finished"]
 STATES: tuple[str, ...] = ("waiting", "playing", "paused", "finished")
 
@@ -74,6 +77,8 @@ class Table:
     subscribers: dict[int, Any] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     staged: list[Item] = field(default_factory=list)
+    #: Rendered sentences by (seq, language, viewer seat): each rendered once.
+    texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
@@ -160,31 +165,37 @@ class Table:
         titles = self.rules.title
         return titles.get(lang) or titles.get("en") or self.rules.name
 
-    def render(self, item: Item, lang: str, user: int | None) -> str:
-        """The sentence of a game or system item for one user (cached)."""
+    def render(
+        self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
+    ) -> str:
+        """The sentence of an item for one user (cached per item, language and seat)."""
+        data = item.data if data is None else data
         if item.channel == "chat":
-            return str(item.data["text"])
-        if item.channel == "system":
-            key: tuple[str, int | None] = (lang, None)
-            text = item.texts.get(key)
-            if text is None:
-                text = system_text(item.data["kind"], lang, item.data.get("values", {}))
-                item.texts[key] = text
-            return text
-        info = self.games.get(int(item.data["game_id"]))
-        viewer = info.seat_of(user) if info else None
-        key = (lang, viewer)
-        text = item.texts.get(key)
+            return str(data["text"])
+        viewer: int | None = None
+        info: GameInfo | None = None
+        if item.channel == "game":
+            info = self.games.get(int(data["game_id"]))
+            viewer = info.seat_of(user) if info else None
+        key = (item.seq, lang, viewer)
+        text = self.texts.get(key)
         if text is None:
-            names = list(info.names) if info else []
-            event = Event.from_json(item.data["event"])
-            text = self.rules.render_event(event, lang, viewer, names)
-            item.texts[key] = text
+            if item.channel == "system":
+                text = system_text(data["kind"], lang, data.get("values", {}))
+            else:
+                names = list(info.names) if info else []
+                event = Event.from_json(data["event"])
+                text = self.rules.render_event(event, lang, viewer, names)
+            if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again
+                self.texts.clear()
+            self.texts[key] = text
         return text
 
-    def message(self, item: Item, lang: str, user: int | None) -> dict[str, Any]:
-        """The protocol message of a history item for one user."""
-        data = item.data
+    def message(
+        self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The protocol message of a history item for one user (``data``: already decoded)."""
+        data = item.data if data is None else data
         if item.channel == "game":
             return {
                 "v": 1,
@@ -194,7 +205,7 @@ class Table:
                 "channel": "game",
                 "game_id": data["game_id"],
                 "event": data["event"],
-                "text": self.render(item, lang, user),
+                "text": self.render(item, lang, user, data),
             }
         if item.channel == "chat":
             return {
@@ -216,7 +227,7 @@ class Table:
             "seq": item.seq,
             "channel": "system",
             "kind": data["kind"],
-            "text": self.render(item, lang, user),
+            "text": self.render(item, lang, user, data),
         }
 
     def current_names(self) -> list[str]:
