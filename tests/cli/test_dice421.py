@@ -42,7 +42,7 @@ def test_play_through_a_pipe_to_the_end() -> None:
     assert lines[1] == "Your turn: roll 1 of up to 3."
     assert "Keys:" in lines and "  Ctrl+F1: the rules in force" in lines
     assert any(line.startswith("  D: repeat the last roll") for line in lines)
-    assert "You 0 tokens; Anna 0 tokens; Bruno 0 tokens; pot 21." in lines
+    assert "You: 0 tokens; Anna: 0 tokens; Bruno: 0 tokens; pot 21." in lines
     assert "Rules: preset 'salon'." in lines
     assert any(line.startswith("You rolled ") for line in lines)
     assert any(line.startswith("Anna rolled ") for line in lines)

@@ -66,7 +66,7 @@ def test_generic_commands_and_refusals() -> None:
     client, lines = _client()
     client.run(["scores", "turn", "rules", "stop", "warp", "quit"])
     assert "Zoé" not in lines[1]  # the viewer is "you"
-    assert lines[1] == "You 0 tokens; Anna 0 tokens; pot 21."
+    assert lines[1] == "You: 0 tokens; Anna: 0 tokens; pot 21."
     assert lines[2] == "Your turn: roll 1 of up to 3."
     assert lines[3] == "Rules: preset 'salon'."
     assert "Roll at least once before stopping." in lines

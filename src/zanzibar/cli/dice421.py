@@ -220,7 +220,8 @@ def play(argv: list[str]) -> int:
     if level not in RULES.bot_levels():
         parser.error(f"--level must be one of {', '.join(RULES.bot_levels())}")
     match: Match[State, Any] = Match(RULES, args.bots + 1, options, args.seed)
-    names = [args.name or _say(args.lang, "you_name"), *BOT_NAMES[: args.bots]]
+    human = args.name or _say(args.lang, "you_name")
+    names = [human, *[name for name in BOT_NAMES if name != human][: args.bots]]
     bots = {
         seat: RULES.make_bot(level, options, seed=match.rng.seed + seat)
         for seat in range(1, args.bots + 1)

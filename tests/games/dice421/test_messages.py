@@ -83,7 +83,7 @@ def test_describe_topics() -> None:
     match.act(0, RULES.legal_actions(match.state)[0])
     state = match.state
     scores = describe(state, "scores", "en", 0, NAMES)
-    assert scores == "You 0 tokens; Bruno 0 tokens; Chloé 0 tokens; pot 21."
+    assert scores == "You: 0 tokens; Bruno: 0 tokens; Chloé: 0 tokens; pot 21."
     assert describe(state, "turn", "en", 1, NAMES) == "Anna's turn: roll 2 of up to 3."
     assert describe(state, "turn", "fr", 0, NAMES) == "À vous : lancer 2 sur 3 au plus."
     status = describe(state, "status", "en", 0, NAMES)

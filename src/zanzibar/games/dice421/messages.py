@@ -326,7 +326,7 @@ def _scores(state: State, lang: str, viewer: int | None, names: Sequence[str]) -
     parts = []
     for seat in range(state.seats):
         who = _Who(seat, viewer, names, lang)
-        text = f"{who.cap()} {tokens_text(state.tokens[seat], lang)}"
+        text = f"{who.cap()}: {tokens_text(state.tokens[seat], lang)}"
         if state.phase == "decharge" and seat not in state.active:
             text += " (sorti)" if lang == "fr" else " (out)"
         if state.config.rounds_to_lose > 1 and state.losses[seat]:
