@@ -322,7 +322,7 @@ class Outbox:
 
     async def _drain(self) -> None:
         try:
-            for _ in iter(int, 1):  # until the sentinel or a network error
+            while True:  # until the sentinel (close) or a network error
                 text = await self.queue.get()
                 if text is None:
                     break
@@ -366,7 +366,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     outbox.start()
     conn = await salon.connect(outbox.send)
     try:
-        for _ in iter(int, 1):  # one frame per turn, until the client leaves
+        while True:  # one frame per turn, until the client leaves
             if outbox.too_slow:
                 break
             try:
