@@ -225,3 +225,15 @@ def test_easy_bot_takes_a_mate_in_one() -> None:
             state, seat, chess_rules.action_from_json({"type": "move", "move": text})
         ).state
     assert chess_rules.action_to_json(bot.choose(state)) == {"type": "move", "move": "h5f7"}
+
+
+def test_the_actor_hears_you_and_the_others_hear_the_name() -> None:
+    from zanzibar.engine.events import Event
+    from zanzibar.games.chess.zanzibar_s import RULES as ZS
+
+    names = ["Anna", "Bruno"]
+    resign = Event("resign", 1, {})
+    assert ZS.render_event(resign, "fr", 1, names) == "Vous (Noirs) abandonnez."
+    assert ZS.render_event(resign, "fr", 0, names) == "Bruno (Noirs) abandonne."
+    assert ZS.render_event(resign, "en", 1, names) == "You (Black) resign."
+    assert ZS.render_event(resign, "en", None, names) == "Bruno (Black) resigns."

@@ -511,6 +511,8 @@ class ChessRules(GameRules[ChessState, ChessAction]):
         v = self.variant
         seat = event.seat if event.seat is not None else 0
         who = {"name": seat_name(names, seat), "colour": _colour_word(seat, lang)}
+        # The player who acted hears "you ...", everyone else hears the name.
+        yours = "_you" if viewer is not None and viewer == event.seat else ""
         if event.kind == "move":
             return sentence(v, event.details, lang)
         if event.kind == "setup":
@@ -527,13 +529,15 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             return translate(
                 MESSAGES,
                 lang,
-                "setup",
+                "setup" + yours,
                 number=event.get("arrangement"),
                 placements=join_words(parts, lang),
                 other=_colour_word(1 - seat, lang),
                 **who,
             )
-        if event.kind in ("resign", "draw_offered", "draw_declined"):
+        if event.kind in ("resign", "draw_offered"):
+            return translate(MESSAGES, lang, event.kind + yours, **who)
+        if event.kind == "draw_declined":
             return translate(MESSAGES, lang, event.kind, **who)
         if event.kind == "game_over":
             return self._result_sentence(
