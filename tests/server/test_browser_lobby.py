@@ -139,6 +139,19 @@ def test_host_hands_over_and_the_new_host_kicks(browser: Any, server: Any) -> No
         shown = hana.page.locator("#history-list li").all_inner_texts()
         assert shown and all("[Chat]" in line for line in shown), shown
 
+        # The host changes the number of seats and an option back to its default.
+        hana.page.click("#options-editor summary")
+        hana.page.fill("#table-seats", "4")
+        hana.page.fill("#table-opt-tokens", "11")
+        hana.page.focus("#save-options")
+        hana.press("Enter")
+        hana.page.wait_for_function("window.__app.table.seats.length === 4")
+        hana.page.wait_for_function("window.__app.table.options.tokens === 11")
+        hana.page.fill("#table-opt-tokens", "21")
+        hana.page.focus("#save-options")
+        hana.press("Enter")
+        hana.page.wait_for_function("window.__app.table.options.tokens === 21")
+
         hana.page.focus("button[aria-label='Make Ivan host']")
         hana.press("Enter")
         ivan.page.wait_for_selector("#start-button")

@@ -168,15 +168,18 @@ function optionsEditor(app, info, ui) {
     ui.values = { ...presetValues(info, table.preset), ...(table.options || {}) };
     ui.preset = table.preset || "";
     ui.forOptions = JSON.stringify(table.options);
+    ui.seats = (table.seats || []).length;
   }
   const save = (event) => {
     event.preventDefault();
-    const base = presetValues(info, ui.preset);
-    const changed = {};
-    for (const [name, value] of Object.entries(ui.values)) if (value !== base[name]) changed[name] = value;
-    hostAction(app, "table.options", { preset: ui.preset || undefined, options: changed });
+    // Every value is sent, so one set back to its default is changed too.
+    const fields = { options: { ...ui.values }, seats: Number(ui.seats) };
+    if (ui.preset) fields.preset = ui.preset;
+    hostAction(app, "table.options", fields);
   };
-  return h("details", { id: "options-editor" },
+  const range = info.seats || [1, 10];
+  // Open or closed as the host left it (a re-render must not fold it away).
+  return h("details", { id: "options-editor", open: Boolean(ui.editorOpen), ontoggle: (e) => { ui.editorOpen = e.target.open; } },
     h("summary", {}, t("save_options")),
     h("form", { onsubmit: save, "aria-label": t("save_options") },
       presets(info).length
@@ -185,6 +188,11 @@ function optionsEditor(app, info, ui) {
             h("select", { id: "table-preset", value: ui.preset, onchange: (e) => { ui.preset = e.target.value; ui.values = presetValues(info, ui.preset); app.rerender(); } },
               presets(info).map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, `${p.name}: ${localized(p.description)}`))))
         : null,
+      h("div", { class: "field" },
+        h("label", { for: "table-seats" }, t("seats")),
+        h("input", { type: "number", id: "table-seats", min: range[0], max: range[1], value: String(ui.seats),
+          "aria-describedby": "table-seats-hint", onchange: (e) => { ui.seats = Number(e.target.value); } }),
+        h("p", { class: "hint", id: "table-seats-hint" }, t("seats_hint", { min: range[0], max: range[1] }))),
       optionSpecs(info).map((spec) => optionControl(ui.values, spec, "table-opt")),
       h("button", { type: "submit", id: "save-options" }, t("save_options"))));
 }
