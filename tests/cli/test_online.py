@@ -240,3 +240,24 @@ def test_the_terminal_client_survives_a_server_crash(tmp_path: Path) -> None:
         killer.join(timeout=90)
         for server in servers:
             server.stop()
+
+
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_the_command_line_plays_online_with_typed_commands(salon: ServerProcess) -> None:
+    """``zanzibar play 421 --server URL``, commands piped in as offline play reads them."""
+    import subprocess
+
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "zanzibar.cli.main", "play", "421", "--server", salon.url),
+            *("--name", "Piper", "--level", "random", "--lang", "fr"),
+        ],
+        input="roll\nstop\n" * 1500,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("La table ")
+    assert lines[-1] == "La partie est terminée."
