@@ -48,6 +48,7 @@ class FakeSalon:
     connections: list[FakeConn] = field(default_factory=list)
     handled: list[dict[str, Any]] = field(default_factory=list)
     disconnected: int = 0
+    last_lang: str = ""
 
     async def start(self) -> None:
         self.started = True
@@ -138,7 +139,8 @@ class FakeSalon:
         self.disconnected += 1
         self.connections.remove(conn)
 
-    async def list_tables(self) -> list[dict[str, Any]]:
+    async def list_tables(self, lang: str = "en") -> list[dict[str, Any]]:
+        self.last_lang = lang
         return [
             {
                 "id": 1,

@@ -82,8 +82,12 @@ def test_register_then_login(client: TestClient) -> None:
     assert logged_in.json()["token"] == registered.json()["token"]
 
 
-def test_read_only_routes(client: TestClient) -> None:
+def test_read_only_routes(client: TestClient, salon: FakeSalon) -> None:
     assert client.get("/api/tables").json()["tables"][0]["game"] == "421"
+    client.get("/api/tables", params={"lang": "fr"})
+    assert salon.last_lang == "fr"
+    client.get("/api/tables", params={"lang": "klingon"})
+    assert salon.last_lang == "en"
     assert client.get("/api/games/7").json()["id"] == 7
     assert client.get("/api/games/8").status_code == 404
     assert client.get("/api/games/abc").status_code == 404

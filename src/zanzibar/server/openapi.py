@@ -256,6 +256,7 @@ PATHS: dict[str, Any] = {
     "/api/tables": {
         "get": {
             "summary": "Public tables as the lobby lists them",
+            "parameters": [_LANG_PARAMETER],
             "responses": {
                 "200": _json(
                     {
