@@ -119,12 +119,18 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
         white.sign_in_as_guest()
         black.sign_in_as_guest()
         # A private table: Boris comes in through the invitation link Wanda is shown.
-        create_table(white, "zanzibar-s", 2, {}, private=True)
+        table_id = create_table(white, "zanzibar-s", 2, {}, private=True)
         link = white.page.input_value("#invite-link")
         assert "#table=" in link and "&invite=" in link
         black.page.goto(link)
         black.wait_for_screen("table")
         white.page.wait_for_function("window.__app.table.seats[1].name === 'Boris'")
+        assert black.my_seat() == 1
+        # Back to the lobby and back again: the private table is under "Your tables".
+        press_button(black, "#lobby-button")
+        black.wait_for_screen("lobby")
+        press_button(black, f"#mine-section button:has-text('table {table_id}')")
+        black.wait_for_screen("table")
         assert black.my_seat() == 1
 
         # Table chat: C goes to the message field; the other player hears it.

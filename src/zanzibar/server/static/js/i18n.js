@@ -34,6 +34,8 @@ const STRINGS = {
     // lobby
     lobby_title: "Lobby",
     tables_heading: "Tables",
+    my_tables: "Your tables",
+    back_to_table: "Back to table {id}",
     tables_caption: "Open tables",
     no_tables: "No table is open. Create one below.",
     col_table: "Table",
@@ -293,6 +295,8 @@ const STRINGS = {
     conn_status: "Connexion",
     lobby_title: "Salon",
     tables_heading: "Tables",
+    my_tables: "Vos tables",
+    back_to_table: "Retour à la table {id}",
     tables_caption: "Tables ouvertes",
     no_tables: "Aucune table n'est ouverte. Créez-en une ci-dessous.",
     col_table: "Table",

@@ -170,9 +170,24 @@ function inviteSection(app) {
     h("p", { class: "hint", id: "invite-hint" }, t("invite_hint")));
 }
 
+function myTablesSection(app) {
+  const mine = app.myTables || [];
+  if (!mine.length) return null;
+  return h("section", { class: "panel", "aria-labelledby": "mine-heading", id: "mine-section" },
+    h("h2", { id: "mine-heading", tabindex: "-1" }, t("my_tables")),
+    h("ul", { class: "row", style: "list-style:none;padding:0" },
+      mine.map((entry) =>
+        h("li", { "data-key": `m${entry.table}` },
+          h("button", {
+            type: "button",
+            onclick: () => app.enterTable(entry.table, { mode: entry.seat == null ? "watch" : "play" }),
+          }, t("back_to_table", { id: entry.table }))))));
+}
+
 export function render(app) {
   return [
     app.error ? h("p", { class: "error", role: "alert" }, app.error) : null,
+    myTablesSection(app),
     tablesSection(app),
     createSection(app),
     inviteSection(app),

@@ -186,7 +186,7 @@ function connect() {
 
 async function ready(reconnected, welcome) {
   app.user = welcome.user || app.user;
-  app.myTables = welcome.tables || [];
+  app.myTables = (welcome.tables || []).map((entry) => ({ table: entry.table, seat: entry.seat }));
   if (reconnected) announce(t("reconnected"));
   try {
     const reply = await request("games.list");
@@ -244,6 +244,7 @@ async function enterTable(id, { invite = null, mode = "play", seat = null, fresh
     }
     memory.save({ mode, invite: code || null });
     if (reply.table && typeof reply.table === "object") app.table = reply.table;
+    rememberTable(id, mode === "watch" ? null : reply.seat ?? 0);
     const hash = `#table=${id}${code ? `&invite=${encodeURIComponent(code)}` : ""}`;
     if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
     app.ui.table = app.ui.table || {};
@@ -255,6 +256,7 @@ async function enterTable(id, { invite = null, mode = "play", seat = null, fresh
     }
     app.tableId = null;
     app.table = null;
+    forgetTable(id);
     app.error = error.message || t("not_found");
     history.replaceState(null, "", location.pathname + "#lobby");
     navigate("lobby");
@@ -276,11 +278,21 @@ async function resumeTable(id) {
   }
 }
 
+/** The tables this user sits at or watches (the lobby offers a way back to them). */
+function rememberTable(id, seat) {
+  app.myTables = [...(app.myTables || []).filter((entry) => entry.table !== id), { table: id, seat }];
+}
+
+function forgetTable(id) {
+  app.myTables = (app.myTables || []).filter((entry) => entry.table !== id);
+}
+
 function toLobby({ leave = false } = {}) {
   const id = app.tableId;
   if (leave && id !== null) {
     request("table.leave", { table: id }).catch(() => {});
     tableMemory(id).save({ mode: null });
+    forgetTable(id);
   }
   app.tableId = null;
   app.table = null;
@@ -306,6 +318,7 @@ function receive(msg) {
         if (app.screen === "table" && you.seat == null && !you.spectator && !you.host) {
           // Kicked, or the seat is gone: back to the lobby, and say so.
           announce(t("left_table"), { politeness: "assertive" });
+          forgetTable(app.tableId);
           toLobby();
           return;
         }
@@ -397,6 +410,7 @@ async function checkStillAtTable(id) {
   } catch (error) {
     if (app.tableId === id && (error.code === "forbidden" || error.code === "not_found")) {
       announce(t("left_table"), { politeness: "assertive" });
+      forgetTable(id);
       toLobby();
     }
   }
