@@ -2,8 +2,8 @@
 
 A person registers, signs out, fails to log in with a wrong password (the
 error is shown and announced), then logs in. The create form shows, for each
-game the salon offers, every option with its description as the server
-describes it (``GET /api/games``), in English and in French; F1 gives the
+game the salon offers, every option labelled by its description as the server
+gives it (``GET /api/games``), in English and in French; F1 gives the
 lobby's help.
 """
 
@@ -80,9 +80,11 @@ def test_account_sign_in_and_create_form(browser: Any, server: Any) -> None:
                 for spec in game["options"]:
                     control = page.locator(f"#opt-{spec['name']}")
                     assert control.count() == 1, spec["name"]
-                    described = control.get_attribute("aria-describedby")
-                    hint = page.inner_text(f"#{described}")
-                    assert spec["description"] in hint, (spec["name"], hint)
+                    # Labelled by its description; the hint names it and gives its default.
+                    label = page.inner_text(f"label[for='opt-{spec['name']}']")
+                    assert spec["description"] in label, (spec["name"], label)
+                    hint = page.inner_text(f"#{control.get_attribute('aria-describedby')}")
+                    assert spec["name"] in hint, (spec["name"], hint)
             screenshot(page, f"lobby-create-{lang}")
 
         # Speech mode: announcements go to the browser's speech synthesis instead of the

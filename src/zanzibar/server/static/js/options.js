@@ -80,36 +80,40 @@ export function summarize(info, preset, options) {
 }
 
 /**
- * A labelled control for one option, its description (and default) tied to it
- * by aria-describedby. `values` holds the form's values and is updated in place.
+ * A control for one option, labelled by the option's description in the
+ * user's language; its name, default and range are tied to it as a hint
+ * (aria-describedby). `values` holds the form's values, updated in place.
  */
 export function optionControl(values, spec, prefix) {
   const id = `${prefix}-${spec.name}`;
   const descId = `${id}-desc`;
   const value = values[spec.name];
-  const description = localized(spec.description);
+  const label = localized(spec.description) || spec.name;
   const set = (v) => {
     values[spec.name] = v;
   };
-  const hint = h("p", { class: "hint", id: descId },
-    description, " ", `(${t("default_value", { value: formatValue(spec, spec.default) })})`);
+  const facts = [spec.name, t("default_value", { value: formatValue(spec, spec.default) })];
+  if (spec.type === "int" && spec.minimum != null && spec.maximum != null) {
+    facts.push(t("range", { min: spec.minimum, max: spec.maximum }));
+  }
+  const hint = h("p", { class: "hint", id: descId }, facts.join(" · "));
   if (spec.type === "bool") {
     return h("div", { class: "field", "data-key": id },
       h("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": descId,
         onchange: (e) => set(e.target.checked) }),
-      " ", h("label", { for: id, style: "display:inline" }, spec.name.replace(/_/g, " ")),
+      " ", h("label", { for: id, style: "display:inline" }, label),
       hint);
   }
   if (spec.type === "choice") {
     return h("div", { class: "field", "data-key": id },
-      h("label", { for: id }, spec.name.replace(/_/g, " ")),
+      h("label", { for: id }, label),
       h("select", { id, "aria-describedby": descId, value: String(value), onchange: (e) => set(e.target.value) },
         (spec.choices || []).map((choice) =>
           h("option", { value: choice, selected: choice === value }, choiceLabel(spec, choice)))),
       hint);
   }
   return h("div", { class: "field", "data-key": id },
-    h("label", { for: id }, spec.name.replace(/_/g, " ")),
+    h("label", { for: id }, label),
     h("input", { type: "number", id, "aria-describedby": descId, value: String(value),
       min: spec.minimum ?? null, max: spec.maximum ?? null, step: 1,
       onchange: (e) => set(e.target.value === "" ? spec.default : Number(e.target.value)) }),
