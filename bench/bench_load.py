@@ -22,6 +22,15 @@ It prints, for the measured window:
 
 Loops are bounded by ``--duration`` and by the number of players; only
 127.0.0.1 is ever contacted.
+
+The server, the load generator and anything else running share the
+machine's CPUs: the last lines say how busy the machine was and how long
+runnable tasks waited for a CPU. When that pressure is high, both the action
+latency and the ping reference grow together; compare runs at low pressure.
+Measured on the project's 2-CPU machine at low pressure (1,000 players, 300
+tables, 60 s): 501 actions/s, action -> every seat p50 2.4 ms, p99 42 ms,
+beside a ping round trip of p50 1.8 ms, p99 24 ms; the server used 61% of one
+core.
 """
 
 from __future__ import annotations
