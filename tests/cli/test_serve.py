@@ -84,7 +84,7 @@ def _ready_url(process: subprocess.Popen[bytes], log: Path, timeout: float = 60)
 def test_serve_starts_answers_and_stops(tmp_path: Path) -> None:
     data_dir = tmp_path / "salon-data"
     log = tmp_path / "serve.log"
-    process = _start(["--port", "0", "--data-dir", str(data_dir)], log)
+    process = _start(["--port", "0", "--data-dir", str(data_dir), "--durable"], log)
     try:
         url = _ready_url(process, log)
         assert url.startswith("http://127.0.0.1:") and url.endswith("/")
