@@ -261,3 +261,22 @@ def test_the_command_line_plays_online_with_typed_commands(salon: ServerProcess)
     lines = result.stdout.splitlines()
     assert lines[0].startswith("La table ")
     assert lines[-1] == "La partie est terminée."
+
+
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_a_private_table_is_joined_with_its_invitation(salon: ServerProcess) -> None:
+    from zanzibar.cli.online import ServerError, create_table, join_table
+
+    host = SalonClient.sign_in(salon.url, "Hosta")
+    guest = SalonClient.sign_in(salon.url, "Gast")
+    try:
+        info = create_table(host, get_rules("421"), _args(salon.url, bots=0, seats=2, private=True))
+        assert info["private"] and info["invite"]
+        with pytest.raises(ServerError):
+            join_table(guest, info["id"])
+        table, seat = join_table(guest, info["id"], info["invite"])
+        assert seat == 1
+        assert table["seats"][1]["name"] == "Gast"
+    finally:
+        host.close()
+        guest.close()

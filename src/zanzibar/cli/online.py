@@ -451,52 +451,56 @@ def _names_of(table: Mapping[str, Any], seats: int) -> list[str]:
     return names
 
 
-def open_table(
-    client: SalonClient,
-    game: str,
-    *,
-    table: Any = None,
-    invite: str | None = None,
-    preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    seats: int | None = None,
-    bots: int | None = None,
-    level: str | None = None,
-) -> tuple[Message, int]:
-    """Join ``table``, or create one, fill it with bots and start it; return (table, seat)."""
-    if table is not None:
-        fields: Message = {"table": table}
-        if invite:
-            fields["invite"] = invite
-        reply = client.request("table.join", **fields)
-        return _table_of(client, reply["table"]), int(reply["seat"])
-    create: Message = {"game": game}
-    if preset:
-        create["preset"] = preset
+def join_table(client: SalonClient, table: Any, invite: str | None = None) -> tuple[Message, int]:
+    """Sit at an existing table (or take one's seat back); return (table, seat)."""
+    fields: Message = {"table": table}
+    if invite:
+        fields["invite"] = invite
+    reply = client.request("table.join", **fields)
+    return _table_of(client, reply["table"]), int(reply["seat"])
+
+
+def create_table(
+    client: SalonClient, rules: GameRules[Any, Any], args: argparse.Namespace
+) -> Message:
+    """Open a table with the command line's preset, options and seats; add the bots."""
+    create: Message = {"game": rules.name, "seats": args.seats or args.bots + 1}
+    options = rules.options.parse_assignments(args.option)
+    if args.preset:
+        create["preset"] = args.preset
     if options:
-        create["options"] = dict(options)
-    if seats:
-        create["seats"] = seats
-    reply = client.request("table.create", **create)
-    info: Message = reply["table"]
-    table_id = info["id"]
-    wanted = len(info.get("seats", [])) - 1 if bots is None else bots
-    for _ in range(max(0, wanted)):
-        bot: Message = {"table": table_id}
-        if level:
-            bot["level"] = level
+        create["options"] = options
+    if args.private:
+        create["private"] = True
+    info: Message = client.request("table.create", **create)["table"]
+    for _ in range(args.bots):
+        bot: Message = {"table": info["id"]}
+        if args.level:
+            bot["level"] = args.level
         client.request("table.add_bot", **bot)
-    client.request("table.start", table=table_id)
-    return _table_of(client, table_id), int(info["you"]["seat"])
+    return info
 
 
 def _table_of(client: SalonClient, table_id: Any) -> Message:
-    """The latest ``table`` message the server pushed about ``table_id``."""
+    """The latest ``table`` message about ``table_id`` (waiting for it if none came yet).
+
+    Messages read while waiting are put back, in order, for the driver.
+    """
     for message in reversed(client.pushed):
         if message["type"] == "table" and message["table"]["id"] == table_id:
             found: Message = message["table"]
             return found
-    return {"id": table_id, "seats": []}
+    kept: list[Message] = []
+    try:
+        for _ in range(10_000):
+            message = client.next_pushed(REPLY_TIMEOUT_S)
+            kept.append(message)
+            if message["type"] == "table" and message["table"]["id"] == table_id:
+                found = message["table"]
+                return found
+    finally:
+        client.pushed = collections.deque([*kept, *client.pushed])
+    raise ZanzibarError(f"the server did not describe table {table_id}")
 
 
 def _terminal_for(
@@ -587,42 +591,20 @@ def play_online(
     )
     try:
         if args.table:
-            table, seat = open_table(
-                client, rules.name, table=_table_id(args.table), invite=args.invite
-            )
+            table, seat = join_table(client, _table_id(args.table), args.invite)
             say(_say(lang, "joined", seat=seat + 1, table=table["id"]))
         else:
-            options = rules.options.parse_assignments(args.option)
-            create: Message = {"game": rules.name}
-            if args.preset:
-                create["preset"] = args.preset
-            if options:
-                create["options"] = options
-            seats = args.seats or args.bots + 1
-            create["seats"] = seats
-            if args.private:
-                create["private"] = True
-            info = client.request("table.create", **create)["table"]
-            table_id = info["id"]
+            info = create_table(client, rules, args)
             invite = f" --invite {info['invite']}" if info.get("invite") else ""
+            server = client.server.rstrip("/")
             say(
                 _say(
-                    lang,
-                    "created",
-                    table=table_id,
-                    server=client.server.rstrip("/"),
-                    game=rules.name,
-                    invite=invite,
+                    lang, "created", table=info["id"], server=server, game=rules.name, invite=invite
                 )
             )
-            for _ in range(args.bots):
-                bot: Message = {"table": table_id}
-                if args.level:
-                    bot["level"] = args.level
-                client.request("table.add_bot", **bot)
-            _wait_until_full(client, table_id, say, lang)
-            client.request("table.start", table=table_id)
-            table, seat = _table_of(client, table_id), int(info["you"]["seat"])
+            _wait_until_full(client, info["id"], say, lang)
+            client.request("table.start", table=info["id"])
+            table, seat = _table_of(client, info["id"]), int(info["you"]["seat"])
         names = _names_of(table, max(len(table.get("seats", [])), seat + 1))
         driver = OnlineDriver(client, table["id"], rules, seat, names)
         terminal = _terminal_for(rules, driver, lang, output)
