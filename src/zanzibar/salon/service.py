@@ -360,8 +360,7 @@ class Salon:
                     snap = Snapshot.of(table)
                     table.spectators.discard(user_id)
                     table.stage_system("stopped_watching", name=self._name_of(user_id))
-                    await self._commit(table, snap, [])
-                    self._publish(table, table.commit_staged())
+                    await self._store_then_publish(table, snap, [])
                     self._publish_table(table)
         elif seat is not None:
             self._publish_table(table)
@@ -394,8 +393,7 @@ class Salon:
             snap = Snapshot.of(table)
             table.seats[seat].away = True
             table.stage_system("takeover", name=self._name_of(user_id))
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._publish_table(table)
             self._schedule(table)
 
@@ -727,6 +725,15 @@ class Salon:
     # storing
     # =============================================================================
 
+    async def _store_then_publish(self, table: Table, snap: Snapshot, ops: list[Op]) -> None:
+        """Store the staged change, and only then send its history items to the followers.
+
+        The order is the salon's promise: nothing is broadcast (or acknowledged
+        after this returns) that a crash could still lose.
+        """
+        await self._commit(table, snap, ops)
+        self._publish(table, table.commit_staged())
+
     async def _commit(self, table: Table, snap: Snapshot, ops: list[Op]) -> None:
         """Store the table row, its staged history items and ``ops`` in one transaction.
 
@@ -907,8 +914,7 @@ class Salon:
             self._cancel_takeover(table.id, user.id)
             changed = bool(table.staged)
             if changed:
-                await self._commit(table, snap, [])
-                self._publish(table, table.commit_staged())
+                await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id, seat=seat)
             self._follow(conn, table, since)
             if changed:
@@ -927,8 +933,7 @@ class Salon:
             if newly:
                 table.spectators.add(user.id)
                 table.stage_system("watching", name=user.name)
-                await self._commit(table, snap, [])
-                self._publish(table, table.commit_staged())
+                await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id, seat=table.seat_of(user.id))
             self._follow(conn, table, since)
             if newly:
@@ -948,8 +953,7 @@ class Salon:
             else:
                 self._vacate(table, seat, "left")
             closing = self._should_close(table)
-            await self._commit(table, snap, self._close_ops(table) if closing else [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, self._close_ops(table) if closing else [])
             self._unfollow_user(table, user.id)
             self._ok(conn, message, table=table.id)
             if closing:
@@ -1033,8 +1037,7 @@ class Salon:
             ]
             table.capacity = capacity
             table.stage_system("options_changed", options=changes or [preset or "-"])
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id)
             self._publish_table(table)
 
@@ -1066,8 +1069,7 @@ class Salon:
             name = bot_name(seat, level)
             table.seats[seat] = Seat(None, name, level)
             table.stage_system("bot_added", name=name, seat=seat + 1)
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id, seat=seat)
             self._publish_table(table)
 
@@ -1085,8 +1087,7 @@ class Salon:
             name = table.seats[seat].name or "?"
             table.seats[seat].clear()
             table.stage_system("bot_removed", name=name, seat=seat + 1)
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id)
             self._publish_table(table)
 
@@ -1110,8 +1111,7 @@ class Salon:
             else:
                 self._vacate(table, seat, "kicked")
             closing = self._should_close(table)
-            await self._commit(table, snap, self._close_ops(table) if closing else [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, self._close_ops(table) if closing else [])
             self._unfollow_user(table, target)
             self._ok(conn, message, table=table.id)
             if closing:
@@ -1132,8 +1132,7 @@ class Salon:
             snap = Snapshot.of(table)
             table.host = target
             table.stage_system("host", name=self._name_of(target))  # type: ignore[arg-type]
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id)
             self._publish_table(table)
 
@@ -1152,8 +1151,7 @@ class Salon:
                 table.state = "playing"
                 table.stage_system("round_resume")
             if table.staged:
-                await self._commit(table, snap, [])
-                self._publish(table, table.commit_staged())
+                await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id)
             if hold and table.pause_task is not None:
                 table.pause_task.cancel()
@@ -1178,8 +1176,7 @@ class Salon:
                 table.stage_system("clock_set", seconds=seconds)
             else:
                 table.stage_system("clock_off")
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._ok(conn, message, table=table.id)
             if table.clock_task is not None:
                 table.clock_task.cancel()
@@ -1401,8 +1398,7 @@ class Salon:
             snap.restore(table)
             log.exception("game %s failed on an action", table.rules.name)
             raise SalonError("illegal_action", "that action could not be applied") from None
-        await self._commit(table, snap, ops)
-        self._publish(table, table.commit_staged())
+        await self._store_then_publish(table, snap, ops)
         self._publish_views(table)
         if table.state != was_state:
             self._publish_table(table)
@@ -1508,8 +1504,7 @@ class Salon:
             snap = Snapshot.of(table)
             table.clock_seat = seat
             table.stage_system("clock_timeout", name=table.seats[seat].name or "?")
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             self._schedule(table)
 
     async def _resume_after(self, table: Table) -> None:
@@ -1522,8 +1517,7 @@ class Salon:
             snap = Snapshot.of(table)
             table.state = "playing"
             table.stage_system("round_resume")
-            await self._commit(table, snap, [])
-            self._publish(table, table.commit_staged())
+            await self._store_then_publish(table, snap, [])
             table.announced = None
             self._publish_views(table)
             self._publish_table(table)
