@@ -22,6 +22,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from zanzibar.salon.errors import ERROR_CODES
+
 PROTOCOL_VERSION = 1
 #: The largest frame the server reads (in UTF-8 bytes); larger ones get ``too_large``.
 MAX_FRAME_BYTES = 16 * 1024
@@ -264,28 +266,7 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
     "error": _message(
         "error",
         {
-            "code": {
-                "enum": [
-                    "bad_json",
-                    "bad_version",
-                    "unknown_type",
-                    "invalid",
-                    "too_large",
-                    "unauthenticated",
-                    "forbidden",
-                    "not_found",
-                    "not_your_turn",
-                    "illegal_action",
-                    "stale",
-                    "bad_option",
-                    "rate_limited",
-                    "too_long",
-                    "conflict",
-                    "internal",
-                    "corrupt_data",
-                    "error",
-                ]
-            },
+            "code": {"enum": sorted(ERROR_CODES | {"corrupt_data", "error"})},
             "message": {"type": "string", "minLength": 1},
         },
         {"option": {"type": "string"}},
