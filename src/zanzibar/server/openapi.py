@@ -13,6 +13,8 @@ import copy
 from typing import Any
 
 from zanzibar import __version__
+from zanzibar.server.schemas import SEAT_INFO
+from zanzibar.server.schemas import TABLE_SUMMARY as PROTOCOL_TABLE_SUMMARY
 
 JsonSchema = dict[str, Any]
 
@@ -66,44 +68,9 @@ ERROR: JsonSchema = {
         "option": {"type": "string"},
     },
 }
-SEAT: JsonSchema = {
-    "type": "object",
-    "required": ["seat", "user", "name", "bot", "connected"],
-    "properties": {
-        "seat": {"type": "integer", "minimum": 0},
-        "user": {"type": ["integer", "null"]},
-        "name": {"type": ["string", "null"]},
-        "bot": {"type": ["string", "null"]},
-        "connected": {"type": "boolean"},
-    },
-}
-TABLE_SUMMARY: JsonSchema = {
-    "type": "object",
-    "required": [
-        "id",
-        "game",
-        "title",
-        "preset",
-        "options",
-        "seats",
-        "host",
-        "state",
-        "spectators",
-        "private",
-    ],
-    "properties": {
-        "id": {"type": ["integer", "string"]},
-        "game": {"type": "string"},
-        "title": {"type": "string"},
-        "preset": {"type": ["string", "null"]},
-        "options": {"type": "object"},
-        "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
-        "host": {"type": ["integer", "string", "null"]},
-        "state": {"type": "string", "enum": ["waiting", "playing", "paused", "finished"]},
-        "spectators": {"type": "integer", "minimum": 0},
-        "private": {"type": "boolean"},
-    },
-}
+#: The same shapes the WebSocket protocol sends (one definition for both).
+SEAT: JsonSchema = SEAT_INFO
+TABLE_SUMMARY: JsonSchema = PROTOCOL_TABLE_SUMMARY
 GAME_INFO: JsonSchema = {
     "type": "object",
     "required": ["name", "title", "options", "presets", "seats", "bot_levels"],

@@ -82,7 +82,7 @@ _USER: JsonSchema = {
     "required": ["id", "name", "lang", "guest"],
     "properties": {"id": _USER_ID, "name": _NAME, "lang": _LANG, "guest": {"type": "boolean"}},
 }
-_SEAT_INFO: JsonSchema = {
+SEAT_INFO: JsonSchema = {
     "type": "object",
     "required": ["seat", "user", "name", "bot", "connected"],
     "properties": {
@@ -99,13 +99,13 @@ _TABLE_SUMMARY_PROPERTIES: JsonSchema = {
     "title": {"type": "string"},
     "preset": {"type": ["string", "null"]},
     "options": {"type": "object"},
-    "seats": {"type": "array", "items": _SEAT_INFO},
+    "seats": {"type": "array", "items": SEAT_INFO},
     "host": {"type": ["integer", "string", "null"]},
     "state": {"enum": ["waiting", "playing", "paused", "finished"]},
     "spectators": {"type": "integer", "minimum": 0},
     "private": {"type": "boolean"},
 }
-_TABLE_SUMMARY: JsonSchema = {
+TABLE_SUMMARY: JsonSchema = {
     "type": "object",
     "required": [
         "id",
@@ -124,7 +124,7 @@ _TABLE_SUMMARY: JsonSchema = {
 _TABLE: JsonSchema = {
     "type": "object",
     "required": [
-        *_TABLE_SUMMARY["required"],
+        *TABLE_SUMMARY["required"],
         "invite",
         "you",
         "spectator_names",
@@ -276,9 +276,7 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
         "welcome", {"user": _USER, "protocol": {"const": PROTOCOL_VERSION}}, closed=False
     ),
     "pong": _message("pong", closed=False),
-    "lobby": _message(
-        "lobby", {"tables": {"type": "array", "items": _TABLE_SUMMARY}}, closed=False
-    ),
+    "lobby": _message("lobby", {"tables": {"type": "array", "items": TABLE_SUMMARY}}, closed=False),
     "table": _message("table", {"table": _TABLE}, closed=False),
     "game.event": _message(
         "game.event",
