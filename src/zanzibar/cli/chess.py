@@ -57,5 +57,6 @@ def perft(argv: list[str]) -> int:
         print(total)
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else 0.0
+    sys.stdout.flush()  # the count first, then the timing, when both go to one terminal
     print(f"{elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
     return 0
