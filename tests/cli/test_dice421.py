@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -159,15 +161,20 @@ def _read_until(fd: int, wanted: str, buffer: list[str], timeout: float = 20.0) 
     return "".join(buffer)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_single_keys_in_a_real_terminal() -> None:
-    """Drive the key-by-key mode through a pseudo-terminal: the seed's keys act at once."""
+@contextmanager
+def _play_in_a_terminal(*args: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """Run ``zanzibar play 421 --seed 1 --delay 0 ARGS`` on a pseudo-terminal.
+
+    Yields the terminal's master side and the process; kills the process if
+    it is still running afterwards and closes the terminal.
+    """
     import pty
 
     master, slave = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    command = [sys.executable, "-m", "zanzibar.cli.main", "play", "421", "--seed", "1"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "zanzibar.cli.main", "play", "421", "--seed", "1", "--delay", "0"],
+        [*command, "--delay", "0", *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -175,8 +182,19 @@ def test_single_keys_in_a_real_terminal() -> None:
         close_fds=True,
     )
     os.close(slave)
-    out: list[str] = []
     try:
+        yield master, process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_single_keys_in_a_real_terminal() -> None:
+    """Drive the key-by-key mode through a pseudo-terminal: the seed's keys act at once."""
+    out: list[str] = []
+    with _play_in_a_terminal() as (master, process):
         _read_until(master, "Your turn: roll 1 of up to 3.", out)
         os.write(master, b"\x1bOP")  # F1
         _read_until(master, "Ctrl+F1: the rules in force", out)
@@ -201,10 +219,6 @@ def test_single_keys_in_a_real_terminal() -> None:
         os.write(master, b"y")
         _read_until(master, "You left the game.", out)
         assert process.wait(timeout=20) == 1
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(master)
     text = "".join(out)
     assert text.count("You rolled") >= 2  # the roll, then D repeated it
 
@@ -212,22 +226,8 @@ def test_single_keys_in_a_real_terminal() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_azerty_digit_row_in_a_real_terminal() -> None:
     """On AZERTY the unshifted digit keys type & é " ' ( -: they select, the digits unselect."""
-    import pty
-
-    master, slave = pty.openpty()
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    command = [sys.executable, "-m", "zanzibar.cli.main", "play", "421", "--seed", "1"]
-    process = subprocess.Popen(
-        [*command, "--delay", "0", "--layout", "azerty", "--lang", "fr"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        close_fds=True,
-    )
-    os.close(slave)
     out: list[str] = []
-    try:
+    with _play_in_a_terminal("--layout", "azerty", "--lang", "fr") as (master, process):
         _read_until(master, "À vous : lancer 1 sur 3 au plus.", out)
         os.write(master, b"r")
         _read_until(master, "Vous avez lancé", out)
@@ -240,7 +240,3 @@ def test_azerty_digit_row_in_a_real_terminal() -> None:
         os.write(master, b"o")
         _read_until(master, "Vous avez quitté la partie.", out)
         assert process.wait(timeout=20) == 1
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(master)
