@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from zanzibar.server.app import Outbox, create_app, to_jsonable
 from zanzibar.server.schemas import MAX_FRAME_BYTES
+from zanzibar.server.settings import Limits
 
 
 @pytest.fixture
@@ -219,22 +220,33 @@ def test_many_messages_arrive_in_order(client: TestClient) -> None:
 def test_outbox_drops_a_client_that_cannot_keep_up() -> None:
     sent: list[str] = []
 
+    closed: list[int] = []
+    aborted: list[bool] = []
+
     class StuckSocket:
+        scope = {"client": ("10.0.0.1", 5)}
+
         async def send_text(self, text: str) -> None:
             sent.append(text)
             await asyncio.sleep(3600)
 
+        async def close(self, code: int, reason: str) -> None:
+            closed.append(code)
+            await asyncio.sleep(3600)  # the close frame cannot get through either
+
     async def scenario() -> None:
-        outbox = Outbox(StuckSocket(), limit=10)  # type: ignore[arg-type]
+        limits = Limits(outbox_max_messages=10)
+        outbox = Outbox(StuckSocket(), limits, abort=lambda: aborted.append(True))  # type: ignore[arg-type]
         outbox.start()
-        for n in range(50):
+        await outbox.send({"n": 0})
+        await asyncio.sleep(0.01)  # the writer takes it and gets stuck
+        for n in range(1, 50):
             await outbox.send({"n": n})
-        await asyncio.sleep(0.01)
-        assert outbox.too_slow and outbox.closed
-        assert outbox.queue.qsize() <= 11
+        assert outbox.too_slow and outbox.closed and outbox.gone.is_set()
+        assert len(outbox.queue) == 0 and outbox.queued_bytes == 0  # freed at once
         assert sent == ['{"n":0}']
-        assert outbox.task is not None
-        outbox.task.cancel()
+        await outbox.close()
+        assert closed == [4008] and aborted == [True]
 
     asyncio.run(scenario())
 

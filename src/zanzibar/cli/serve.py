@@ -11,6 +11,7 @@ wait for it.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import gc
@@ -28,14 +29,13 @@ from zanzibar.server.settings import (
     DEFAULT_PORT,
     DEFAULT_ROUND_PAUSE,
     DEFAULT_TAKEOVER_DELAY,
+    Limits,
     Settings,
     default_data_dir,
 )
 
 #: The line printed once the server accepts connections (tests look for it).
 READY_PREFIX = "Zanzibar salon ready at "
-#: Seconds between WebSocket pings, and to wait for their answer.
-WS_PING_INTERVAL_S = 20.0
 #: Collector thresholds once started (CPython's defaults are 700, 10, 10).
 GC_THRESHOLDS = (50_000, 20, 100)
 #: How long to wait for the salon to start (migrations, restoring tables).
@@ -96,12 +96,19 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
     parser.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
+    _add_limit_flags(parser)
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"port {args.port} is not between 0 and 65535")
     for flag in ("bot_delay", "round_pause", "takeover_delay"):
         if getattr(args, flag) < 0:
             parser.error(f"--{flag.replace('_', '-')} cannot be negative")
+    limits = {}
+    for name, _, _ in _LIMIT_FLAGS:
+        value = getattr(args, name)
+        if value < 0 or (value == 0 and name not in _ZERO_ALLOWED):
+            parser.error(f"--{name.replace('_', '-')} must be positive")
+        limits[name] = value
     return Settings(
         host=args.host,
         port=args.port,
@@ -111,7 +118,42 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         round_pause=args.round_pause,
         takeover_delay=args.takeover_delay,
         durable=args.durable,
+        limits=Limits(**limits),
     ), args.log_level
+
+
+#: The transport limits as flags: (field of Limits, metavar, help).
+_LIMIT_FLAGS: tuple[tuple[str, str, str], ...] = (
+    ("max_body_bytes", "N", "largest HTTP request body in bytes (413 beyond)"),
+    ("body_timeout", "S", "seconds to send a request body (408 after)"),
+    ("header_timeout", "S", "seconds to send request headers, or to stay silent after connecting"),
+    ("max_header_bytes", "N", "largest request header block in bytes (431 beyond)"),
+    ("keep_alive_timeout", "S", "seconds an idle keep-alive HTTP connection is kept"),
+    ("hello_timeout", "S", "seconds a new WebSocket has to say hello"),
+    ("ws_ping_interval", "S", "seconds between WebSocket pings (0: none)"),
+    ("ws_ping_timeout", "S", "seconds to wait for a ping's answer before dropping the socket"),
+    (
+        "outbox_max_messages",
+        "N",
+        "messages waiting for one socket before it is cut off as too slow",
+    ),
+    ("outbox_max_bytes", "N", "bytes waiting for one socket before it is cut off as too slow"),
+)
+_ZERO_ALLOWED = frozenset({"ws_ping_interval"})
+
+
+def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    defaults = Limits()
+    group = parser.add_argument_group("limits (docs/security-transport.md)")
+    for name, metavar, text in _LIMIT_FLAGS:
+        default = getattr(defaults, name)
+        group.add_argument(
+            "--" + name.replace("_", "-"),
+            type=type(default),
+            default=default,
+            metavar=metavar,
+            help=f"{text} (default {default})",
+        )
 
 
 def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> None:
@@ -180,9 +222,8 @@ async def _serve(server: Any, settings: Settings) -> int:
 
 def main(argv: list[str]) -> int:
     """Run the salon until interrupted."""
-    import uvicorn
-
-    from zanzibar.server.app import WS_MAX_SIZE, create_app
+    from zanzibar.server.app import create_app
+    from zanzibar.server.guards import uvicorn_config
 
     settings, log_level = parse_settings(argv)
     try:
@@ -192,15 +233,13 @@ def main(argv: list[str]) -> int:
             f"the database driver '{exc.name}' is not installed for {settings.database_url}"
             " (PostgreSQL needs the 'postgres' extra: pip install 'zanzibar[postgres]')"
         ) from None
-    config = uvicorn.Config(
+    # WebSocket pings find dead connections (a laptop closed mid-game), so
+    # their seats go to bots after the salon's takeover delay.
+    config = uvicorn_config(
         app,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=WS_MAX_SIZE,
-        # WebSocket pings find dead connections (a laptop closed mid-game), so
-        # their seats go to bots after the salon's takeover delay.
-        ws_ping_interval=WS_PING_INTERVAL_S,
-        ws_ping_timeout=WS_PING_INTERVAL_S,
+        settings.host,
+        settings.port,
+        settings.limits,
         log_level=log_level,
         lifespan="on",
         access_log=False,

@@ -2,7 +2,10 @@
 
 Messages to a connection go through its own queue and writer task, so a slow
 socket never holds a table's lock and every connection receives its messages
-in the order the salon produced them.
+in the order the salon produced them. The queue is bounded: a connection that
+falls :data:`MAX_QUEUE` messages behind, or whose ``send`` fails, gets nothing
+more, and the transport is told through ``on_close`` so that it closes that one
+socket (the others at the table go on).
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ class Connection:
         #: Tables whose live items this connection receives.
         self.tables: set[int] = set()
         self.closed = False
+        #: Called once when the salon gives up on this connection: ``(too_slow, reason)``
+        #: (set by the transport, which then closes the socket).
+        self.on_close: Callable[[bool, str], None] | None = None
         #: Messages queued and not yet handed to ``send``.
         self.pending = 0
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -57,8 +63,10 @@ class Connection:
         if self.closed:
             return
         if self._queue.qsize() >= MAX_QUEUE:
-            log.warning("%r is too slow: %d messages waiting; cutting it off", self, MAX_QUEUE)
+            reason = f"too slow to read: {MAX_QUEUE} messages waiting"
+            log.warning("%r: %s; cutting it off", self, reason)
             self.close()
+            self._notify(too_slow=True, reason=reason)
             return
         self.pending += 1
         self._queue.put_nowait(message)
@@ -74,6 +82,14 @@ class Connection:
         self._writer.cancel()
         self._discard()
 
+    def _notify(self, too_slow: bool, reason: str) -> None:
+        callback, self.on_close = self.on_close, None
+        if callback is not None:
+            try:
+                callback(too_slow, reason)
+            except Exception:
+                log.exception("%r: the transport failed to close it", self)
+
     def _discard(self) -> None:
         while not self._queue.empty():
             self._queue.get_nowait()
@@ -87,11 +103,13 @@ class Connection:
                 await self.send(message)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.info("%r: send failed; no more messages go to it", self)
+            except Exception as exc:
+                reason = f"a {message.get('type')} message could not be sent: {exc!r}"
+                log.warning("%r: %s; no more messages go to it", self, reason)
                 self.closed = True
                 self._queue.task_done()
                 self._discard()
+                self._notify(too_slow=False, reason=reason)
                 return
             self.pending -= 1
             self._queue.task_done()

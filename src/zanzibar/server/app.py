@@ -13,28 +13,33 @@ is disconnected (it reconnects and catches up from the table history).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import importlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from uvicorn.protocols.utils import ClientDisconnected
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
 from zanzibar.server import openapi
+from zanzibar.server.guards import BodyLimit, abort_function, client_of
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
-from zanzibar.server.settings import Settings
+from zanzibar.server.settings import Limits, Settings
 
 log = logging.getLogger("zanzibar.server")
 
@@ -44,12 +49,6 @@ STATIC_DIR = Path(__file__).parent / "static"
 #: readable ``too_large`` error instead of a closed socket; beyond it the
 #: socket is closed (1009) to bound memory.
 WS_MAX_SIZE = 1024 * 1024
-#: Messages waiting for one slow client before it is disconnected.
-MAX_OUTGOING_QUEUE = 4096
-#: WebSocket close code for a client too slow to read what it is sent.
-CLOSE_TOO_SLOW = 4008
-#: The largest HTTP request body accepted by the sign-in routes.
-MAX_BODY_BYTES = 16 * 1024
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -165,12 +164,8 @@ _SIGN_IN_SCHEMAS = {
 
 
 async def _read_json_body(request: Request, kind: str) -> dict[str, Any] | JSONResponse:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        return error_response("too_large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+    # The BodyLimit middleware has refused anything over the limit while it streamed in.
     body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        return error_response("too_large", f"the body is larger than {MAX_BODY_BYTES} bytes")
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -286,65 +281,171 @@ async def openapi_schema(request: Request) -> Response:
 # -- WebSocket -------------------------------------------------------------------------
 
 
+#: WebSocket close code for a client too slow to read what it is sent.
+CLOSE_TOO_SLOW = 4008
+#: WebSocket close code for a socket that did not say ``hello`` in time.
+CLOSE_NO_HELLO = 4001
+#: WebSocket close code when a message could not be sent to this socket.
+CLOSE_SEND_FAILED = 1011
+#: Seconds a polite close may take before the connection is dropped.
+CLOSE_GRACE_S = 1.0
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def encode_message(message: Mapping[str, Any]) -> str:
+    r"""One outgoing message as JSON text that is always valid UTF-8.
+
+    A lone surrogate (from a stored chat line, a name, anything) cannot be
+    sent in a text frame; it becomes U+FFFD instead of failing the socket, so
+    no stored item can ever stop a table's sockets or a replay.
+
+    >>> encode_message({"text": "a\ud800b"}) == '{"text":"a\ufffdb"}'
+    True
+    """
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        log.warning("an outgoing %s message held lone surrogates; replaced", message.get("type"))
+        text = _SURROGATES.sub("\ufffd", text)
+    return text
+
+
 class Outbox:
-    """One socket's outgoing messages: a queue and the task that drains it.
+    """One socket's outgoing messages: a bounded queue and the task that drains it.
 
     ``send`` never waits for the network, so the salon can broadcast to a
-    table without one slow reader holding up the others.
+    table without one slow reader holding up the others. The queue is bounded
+    in messages and in bytes: a client that falls further behind is cut off
+    (close code 4008, logged) and its queue freed at once; it reconnects and
+    catches up with ``since``. A message that cannot be encoded or sent closes
+    this socket only (1011, logged), never the table.
     """
 
-    def __init__(self, websocket: WebSocket, limit: int = MAX_OUTGOING_QUEUE) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        limits: Limits | None = None,
+        abort: Callable[[], None] | None = None,
+    ) -> None:
+        limits = limits or Limits()
         self.websocket = websocket
-        self.limit = limit
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_messages = limits.outbox_max_messages
+        self.max_bytes = limits.outbox_max_bytes
+        self.abort = abort
+        self.queue: collections.deque[str] = collections.deque()
+        self.queued_bytes = 0
         self.closed = False
         self.too_slow = False
+        #: Why this socket was cut off (None while it is served).
+        self.reason: str | None = None
+        #: Set once the socket has been cut off (the reader loop stops on it).
+        self.gone = asyncio.Event()
+        self._ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+
+    @property
+    def peer(self) -> str:
+        """The client's address, for log lines."""
+        return client_of(self.websocket.scope)
 
     def start(self) -> None:
         """Start draining the queue into the socket."""
         self.task = asyncio.create_task(self._drain())
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Queue one message (the salon's ``send`` callable)."""
-        self.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-
-    def put(self, text: str) -> None:
-        """Queue one already-encoded frame."""
+        """Queue one message (the salon's ``send`` callable); never raises."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.limit:
-            self.too_slow = True
-            self.closed = True
-            self.queue.put_nowait(None)
+        try:
+            text = encode_message(message)
+        except Exception as exc:  # a value JSON cannot hold: this socket only
+            self.cut(
+                CLOSE_SEND_FAILED, f"a {message.get('type')} message could not be encoded: {exc!r}"
+            )
             return
-        self.queue.put_nowait(text)
+        self.put(text)
+
+    def put(self, text: str) -> None:
+        """Queue one already-encoded frame, or cut the client off if it is too far behind."""
+        if self.closed:
+            return
+        size = len(text)  # characters: a lower bound of the UTF-8 size, cheap to take
+        if len(self.queue) >= self.max_messages or self.queued_bytes + size > self.max_bytes:
+            self.too_slow = True
+            self.cut(
+                CLOSE_TOO_SLOW,
+                f"too slow to read: {len(self.queue)} messages ({self.queued_bytes} bytes) waiting",
+            )
+            return
+        self.queue.append(text)
+        self.queued_bytes += size
+        self._ready.set()
+
+    def cut(self, code: int, reason: str) -> None:
+        """Stop serving this socket: drop its queue, close it (or drop it), log why."""
+        if self.reason is not None:
+            return
+        log.warning("websocket %s closed (%d): %s", self.peer, code, reason)
+        self.reason = reason
+        self.closed = True
+        self.queue.clear()
+        self.queued_bytes = 0
+        self.gone.set()
+        self._closer = asyncio.ensure_future(self._close_socket(code, reason))
+
+    async def _close_socket(self, code: int, reason: str) -> None:
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+        try:
+            await asyncio.wait_for(self.websocket.close(code, reason[:120]), CLOSE_GRACE_S)
+        except Exception:  # a client that reads nothing never lets the close through
+            if self.abort is not None:
+                self.abort()
+            return
+        if code == CLOSE_TOO_SLOW and self.abort is not None:
+            # The close frame sits behind everything it did not read: do not wait for it.
+            await asyncio.sleep(CLOSE_GRACE_S)
+            self.abort()
 
     async def _drain(self) -> None:
-        try:
-            while True:  # until the sentinel (close) or a network error
-                text = await self.queue.get()
-                if text is None:
-                    break
+        while True:  # until closed, or the network fails
+            if not self.queue:
+                if self.closed:
+                    return
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            text = self.queue.popleft()
+            self.queued_bytes -= len(text)
+            try:
                 await self.websocket.send_text(text)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.closed = True
-            return
-        except Exception:
-            self.closed = True
-            log.exception("websocket writer failed")
-            return
-        if self.too_slow:
-            with contextlib.suppress(Exception):
-                await self.websocket.close(CLOSE_TOO_SLOW, "too slow to read")
+            except asyncio.CancelledError:
+                raise
+            except (WebSocketDisconnect, OSError, ClientDisconnected):
+                self.closed = True
+                self.gone.set()
+                return
+            except RuntimeError:  # Starlette: the socket is already closed
+                self.closed = True
+                self.gone.set()
+                return
+            except Exception as exc:
+                self.cut(CLOSE_SEND_FAILED, f"a message could not be sent: {exc!r}")
+                return
 
     async def close(self) -> None:
-        """Flush what is queued, then stop the writer."""
+        """Flush what is queued (a few seconds at most), then stop the writer."""
         self.closed = True
-        self.queue.put_nowait(None)
-        if self.task is not None:
+        self._ready.set()
+        if self.task is not None and not self.task.done():
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(self.task, timeout=5)
+        if self._closer is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._closer
 
 
 async def _next_frame(websocket: WebSocket) -> str | bytes | None:
@@ -358,19 +459,43 @@ async def _next_frame(websocket: WebSocket) -> str | bytes | None:
     return bytes(message.get("bytes") or b"")
 
 
+async def _frame_before(websocket: WebSocket, deadline: float | None) -> str | bytes | None:
+    """The next frame (None once the client has gone); TimeoutError after ``deadline``."""
+    if deadline is None:
+        return await _next_frame(websocket)
+    async with asyncio.timeout_at(deadline):
+        return await _next_frame(websocket)
+
+
 async def websocket_endpoint(websocket: WebSocket) -> None:
-    """One client's socket: validate each frame, hand it to the salon, send replies."""
+    """One client's socket: validate each frame, hand it to the salon, send replies.
+
+    Until the client has said ``hello`` (successfully), it has ``hello_timeout``
+    seconds; then it is told why and closed (4001).
+    """
     salon: SalonService = websocket.app.state.salon
+    limits: Limits = websocket.app.state.limits
     await websocket.accept()
-    outbox = Outbox(websocket)
+    outbox = Outbox(websocket, limits, abort_function(websocket.scope))
     outbox.start()
     conn = await salon.connect(outbox.send)
+    if hasattr(conn, "on_close"):
+        conn.on_close = lambda slow, reason: outbox.cut(
+            CLOSE_TOO_SLOW if slow else CLOSE_SEND_FAILED, reason
+        )
+    loop = asyncio.get_running_loop()
+    hello_deadline: float | None = loop.time() + limits.hello_timeout
     try:
         while True:  # one frame per turn, until the client leaves
-            if outbox.too_slow:
+            if hello_deadline is not None and getattr(conn, "user", None) is not None:
+                hello_deadline = None
+            if outbox.gone.is_set():
                 break
             try:
-                frame = await _next_frame(websocket)
+                frame = await _frame_before(websocket, hello_deadline)
+            except TimeoutError:
+                await _no_hello(outbox, limits.hello_timeout)
+                break
             except (WebSocketDisconnect, RuntimeError):
                 break
             if frame is None:
@@ -378,7 +503,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             try:
                 message = check_incoming(frame)
             except ProtocolError as refusal:
-                outbox.put(json.dumps(refusal.reply(), ensure_ascii=False))
+                await outbox.send(refusal.reply())
                 continue
             try:
                 await salon.handle(conn, message)
@@ -395,7 +520,19 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await outbox.close()
         if websocket.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await asyncio.wait_for(websocket.close(), CLOSE_GRACE_S)
+
+
+async def _no_hello(outbox: Outbox, seconds: float) -> None:
+    """Tell a socket that never said hello why it is closed, then close it."""
+    text = f"no hello within {seconds:g} seconds; the connection is closed"
+    await outbox.send({"v": PROTOCOL_VERSION, "type": "error", "code": "timeout", "message": text})
+    # Let the writer hand the error over before the close frame follows it.
+    for _ in range(20):
+        if not outbox.queue:
+            break
+        await asyncio.sleep(0.01)
+    outbox.cut(CLOSE_NO_HELLO, "no hello in time")
 
 
 # -- the application ---------------------------------------------------------------------
@@ -415,16 +552,21 @@ def _make_salon(settings: Settings) -> SalonService:
     return salon
 
 
-def create_app(salon_or_settings: SalonService | Settings | None = None) -> Starlette:
+def create_app(
+    salon_or_settings: SalonService | Settings | None = None, limits: Limits | None = None
+) -> Starlette:
     """The Starlette application serving one salon.
 
     Given :class:`Settings` (or nothing: the defaults), it builds the salon;
     given a salon object (tests pass a fake), it serves that one. The
     lifespan starts the salon (migrations, restoring tables) before the first
-    request and stops it at shutdown.
+    request and stops it at shutdown. ``limits`` (else the settings' own)
+    bound what one client may cost (see :mod:`zanzibar.server.guards`).
     """
     if salon_or_settings is None:
         salon_or_settings = Settings()
+    if limits is None:
+        limits = salon_or_settings.limits if isinstance(salon_or_settings, Settings) else Limits()
     salon = (
         _make_salon(salon_or_settings)
         if isinstance(salon_or_settings, Settings)
@@ -451,7 +593,11 @@ def create_app(salon_or_settings: SalonService | Settings | None = None) -> Star
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/", StaticFiles(directory=STATIC_DIR, html=True, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [
+        Middleware(BodyLimit, max_bytes=limits.max_body_bytes, timeout=limits.body_timeout)
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.salon = salon
+    app.state.limits = limits
     app.state.max_frame_bytes = MAX_FRAME_BYTES
     return app

@@ -27,6 +27,40 @@ DEFAULT_ROUND_PAUSE = 5.0
 DEFAULT_TAKEOVER_DELAY = 15.0
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may cost the server before it is refused or cut off.
+
+    Every value is a ``zanzibar serve`` flag (docs/security-transport.md says why
+    each default is what it is). A refusal is always a protocol error a client
+    can read (HTTP 408/413/431, a WebSocket ``error`` then a close code), and
+    every cut-off is logged with the client's address and the reason.
+
+    >>> Limits().max_body_bytes
+    16384
+    """
+
+    #: The largest HTTP request body, in bytes (413 as soon as it is passed).
+    max_body_bytes: int = 16 * 1024
+    #: Seconds a client has to send a whole request body (408 after).
+    body_timeout: float = 20.0
+    #: Seconds a client has to send a request's headers, from its first byte (408 after);
+    #: also how long a new connection may stay silent.
+    header_timeout: float = 10.0
+    #: The largest header block, in bytes (431 beyond it).
+    max_header_bytes: int = 32 * 1024
+    #: Seconds an idle keep-alive HTTP connection is kept between requests.
+    keep_alive_timeout: float = 5.0
+    #: Seconds a new WebSocket has to complete its ``hello`` before it is closed.
+    hello_timeout: float = 10.0
+    #: Seconds between WebSocket ping frames, and to wait for each answer (0: no pings).
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    #: Messages, and bytes, waiting for one socket before it counts as too slow to follow.
+    outbox_max_messages: int = 2048
+    outbox_max_bytes: int = 8 * 1024 * 1024
+
+
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
     """``$ZANZIBAR_DATA_DIR`` if set, else ``./data``.
 
@@ -72,6 +106,8 @@ class Settings:
     takeover_delay: float = DEFAULT_TAKEOVER_DELAY
     #: fsync every commit (SQLite ``synchronous=FULL``): survives a power cut, not only a crash.
     durable: bool = False
+    #: Transport limits (body and header sizes, timeouts, outgoing queues).
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def database_url(self) -> str:

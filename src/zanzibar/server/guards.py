@@ -1,0 +1,314 @@
+"""Transport guards: what a hostile or broken client may cost the server, bounded.
+
+- :class:`BodyLimit`, an ASGI middleware in front of every route: a request body
+  larger than ``max_body_bytes`` is refused with 413 as soon as the limit is
+  passed (at once from ``Content-Length``, else while the chunks stream in),
+  without reading the rest; a body that takes longer than ``body_timeout`` to
+  arrive is refused with 408.
+- :func:`guarded_http_protocol`: uvicorn's HTTP protocol with a deadline on the
+  request headers (uvicorn has none: its keep-alive timer only runs between
+  requests, so a client sending its headers one byte at a time, or nothing at
+  all after connecting, is otherwise waited for forever) and a cap on their size.
+- :func:`guarded_ws_protocol`: uvicorn's WebSocket protocol, giving the
+  application a way to drop a connection at once (``abort``), which ASGI does
+  not: a client that stopped reading never lets a polite close through.
+
+Each refusal is logged (``zanzibar.server.guards``) with the client's address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from zanzibar.server.settings import Limits
+
+log = logging.getLogger("zanzibar.server.guards")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+SendFn = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, SendFn], Awaitable[None]]
+
+#: Where the WebSocket protocol puts its abort function in the scope's extensions.
+ABORT_EXTENSION = "zanzibar.abort"
+
+
+def client_of(scope: Scope) -> str:
+    """``host:port`` of the peer, for log lines.
+
+    >>> client_of({"client": ("127.0.0.1", 5000)})
+    '127.0.0.1:5000'
+    >>> client_of({})
+    '?'
+    """
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else "?"
+
+
+class _Refused(Exception):
+    """A request body refused while it was being read."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_body(code: str, message: str) -> bytes:
+    """The JSON body of a refusal (the protocol's error shape).
+
+    >>> error_body("too_large", "no")
+    b'{"code":"too_large","message":"no"}'
+    """
+    return json.dumps({"code": code, "message": message}, separators=(",", ":")).encode()
+
+
+async def send_refusal(send: SendFn, status: int, code: str, message: str) -> None:
+    """Answer with one JSON error and ask the server to close the connection.
+
+    ``connection: close`` makes uvicorn drop the connection after the answer
+    instead of reading what the client still sends.
+    """
+    body = error_body(code, message)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _declared_length(scope: Scope) -> int | str | None:
+    """The request's Content-Length: an int, None when absent, or an error text."""
+    values = [v for k, v in scope.get("headers", ()) if k.lower() == b"content-length"]
+    if not values:
+        return None
+    if len(set(values)) > 1 or not values[0].strip().isdigit() or len(values[0]) > 18:
+        return "the Content-Length header is not one valid number"
+    return int(values[0])
+
+
+class BodyLimit:
+    """ASGI middleware: bound every HTTP request body in size and in time."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.timeout = timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: SendFn) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _declared_length(scope)
+        if isinstance(declared, str):
+            log.warning("%s: refused a request: %s", client_of(scope), declared)
+            await send_refusal(send, 400, "invalid", declared)
+            return
+        if declared is not None and declared > self.max_bytes:
+            log.warning(
+                "%s: refused a %d-byte body (limit %d)", client_of(scope), declared, self.max_bytes
+            )
+            await send_refusal(send, 413, "too_large", self._too_large())
+            return
+        state = {"received": 0, "more": True, "started": False}
+        deadline = asyncio.get_running_loop().time() + self.timeout
+
+        async def guarded_receive() -> Message:
+            if not state["more"]:
+                return await receive()  # the body is complete: e.g. waiting for a disconnect
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                raise _Refused(
+                    408, "timeout", f"the request body did not arrive within {self.timeout:g} s"
+                ) from None
+            if message["type"] == "http.request":
+                state["received"] += len(message.get("body", b""))
+                state["more"] = bool(message.get("more_body", False))
+                if state["received"] > self.max_bytes:
+                    raise _Refused(413, "too_large", self._too_large())
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, guarded_receive, guarded_send)
+        except _Refused as refusal:
+            log.warning("%s: refused a request body: %s", client_of(scope), refusal.message)
+            if not state["started"]:
+                await send_refusal(send, refusal.status, refusal.code, refusal.message)
+
+    def _too_large(self) -> str:
+        return f"the request body is larger than {self.max_bytes} bytes"
+
+
+def _http_response(status: int, reason: str, code: str, message: str) -> bytes:
+    body = error_body(code, message)
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+def guarded_http_protocol(limits: Limits) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with a header deadline and a header size cap.
+
+    The deadline runs from the connection's opening (a client that connects
+    and stays silent) and from the first byte of every later request on a
+    kept-alive connection, until the end of the headers; then the body is the
+    :class:`BodyLimit` middleware's business.
+    """
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    timeout = limits.header_timeout
+    max_bytes = limits.max_header_bytes
+
+    class GuardedHttpProtocol(HttpToolsProtocol):
+        _z_timer: asyncio.TimerHandle | None = None
+        _z_awaiting = False
+        _z_bytes = 0
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._z_arm()
+
+        def _z_arm(self) -> None:
+            self._z_awaiting = True
+            self._z_bytes = 0
+            if self._z_timer is not None:
+                self._z_timer.cancel()
+            self._z_timer = self.loop.call_later(timeout, self._z_expired)
+
+        def _z_disarm(self) -> None:
+            self._z_awaiting = False
+            if self._z_timer is not None:
+                self._z_timer.cancel()
+                self._z_timer = None
+
+        def _z_refuse(self, status: int, reason: str, code: str, message: str) -> None:
+            self._z_disarm()
+            if self.transport.is_closing():
+                return
+            log.warning("%s: %s", _peer(self.client), message)
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.write(_http_response(status, reason, code, message))
+            self.transport.close()
+
+        def _z_expired(self) -> None:
+            self._z_timer = None
+            if self._z_awaiting:
+                self._z_refuse(
+                    408,
+                    "Request Timeout",
+                    "timeout",
+                    f"the request headers did not arrive within {timeout:g} s",
+                )
+
+        def data_received(self, data: bytes) -> None:
+            was_awaiting = self._z_awaiting
+            super().data_received(data)
+            if self._z_awaiting and not self.transport.is_closing():
+                # Everything of this chunk since the message began is header bytes.
+                self._z_bytes += len(data) if was_awaiting else min(len(data), max_bytes)
+                if self._z_bytes > max_bytes:
+                    self._z_refuse(
+                        431,
+                        "Request Header Fields Too Large",
+                        "too_large",
+                        f"the request headers are larger than {max_bytes} bytes",
+                    )
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if not self._z_awaiting:
+                self._z_arm()
+
+        def on_headers_complete(self) -> None:
+            self._z_disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._z_disarm()
+            super().connection_lost(exc)
+
+    return GuardedHttpProtocol
+
+
+def _peer(client: Any) -> str:
+    return f"{client[0]}:{client[1]}" if client else "?"
+
+
+def guarded_ws_protocol() -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol that lets the application drop a connection at once.
+
+    The scope gets ``extensions["zanzibar.abort"] = {"abort": callable}``; and a
+    peer that does not answer a ping is dropped without waiting to flush what
+    it never reads (uvicorn's graceful close waits for that forever).
+    """
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:
+                scope.setdefault("extensions", {})[ABORT_EXTENSION] = {"abort": self._z_abort}
+
+        def _z_abort(self) -> None:
+            if self.transport is not None:
+                self.transport.abort()
+
+        def keepalive_timeout(self) -> None:
+            log.info("%s: no answer to a WebSocket ping; dropping it", _peer(self.client))
+            super().keepalive_timeout()
+            self._z_abort()
+
+    return GuardedWebSocketProtocol
+
+
+def abort_function(scope: Scope) -> Callable[[], None] | None:
+    """The connection's abort function, when the server provides one."""
+    extension = scope.get("extensions", {}).get(ABORT_EXTENSION)
+    if isinstance(extension, dict):
+        abort = extension.get("abort")
+        if callable(abort):
+            return abort
+    return None
+
+
+def uvicorn_config(app: Any, host: str, port: int, limits: Limits, **extra: Any) -> Any:
+    """A uvicorn configuration applying ``limits`` (used by ``zanzibar serve``)."""
+    import uvicorn
+
+    ping = limits.ws_ping_interval if limits.ws_ping_interval > 0 else None
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=guarded_http_protocol(limits),
+        ws=guarded_ws_protocol(),
+        # Well above the protocol's own frame limit, so an oversized frame gets a
+        # readable ``too_large`` error; beyond it the socket is closed (1009).
+        ws_max_size=1024 * 1024,
+        ws_ping_interval=ping,
+        ws_ping_timeout=limits.ws_ping_timeout if ping else None,
+        timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
+        h11_max_incomplete_event_size=limits.max_header_bytes,
+        **extra,
+    )
