@@ -156,7 +156,7 @@ class FakeSalon:
             }
         ]
 
-    async def game_record(self, game_id: int) -> dict[str, Any] | None:
+    async def game_record(self, game_id: int, viewer: int | None = None) -> dict[str, Any] | None:
         if game_id != 7:
             return None
         return {

@@ -53,7 +53,11 @@ def replay_lines(game: Mapping[str, Any], lang: str = "en") -> Iterator[str]:
 
     Raises :class:`CorruptDataError` if the record does not replay.
     """
-    record = MatchRecord.from_json(game.get("record"))
+    raw = game.get("record")
+    if isinstance(raw, Mapping) and raw.get("seed") is None:
+        # A running game's seed is withheld; the dice come from the log anyway.
+        raw = {**raw, "seed": 0}
+    record = MatchRecord.from_json(raw)
     rules = get_rules(record.game)
     match = Match.from_record(rules, record)
     names = [str(n) if n else f"#{i + 1}" for i, n in enumerate(game.get("seats") or [])]

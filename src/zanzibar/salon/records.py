@@ -4,6 +4,7 @@ and ``zanzibar replay``.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,8 +33,27 @@ async def read_match_record(store: Store, game_id: int) -> MatchRecord | None:
     )
 
 
+def seed_digest(seed: int) -> str:
+    """The published commitment to a game's dice seed: SHA-256 of its decimal text.
+
+    Shown while the game runs (the seed itself is not), so that once the seed is
+    published at the end anyone can check it is the one the game started with.
+
+    >>> seed_digest(1)[:16]
+    '6b86b273ff34fce1'
+    """
+    return hashlib.sha256(str(int(seed)).encode("ascii")).hexdigest()
+
+
 async def read_record(store: Store, game_id: int) -> dict[str, Any] | None:
-    """A stored game as the HTTP API returns it, or None if there is no such game."""
+    """A stored game as the HTTP API returns it, or None if there is no such game.
+
+    While the game runs, its dice seed is withheld (``record.seed`` is null: with
+    it, every future throw could be predicted); ``seed_sha256`` commits to it, and
+    the seed itself is published once the game has ended (finished or abandoned).
+    ``private`` says whether it was played at a private table (the caller checks
+    who may read it).
+    """
     rows = await store.read(select(m.games).where(m.games.c.id == game_id))
     if not rows:
         return None
@@ -45,6 +65,10 @@ async def read_record(store: Store, game_id: int) -> dict[str, Any] | None:
         .where(m.game_players.c.game_id == game_id)
         .order_by(m.game_players.c.seat)
     )
+    record_json = record.to_json()
+    if game.status == "running":
+        record_json["seed"] = None
+    table = await store.read(select(m.tables.c.private).where(m.tables.c.id == game.table_id))
     return {
         "id": game.id,
         "table": game.table_id,
@@ -55,7 +79,9 @@ async def read_record(store: Store, game_id: int) -> dict[str, Any] | None:
             {"seat": p.seat, "user": p.user_id, "name": p.name, "bot": p.bot, "result": p.result}
             for p in players
         ],
-        "record": record.to_json(),
+        "record": record_json,
+        "seed_sha256": seed_digest(int(game.seed)),
+        "private": bool(table and table[0][0]),
         "outcome": game.outcome,
         "status": game.status,
         "started": iso_time(game.started),

@@ -1640,9 +1640,19 @@ class Salon:
     # read-only queries (HTTP API)
     # =============================================================================
 
-    async def game_record(self, game_id: int) -> dict[str, Any] | None:
-        """A game with its full log (finished or running), or None if unknown."""
-        return await read_record(self.store, game_id)
+    async def game_record(self, game_id: int, viewer: int | None = None) -> dict[str, Any] | None:
+        """A game with its full log (finished or running), or None if unknown.
+
+        A running game's seed is withheld (see :func:`read_record`). A game of a
+        private table exists only for the people who played in it (``viewer``, a
+        user id): anyone else gets None, as for a game that does not exist.
+        """
+        record = await read_record(self.store, game_id)
+        if record is None:
+            return None
+        if record["private"] and viewer not in {p["user"] for p in record["players"]} - {None}:
+            return None
+        return record
 
     async def user_stats(self, name: str) -> dict[str, Any] | None:
         """Games played, won, lost (and drawn) per game, or None for an unknown user."""

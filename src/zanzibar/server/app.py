@@ -65,7 +65,8 @@ class SalonService(Protocol):
     async def handle(self, conn: Any, message: dict[str, Any]) -> None: ...
     async def disconnect(self, conn: Any) -> None: ...
     async def list_tables(self, lang: str = "en") -> Any: ...
-    async def game_record(self, game_id: int) -> Any: ...
+    async def game_record(self, game_id: int, viewer: int | None = None) -> Any: ...
+    async def resume(self, token: str) -> Any: ...
     async def user_stats(self, name: str) -> Any: ...
 
 
@@ -247,13 +248,37 @@ async def list_tables(request: Request) -> Response:
     return JSONResponse({"tables": to_jsonable(tables)})
 
 
+async def _viewer(request: Request) -> int | Response | None:
+    """The user id of ``Authorization: Bearer <token>``; None without it; 401 if refused."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or len(token) > 512:
+        return error_response("unauthenticated", "send the session token as 'Bearer <token>'")
+    resume = getattr(_salon(request), "resume", None)
+    user = await resume(token.strip()) if callable(resume) else None
+    if user is None:
+        return error_response("unauthenticated", "unknown or expired session token")
+    user_id = user["id"] if isinstance(user, Mapping) else getattr(user, "id", None)
+    return int(user_id) if user_id is not None else None
+
+
 async def game_record(request: Request) -> Response:
-    """One game with its full log, for replays."""
+    """One game with its full log, for replays.
+
+    A running game's dice seed is withheld until it ends; a private table's games
+    answer only their players (signed in with ``Authorization: Bearer``), and
+    ``404`` to anyone else, exactly as for a game that does not exist.
+    """
     raw = request.path_params["game_id"]
+    viewer = await _viewer(request)
+    if isinstance(viewer, Response):
+        return viewer
     if not raw.isdigit() or len(raw) > 15:
-        return error_response("not_found", f"no game {raw!r}")
+        return error_response("not_found", f"no game {raw[:20]!r}")
     try:
-        record = await _salon(request).game_record(int(raw))
+        record = await _salon(request).game_record(int(raw), viewer)
     except ZanzibarError as exc:
         return _zanzibar_error_response(exc)
     if record is None:

@@ -99,7 +99,10 @@ MATCH_RECORD: JsonSchema = {
         "game": {"type": "string"},
         "seats": {"type": "integer"},
         "options": {"type": "object"},
-        "seed": {"type": "integer"},
+        "seed": {
+            "type": ["integer", "null"],
+            "description": "the dice seed; null while the game runs (published once it has ended)",
+        },
         "log": {
             "type": "array",
             "items": {
@@ -122,6 +125,12 @@ GAME_RECORD: JsonSchema = {
         "options": {"type": "object"},
         "seats": {"type": "array", "items": {"type": ["string", "null"]}},
         "record": {"$ref": "#/components/schemas/MatchRecord"},
+        "seed_sha256": {
+            "type": "string",
+            "description": "SHA-256 of the seed's decimal text: commits to the dice from the start",
+        },
+        "private": {"type": "boolean", "description": "played at a private table"},
+        "status": {"enum": ["running", "finished", "abandoned"]},
         "outcome": {"type": ["object", "null"]},
         "started": {"type": ["string", "number", "null"]},
         "finished": {"type": ["string", "number", "null"]},
@@ -167,6 +176,9 @@ def _json(schema: JsonSchema, description: str) -> JsonSchema:
 
 
 _REFUSED = _json(_ref("Error"), "Refused; nothing changed (same codes as the WebSocket protocol)")
+#: Any request: a body over the size limit (413, ``too_large``) or too slow to arrive
+#: (408, ``timeout``); refused while it streams in (docs/security-transport.md).
+_BODY_REFUSALS = {"408": _REFUSED, "413": _REFUSED}
 
 
 def _sign_in(summary: str, request: str, refusals: dict[str, Any]) -> JsonSchema:
@@ -177,7 +189,11 @@ def _sign_in(summary: str, request: str, refusals: dict[str, Any]) -> JsonSchema
                 "required": True,
                 "content": {"application/json": {"schema": _ref(request)}},
             },
-            "responses": {"200": _json(_ref("Session"), "Signed in"), **refusals},
+            "responses": {
+                "200": _json(_ref("Session"), "Signed in"),
+                **refusals,
+                **_BODY_REFUSALS,
+            },
         }
     }
 
@@ -239,6 +255,13 @@ PATHS: dict[str, Any] = {
     "/api/games/{game_id}": {
         "get": {
             "summary": "A finished (or running) game with its full log; `zanzibar replay ID` replays it",
+            "description": (
+                "A running game's dice seed is null until the game ends (seed_sha256 commits "
+                "to it). A private table's games answer only the people who played them, "
+                "signed in with `Authorization: Bearer <token>`; anyone else gets 404, as "
+                "for a game that does not exist."
+            ),
+            "security": [{}, {"session": []}],
             "parameters": [
                 {
                     "name": "game_id",
@@ -247,7 +270,11 @@ PATHS: dict[str, Any] = {
                     "schema": {"type": "integer", "minimum": 0},
                 }
             ],
-            "responses": {"200": _json(_ref("GameRecord"), "The game"), "404": _REFUSED},
+            "responses": {
+                "200": _json(_ref("GameRecord"), "The game"),
+                "401": _REFUSED,
+                "404": _REFUSED,
+            },
         }
     },
     "/api/users/{name}/stats": {
@@ -285,7 +312,16 @@ def document() -> dict[str, Any]:
             },
             "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
             "paths": PATHS,
-            "components": {"schemas": COMPONENTS},
+            "components": {
+                "schemas": COMPONENTS,
+                "securitySchemes": {
+                    "session": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "the token of POST /api/guest, /api/register or /api/login",
+                    }
+                },
+            },
         }
     )
 
