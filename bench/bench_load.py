@@ -340,10 +340,13 @@ class World:
             out.append(max(found.values()) - started)
         return out, incomplete
 
-    async def run(self, warmup: float, duration: float) -> WorkerResult:
+    async def run(self, warmup: float, duration: float, ready: Any = None) -> WorkerResult:
+        """Set up, warm up, measure for ``duration`` seconds; ``ready.set()`` once seated."""
         setting_up = time.perf_counter()
         await self.set_up()
         self.result.setup_seconds = time.perf_counter() - setting_up
+        if ready is not None:
+            ready.set()
         # the measuring side must not pause for long collections either
         gc.collect()
         gc.freeze()
@@ -386,8 +389,13 @@ def worker(
     warmup: float,
     duration: float,
     game: str,
+    ready: Any = None,
 ) -> WorkerResult:
-    """One load process: play its tables and return what it measured."""
+    """One load process: play its tables and return what it measured.
+
+    ``ready`` (an Event, optional) is set once every player is seated, before the
+    warm-up: bench_soak.py starts its attackers then.
+    """
     global GAME
     GAME = game
     try:
@@ -397,7 +405,7 @@ def worker(
     except ImportError:
         runner = asyncio.Runner()
     with runner:
-        return runner.run(World(server, plans, think, seed).run(warmup, duration))
+        return runner.run(World(server, plans, think, seed).run(warmup, duration, ready))
 
 
 def _worker_entry(args: tuple[Any, ...]) -> WorkerResult:
@@ -407,7 +415,9 @@ def _worker_entry(args: tuple[Any, ...]) -> WorkerResult:
 # -- the server ---------------------------------------------------------------------------------
 
 
-def start_server(data_dir: Path, bot_delay: float) -> tuple[subprocess.Popen[bytes], str, Path]:
+def start_server(
+    data_dir: Path, bot_delay: float, extra_args: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], str, Path]:
     """``zanzibar serve --port 0`` on loopback; (process, url, log path)."""
     log_path = data_dir.parent / "serve.log"
     with log_path.open("wb") as log:
@@ -425,6 +435,7 @@ def start_server(data_dir: Path, bot_delay: float) -> tuple[subprocess.Popen[byt
                 str(data_dir),
                 "--bot-delay",
                 str(bot_delay),
+                *extra_args,
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
