@@ -27,6 +27,8 @@ from zanzibar.salon.errors import ERROR_CODES
 PROTOCOL_VERSION = 1
 #: The largest frame the server reads (in UTF-8 bytes); larger ones get ``too_large``.
 MAX_FRAME_BYTES = 16 * 1024
+#: Codes only the transport sends (a socket that did not say hello in time).
+TRANSPORT_CODES = frozenset({"timeout"})
 #: Longest chat line, in characters (the salon answers ``too_long`` beyond it).
 MAX_CHAT_CHARS = 500
 
@@ -266,7 +268,7 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
     "error": _message(
         "error",
         {
-            "code": {"enum": sorted(ERROR_CODES | {"corrupt_data", "error"})},
+            "code": {"enum": sorted(ERROR_CODES | TRANSPORT_CODES | {"corrupt_data", "error"})},
             "message": {"type": "string", "minLength": 1},
         },
         {"option": {"type": "string"}},
