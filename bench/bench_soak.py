@@ -576,7 +576,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=2, help="honest load processes")
     parser.add_argument("--seed", type=int, default=421)
     parser.add_argument(
-        "--quick", action="store_true", help="60 players, 20 tables, 16 attackers, 8 s"
+        "--quick", action="store_true", help="60 players, 20 tables, 16 attackers, 12 s"
+    )
+    parser.add_argument(
+        "--attacks",
+        default=",".join(ATTACKS),
+        help="comma-separated attacks to run (default: all of " + ", ".join(ATTACKS) + ")",
     )
     args = parser.parse_args(argv)
     if args.quick:
