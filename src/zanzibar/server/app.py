@@ -430,8 +430,9 @@ class Outbox:
             if self.abort is not None:
                 self.abort()
             return
-        if code == CLOSE_TOO_SLOW and self.abort is not None:
-            # The close frame sits behind everything it did not read: do not wait for it.
+        if self.abort is not None:
+            # A client that reads nothing, or never answers the close, is not waited for
+            # (uvicorn would hold the connection 10 s more); an honest one is long gone.
             await asyncio.sleep(CLOSE_GRACE_S)
             self.abort()
 
