@@ -37,7 +37,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
 from zanzibar.server import openapi
-from zanzibar.server.guards import BodyLimit, abort_function, client_of
+from zanzibar.server.guards import BodyLimit, abort_function, client_of, refusal
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Limits, Settings
 
@@ -550,8 +550,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 
 
 async def _no_hello(outbox: Outbox, seconds: float) -> None:
-    """Tell a socket that never said hello why it is closed, then close it."""
-    text = f"no hello within {seconds:g} seconds; the connection is closed"
+    """Tell a socket that never said hello why it is closed (in its browser's language)."""
+    text = refusal(outbox.websocket.scope, "no_hello", seconds=f"{seconds:g}")
     await outbox.send({"v": PROTOCOL_VERSION, "type": "error", "code": "timeout", "message": text})
     # Let the writer hand the error over before the close frame follows it.
     for _ in range(20):

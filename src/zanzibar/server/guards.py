@@ -24,6 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from zanzibar.engine.i18n import Catalogue, translate
 from zanzibar.server.settings import Limits
 
 log = logging.getLogger("zanzibar.server.guards")
@@ -36,6 +37,48 @@ ASGIApp = Callable[[Scope, Receive, SendFn], Awaitable[None]]
 
 #: Where the WebSocket protocol puts its abort function in the scope's extensions.
 ABORT_EXTENSION = "zanzibar.abort"
+
+#: The refusals a person may hear (read by a screen reader as one sentence).
+REFUSALS: Catalogue = {
+    "en": {
+        "too_large": "The request is too large: {limit} bytes at most.",
+        "body_timeout": "The request took too long to arrive: more than {seconds} seconds.",
+        "bad_length": "The request's Content-Length header is not one valid number.",
+        "no_hello": "No hello within {seconds} seconds: the connection is closed.",
+    },
+    "fr": {
+        "too_large": "La requête est trop grande : {limit} octets au plus.",
+        "body_timeout": "La requête a mis trop de temps à arriver : plus de {seconds} secondes.",
+        "bad_length": "L'en-tête Content-Length de la requête n'est pas un nombre valide.",
+        "no_hello": "Pas de hello en {seconds} secondes : la connexion est fermée.",
+    },
+}
+
+
+def lang_of(scope: Scope) -> str:
+    """The client's language from ``?lang=`` or Accept-Language: ``fr`` or ``en``.
+
+    >>> lang_of({"headers": [(b"accept-language", b"fr-FR,fr;q=0.9,en;q=0.8")]})
+    'fr'
+    >>> lang_of({"query_string": b"lang=en", "headers": [(b"accept-language", b"fr")]})
+    'en'
+    >>> lang_of({})
+    'en'
+    """
+    query = scope.get("query_string", b"")
+    for pair in query.split(b"&"):
+        if pair in (b"lang=fr", b"lang=en"):
+            return pair[5:].decode()
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"accept-language":
+            first = value.split(b",", 1)[0].strip().lower()
+            return "fr" if first.startswith(b"fr") else "en"
+    return "en"
+
+
+def refusal(scope: Scope, key: str, **values: Any) -> str:
+    """One refusal sentence in the client's language."""
+    return translate(REFUSALS, lang_of(scope), key, **values)
 
 
 def client_of(scope: Scope) -> str:
@@ -113,13 +156,13 @@ class BodyLimit:
         declared = _declared_length(scope)
         if isinstance(declared, str):
             log.warning("%s: refused a request: %s", client_of(scope), declared)
-            await send_refusal(send, 400, "invalid", declared)
+            await send_refusal(send, 400, "invalid", refusal(scope, "bad_length"))
             return
         if declared is not None and declared > self.max_bytes:
             log.warning(
                 "%s: refused a %d-byte body (limit %d)", client_of(scope), declared, self.max_bytes
             )
-            await send_refusal(send, 413, "too_large", self._too_large())
+            await send_refusal(send, 413, "too_large", self._too_large(scope))
             return
         state = {"received": 0, "more": True, "started": False}
         deadline = asyncio.get_running_loop().time() + self.timeout
@@ -132,13 +175,13 @@ class BodyLimit:
                     message = await receive()
             except TimeoutError:
                 raise _Refused(
-                    408, "timeout", f"the request body did not arrive within {self.timeout:g} s"
+                    408, "timeout", refusal(scope, "body_timeout", seconds=f"{self.timeout:g}")
                 ) from None
             if message["type"] == "http.request":
                 state["received"] += len(message.get("body", b""))
                 state["more"] = bool(message.get("more_body", False))
                 if state["received"] > self.max_bytes:
-                    raise _Refused(413, "too_large", self._too_large())
+                    raise _Refused(413, "too_large", self._too_large(scope))
             return message
 
         async def guarded_send(message: Message) -> None:
@@ -148,13 +191,13 @@ class BodyLimit:
 
         try:
             await self.app(scope, guarded_receive, guarded_send)
-        except _Refused as refusal:
-            log.warning("%s: refused a request body: %s", client_of(scope), refusal.message)
+        except _Refused as refused:
+            log.warning("%s: refused a request body: %s", client_of(scope), refused.message)
             if not state["started"]:
-                await send_refusal(send, refusal.status, refusal.code, refusal.message)
+                await send_refusal(send, refused.status, refused.code, refused.message)
 
-    def _too_large(self) -> str:
-        return f"the request body is larger than {self.max_bytes} bytes"
+    def _too_large(self, scope: Scope) -> str:
+        return refusal(scope, "too_large", limit=self.max_bytes)
 
 
 def _http_response(status: int, reason: str, code: str, message: str) -> bytes:
