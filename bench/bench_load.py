@@ -340,13 +340,21 @@ class World:
             out.append(max(found.values()) - started)
         return out, incomplete
 
-    async def run(self, warmup: float, duration: float, ready: Any = None) -> WorkerResult:
-        """Set up, warm up, measure for ``duration`` seconds; ``ready.set()`` once seated."""
+    async def run(
+        self, warmup: float, duration: float, ready: Any = None, go: Any = None
+    ) -> WorkerResult:
+        """Set up, warm up, measure for ``duration`` seconds.
+
+        ``ready.set()`` once everyone is seated; then, if ``go`` is given, wait for
+        ``go`` (an Event) before the warm-up, so that another process can line up.
+        """
         setting_up = time.perf_counter()
         await self.set_up()
         self.result.setup_seconds = time.perf_counter() - setting_up
         if ready is not None:
             ready.set()
+        if go is not None:
+            await asyncio.to_thread(go.wait, 900)
         # the measuring side must not pause for long collections either
         gc.collect()
         gc.freeze()
@@ -390,11 +398,12 @@ def worker(
     duration: float,
     game: str,
     ready: Any = None,
+    go: Any = None,
 ) -> WorkerResult:
     """One load process: play its tables and return what it measured.
 
-    ``ready`` (an Event, optional) is set once every player is seated, before the
-    warm-up: bench_soak.py starts its attackers then.
+    ``ready`` (an Event, optional) is set once every player is seated; the warm-up
+    then waits for ``go`` (an Event, optional): bench_soak.py starts its attackers then.
     """
     global GAME
     GAME = game
@@ -405,7 +414,7 @@ def worker(
     except ImportError:
         runner = asyncio.Runner()
     with runner:
-        return runner.run(World(server, plans, think, seed).run(warmup, duration, ready))
+        return runner.run(World(server, plans, think, seed).run(warmup, duration, ready, go))
 
 
 def _worker_entry(args: tuple[Any, ...]) -> WorkerResult:

@@ -91,14 +91,28 @@ class AttackStats:
 class Attack:
     """Shared state of the attacking process."""
 
-    def __init__(self, url: str, deadline: float) -> None:
+    def __init__(self, url: str, seconds: float) -> None:
         parts = urlsplit(url)
         self.url = url
         self.host = parts.hostname or "127.0.0.1"
         self.port = parts.port or 80
-        self.deadline = deadline
+        self.seconds = seconds
+        self.deadline = 0.0
+        self.prepared = 0
+        self.failed = 0
+        self.go = asyncio.Event()
         self.stats: dict[str, AttackStats] = {name: AttackStats() for name in ATTACKS}
         self.names = iter(range(1, 10**9))
+
+    async def begin(self) -> None:
+        """Prepared (signed in, seated...): wait for the attack window to open."""
+        self.prepared += 1
+        await self.go.wait()
+
+    def start(self) -> None:
+        """Open the attack window."""
+        self.deadline = time.monotonic() + self.seconds
+        self.go.set()
 
     def live(self) -> bool:
         return time.monotonic() < self.deadline
@@ -164,6 +178,7 @@ async def until_closed(reader: asyncio.StreamReader, limit: float) -> float:
 async def slow_reader(attack: Attack, http: Any) -> None:
     stats = attack.stats["slow_reader"]
     token = await attack.guest(http, "slow")
+    await attack.begin()
     while attack.live():
         stats.attempts += 1
         _reader, writer = await ws_handshake(attack, rcvbuf=4096)
@@ -190,6 +205,7 @@ async def slow_reader(attack: Attack, http: Any) -> None:
 async def big_body(attack: Attack, http: Any) -> None:
     stats = attack.stats["big_body"]
     chunk = b"x" * 65536
+    await attack.begin()
     while attack.live():
         stats.attempts += 1
         reader, writer = await attack.tcp()
@@ -242,6 +258,7 @@ async def slowloris(attack: Attack, http: Any) -> None:
             stats.seconds_held.append(time.monotonic() - started)
             writer.close()
 
+    await attack.begin()
     await asyncio.gather(*(one() for _ in range(5)))
 
 
@@ -262,6 +279,7 @@ async def no_hello(attack: Attack, http: Any) -> None:
             stats.seconds_held.append(held)
             writer.close()
 
+    await attack.begin()
     await asyncio.gather(*(one() for _ in range(5)))
 
 
@@ -305,6 +323,7 @@ async def chat_flood(attack: Attack, http: Any) -> None:
     stats = attack.stats["chat_flood"]
     ws = await _socket(attack, http, "chat")
     table = await _own_table(ws)
+    await attack.begin()
     counter = asyncio.create_task(_count_replies(ws, stats))
     with contextlib.suppress(Exception):
         for n in range(1_000_000):
@@ -325,6 +344,7 @@ async def chat_flood(attack: Attack, http: Any) -> None:
 async def table_flood(attack: Attack, http: Any) -> None:
     stats = attack.stats["table_flood"]
     ws = await _socket(attack, http, "tables")
+    await attack.begin()
     counter = asyncio.create_task(_count_replies(ws, stats))
     with contextlib.suppress(Exception):
         for n in range(MAX_TABLES_PER_ATTACKER):
@@ -343,6 +363,7 @@ async def password_storm(attack: Attack, http: Any) -> None:
     stats = attack.stats["password_storm"]
     name = attack.name("victim")
     await http.post("api/register", json={"name": name, "password": "right-password-1"})
+    await attack.begin()
 
     async def one() -> None:
         while attack.live():
@@ -373,6 +394,7 @@ async def poison_text(attack: Attack, http: Any) -> None:
     stats = attack.stats["poison_text"]
     ws = await _socket(attack, http, "poison")
     table = await _own_table(ws)
+    await attack.begin()
     counter = asyncio.create_task(_count_replies(ws, stats))
     with contextlib.suppress(Exception):
         for n in range(100_000):
@@ -407,26 +429,47 @@ ATTACKERS = {
 
 
 async def attack_all(
-    url: str, count: int, seconds: float, kinds: tuple[str, ...] = ATTACKS
+    url: str,
+    count: int,
+    seconds: float,
+    kinds: tuple[str, ...] = ATTACKS,
+    prepared: Any = None,
+    go: Any = None,
 ) -> dict[str, AttackStats]:
+    """Prepare ``count`` attackers, tell ``prepared``, wait for ``go``, attack for ``seconds``."""
     import httpx
 
-    attack = Attack(url, time.monotonic() + seconds)
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+    attack = Attack(url, seconds)
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
 
         async def guarded(kind: str) -> None:
             try:
                 await ATTACKERS[kind](attack, http)
             except Exception as exc:
+                if not attack.go.is_set():
+                    attack.failed += 1
                 attack.stats[kind].answers[f"attacker failed: {type(exc).__name__}"] += 1
 
-        await asyncio.gather(*(guarded(kinds[i % len(kinds)]) for i in range(count)))
+        async def opener() -> None:
+            for _ in range(6000):  # at most 10 minutes of preparation
+                if attack.prepared + attack.failed >= count:
+                    break
+                await asyncio.sleep(0.1)
+            if prepared is not None:
+                prepared.set()
+            if go is not None:
+                await asyncio.to_thread(go.wait, 900)
+            attack.start()
+
+        await asyncio.gather(opener(), *(guarded(kinds[i % len(kinds)]) for i in range(count)))
     return {kind: attack.stats[kind] for kind in kinds}
 
 
-def attack_process(url: str, count: int, seconds: float, kinds: tuple[str, ...], out: Any) -> None:
+def attack_process(
+    url: str, count: int, seconds: float, kinds: tuple[str, ...], prepared: Any, go: Any, out: Any
+) -> None:
     """The attackers' process: run them all, send back their statistics."""
-    stats = asyncio.run(attack_all(url, count, seconds, kinds))
+    stats = asyncio.run(attack_all(url, count, seconds, kinds, prepared, go))
     out.put(
         {k: (v.attempts, dict(v.answers), v.seconds_held, v.bytes_sent) for k, v in stats.items()}
     )
@@ -489,8 +532,20 @@ def run_phase(args: argparse.Namespace, attackers: int, label: str) -> Phase:
             plans = load.plan_tables(args.players, args.tables, args.bots)
             chunks = [plans[i :: args.procs] for i in range(args.procs)]
             readies = [manager.Event() for _ in chunks]
+            go = manager.Event()
+            prepared = manager.Event()
             jobs = [
-                (url, chunk, args.think, args.seed + i, args.warmup, args.duration, "421", ready)
+                (
+                    url,
+                    chunk,
+                    args.think,
+                    args.seed + i,
+                    args.warmup,
+                    args.duration,
+                    "421",
+                    ready,
+                    go,
+                )
                 for i, (chunk, ready) in enumerate(zip(chunks, readies, strict=True))
                 if chunk
             ]
@@ -503,20 +558,33 @@ def run_phase(args: argparse.Namespace, attackers: int, label: str) -> Phase:
                         peak[0] = max(peak[0], rss_mib(process.pid))
 
             sampler = threading.Thread(target=sample, daemon=True)
+            out = ctx.Queue()
+            attacker = None
+            if attackers:
+                # The attackers sign in and sit down meanwhile; they strike at ``go``.
+                attacker = ctx.Process(
+                    target=attack_process,
+                    args=(
+                        url,
+                        attackers,
+                        args.warmup + args.duration,
+                        args.kinds,
+                        prepared,
+                        go,
+                        out,
+                    ),
+                )
+                attacker.start()
+            else:
+                prepared.set()
             with ctx.Pool(len(jobs)) as pool:
                 pending = pool.map_async(load._worker_entry, jobs)
                 for ready in readies[: len(jobs)]:
                     ready.wait(900)
+                prepared.wait(900)
                 rss_before = rss_mib(process.pid)
                 sampler.start()
-                out = ctx.Queue()
-                attacker = None
-                if attackers:
-                    attacker = ctx.Process(
-                        target=attack_process,
-                        args=(url, attackers, args.warmup + args.duration, args.kinds, out),
-                    )
-                    attacker.start()
+                go.set()
                 results = pending.get(timeout=args.warmup + args.duration + 600)
                 raw = out.get(timeout=120) if attacker is not None else {}
                 if attacker is not None:

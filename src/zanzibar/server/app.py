@@ -398,7 +398,11 @@ class Outbox:
         if self.closed:
             return
         size = len(text)  # characters: a lower bound of the UTF-8 size, cheap to take
-        if len(self.queue) >= self.max_messages or self.queued_bytes + size > self.max_bytes:
+        # One message alone is always accepted (a big reply is not the client's fault);
+        # behind others, it must fit.
+        if self.queue and (
+            len(self.queue) >= self.max_messages or self.queued_bytes + size > self.max_bytes
+        ):
             self.too_slow = True
             self.cut(
                 CLOSE_TOO_SLOW,
