@@ -209,7 +209,7 @@ def _http_response(status: int, reason: str, code: str, message: str) -> bytes:
     return head.encode("ascii") + body
 
 
-def guarded_http_protocol(limits: Limits) -> type[asyncio.Protocol]:
+def guarded_http_protocol(limits: Limits) -> type[asyncio.Protocol] | str:
     """uvicorn's httptools protocol with a header deadline and a header size cap.
 
     The deadline runs from the connection's opening (a client that connects
@@ -217,7 +217,11 @@ def guarded_http_protocol(limits: Limits) -> type[asyncio.Protocol]:
     kept-alive connection, until the end of the headers; then the body is the
     :class:`BodyLimit` middleware's business.
     """
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # without httptools: h11, whose header size is capped by the config
+        log.warning("httptools is missing: HTTP headers are not under a deadline")
+        return "h11"
 
     timeout = limits.header_timeout
     max_bytes = limits.max_header_bytes
