@@ -260,3 +260,53 @@ def test_static_root_does_not_break_the_api(client: TestClient) -> None:
 def test_websocket_close_on_unknown_path(client: TestClient) -> None:
     with pytest.raises(WebSocketDisconnect), client.websocket_connect("/nope") as ws:
         ws.receive_json()
+
+
+def test_outbox_closes_only_its_socket_when_a_send_fails(caplog: pytest.LogCaptureFixture) -> None:
+    closed: list[int] = []
+
+    class BrokenSocket:
+        scope = {"client": ("10.0.0.2", 6)}
+
+        async def send_text(self, text: str) -> None:
+            raise ValueError("the transport refused the frame")
+
+        async def close(self, code: int, reason: str) -> None:
+            closed.append(code)
+
+    async def scenario() -> None:
+        outbox = Outbox(BrokenSocket(), Limits())  # type: ignore[arg-type]
+        outbox.start()
+        await outbox.send({"type": "chat", "text": "hi"})
+        await asyncio.sleep(0.01)
+        assert outbox.closed and outbox.gone.is_set()
+        await outbox.send({"type": "chat", "text": "dropped"})  # nothing more is queued
+        assert not outbox.queue
+        await outbox.close()
+
+    with caplog.at_level("WARNING", logger="zanzibar.server"):
+        asyncio.run(scenario())
+    assert closed == [1011]
+    assert "websocket 10.0.0.2:6 closed (1011): a message could not be sent" in caplog.text
+
+
+def test_outbox_never_fails_on_text_that_utf8_cannot_hold() -> None:
+    sent: list[str] = []
+
+    class Socket:
+        scope: dict[str, Any] = {}
+
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+            text.encode("utf-8")  # what uvicorn does; raises on a lone surrogate
+
+    async def scenario() -> None:
+        outbox = Outbox(Socket(), Limits())  # type: ignore[arg-type]
+        outbox.start()
+        await outbox.send({"type": "chat", "text": "a\ud800b"})
+        await outbox.send({"type": "chat", "text": "next"})
+        await outbox.close()
+        assert not outbox.gone.is_set()
+
+    asyncio.run(scenario())
+    assert [json.loads(t)["text"] for t in sent] == ["a\ufffdb", "next"]
