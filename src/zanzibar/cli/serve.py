@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from typing import Any
 
 from zanzibar.cli.main import make_parser
 from zanzibar.engine.errors import ZanzibarError
+from zanzibar.salon.limits import limits_from
 from zanzibar.server.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOST,
@@ -94,6 +96,15 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         help="with SQLite, fsync every commit (survives a power cut; slower)",
     )
     parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set one limit against abuse, e.g. tables_per_user=3 or"
+        " message_rate_user=20/second (repeatable; also ZANZIBAR_LIMIT_<NAME>;"
+        " see docs/security.md)",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
     args = parser.parse_args(argv)
@@ -102,6 +113,10 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
     for flag in ("bot_delay", "round_pause", "takeover_delay"):
         if getattr(args, flag) < 0:
             parser.error(f"--{flag.replace('_', '-')} cannot be negative")
+    try:
+        limits = limits_from(args.limit, os.environ)
+    except ValueError as exc:
+        parser.error(str(exc))
     return Settings(
         host=args.host,
         port=args.port,
@@ -111,6 +126,7 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         round_pause=args.round_pause,
         takeover_delay=args.takeover_delay,
         durable=args.durable,
+        limits=limits,
     ), args.log_level
 
 

@@ -15,8 +15,10 @@ the client's address given by a trusted proxy (``X-Forwarded-For``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +75,57 @@ class Limits:
     def exempt(self, address: str | None) -> bool:
         """True if per-address limits do not apply to ``address`` (or it is unknown)."""
         return not address or address in self.exempt_addresses
+
+
+#: Environment variables ``ZANZIBAR_LIMIT_<NAME>`` set a limit (as ``--limit name=value``).
+ENV_PREFIX = "ZANZIBAR_LIMIT_"
+
+
+def limits_from(pairs: list[str] | None = None, environ: Mapping[str, str] | None = None) -> Limits:
+    """Limits from ``ZANZIBAR_LIMIT_<NAME>`` variables, then ``name=value`` pairs (flags win).
+
+    Numbers are checked, rates parsed; ``exempt_addresses`` is a comma-separated
+    list (empty: every address is limited). ``ValueError`` names what is wrong.
+
+    >>> limits_from(["tables_per_user=2", "exempt_addresses="], {}).tables_per_user
+    2
+    >>> limits_from([], {"ZANZIBAR_LIMIT_SOCKETS_PER_USER": "3"}).sockets_per_user
+    3
+    >>> limits_from(["tables_per_user=-1"], {})
+    Traceback (most recent call last):
+    ...
+    ValueError: limit tables_per_user must be a positive number, not '-1'
+    """
+    values: dict[str, str] = {}
+    for key, value in (environ or {}).items():
+        if key.startswith(ENV_PREFIX):
+            values[key[len(ENV_PREFIX) :].lower()] = value
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"write a limit as name=value, not {pair!r}")
+        values[name.strip()] = value.strip()
+    defaults = Limits()
+    changes: dict[str, Any] = {}
+    for name, text in values.items():
+        if name not in Limits.__dataclass_fields__:
+            known = ", ".join(Limits.__dataclass_fields__)
+            raise ValueError(f"unknown limit {name!r}; known limits: {known}")
+        current = getattr(defaults, name)
+        if isinstance(current, tuple):
+            changes[name] = tuple(a.strip() for a in text.split(",") if a.strip())
+        elif isinstance(current, str):
+            rates(text)
+            changes[name] = text
+        else:
+            try:
+                number = type(current)(text)
+            except ValueError:
+                number = -1
+            if number <= 0:
+                raise ValueError(f"limit {name} must be a positive number, not {text!r}")
+            changes[name] = number
+    return dataclasses.replace(defaults, **changes)
 
 
 def rates(text: str) -> list[RateLimitItem]:

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zanzibar.salon.limits import Limits
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8421
 #: The environment variable naming the data directory.
@@ -72,6 +74,8 @@ class Settings:
     takeover_delay: float = DEFAULT_TAKEOVER_DELAY
     #: fsync every commit (SQLite ``synchronous=FULL``): survives a power cut, not only a crash.
     durable: bool = False
+    #: Quotas and rates against abuse (``--limit name=value``, ``ZANZIBAR_LIMIT_<NAME>``).
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def database_url(self) -> str:
