@@ -154,7 +154,8 @@ def name_skeleton(name: str) -> str:
     >>> name_skeleton("Anna") == name_skeleton("Anne")
     False
     """
-    return skeleton_key(name_key(name), digit_policy="tr39") or name_key(name)
+    folded = unicodedata.normalize("NFKC", name)
+    return skeleton_key(folded, digit_policy="tr39") or name_key(name)
 
 
 _RESERVED_SKELETONS = frozenset(name_skeleton(n) for n in RESERVED_NAMES)
