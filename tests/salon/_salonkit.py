@@ -13,6 +13,7 @@ from zanzibar.engine.rules import GameRules
 from zanzibar.games import get_rules
 from zanzibar.salon import Salon
 from zanzibar.salon.connections import Connection
+from zanzibar.salon.limits import Limits
 
 
 def rules_for(name: str) -> GameRules[Any, Any]:
@@ -48,6 +49,8 @@ def make_salon(path: Path, **kwargs: Any) -> Salon:
         "rules_for": rules_for,
         "games": available_games,
         "seeds": itertools.count(421).__next__,
+        # clients here play at machine speed, far above any person's message rate
+        "limits": Limits(message_rate_user="100000/second"),
     }
     settings.update(kwargs)
     return Salon(f"sqlite+aiosqlite:///{path}", **settings)

@@ -56,7 +56,7 @@ class FakeSalon:
     async def stop(self) -> None:
         self.stopped = True
 
-    async def guest(self, name: str, lang: str) -> FakeSession:
+    async def guest(self, name: str, lang: str, address: str | None = None) -> FakeSession:
         if name.lower() == "taken":
             raise ConflictError(f"the name {name} is taken")
         user = FakeUser(len(self.sessions) + 1, name, lang)
@@ -64,12 +64,14 @@ class FakeSalon:
         self.sessions[token] = user
         return FakeSession(token, user)
 
-    async def register(self, name: str, password: str, lang: str) -> FakeSession:
+    async def register(
+        self, name: str, password: str, lang: str, address: str | None = None
+    ) -> FakeSession:
         session = await self.guest(name, lang)
         session.user.guest = False
         return session
 
-    async def login(self, name: str, password: str) -> FakeSession:
+    async def login(self, name: str, password: str, address: str | None = None) -> FakeSession:
         for token, user in self.sessions.items():
             if user.name == name and password == "right":
                 return FakeSession(token, user)
@@ -77,7 +79,9 @@ class FakeSalon:
         error.code = "unauthenticated"
         raise error
 
-    async def connect(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> FakeConn:
+    async def connect(
+        self, send: Callable[[dict[str, Any]], Awaitable[None]], address: str | None = None
+    ) -> FakeConn:
         conn = FakeConn(send)
         self.connections.append(conn)
         return conn

@@ -132,6 +132,10 @@ def start_server(
         str(round_pause),
         "--takeover-delay",
         str(takeover_delay),
+        # test clients play at machine speed, far above any person's message rate
+        # (a test of that limit passes its own --limit, which comes later and wins)
+        "--limit",
+        "message_rate_user=100000/second",
         *(extra_args or []),
     ]
     process_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from zanzibar.server.app import Outbox, create_app, to_jsonable
 from zanzibar.server.schemas import MAX_FRAME_BYTES
-from zanzibar.server.settings import Limits
+from zanzibar.server.settings import TransportLimits
 
 
 @pytest.fixture
@@ -235,7 +235,7 @@ def test_outbox_drops_a_client_that_cannot_keep_up() -> None:
             await asyncio.sleep(3600)  # the close frame cannot get through either
 
     async def scenario() -> None:
-        limits = Limits(outbox_max_messages=10)
+        limits = TransportLimits(outbox_max_messages=10)
         outbox = Outbox(StuckSocket(), limits, abort=lambda: aborted.append(True))  # type: ignore[arg-type]
         outbox.start()
         await outbox.send({"n": 0})
@@ -275,7 +275,7 @@ def test_outbox_closes_only_its_socket_when_a_send_fails(caplog: pytest.LogCaptu
             closed.append(code)
 
     async def scenario() -> None:
-        outbox = Outbox(BrokenSocket(), Limits())  # type: ignore[arg-type]
+        outbox = Outbox(BrokenSocket(), TransportLimits())  # type: ignore[arg-type]
         outbox.start()
         await outbox.send({"type": "chat", "text": "hi"})
         await asyncio.sleep(0.01)
@@ -301,7 +301,7 @@ def test_outbox_never_fails_on_text_that_utf8_cannot_hold() -> None:
             text.encode("utf-8")  # what uvicorn does; raises on a lone surrogate
 
     async def scenario() -> None:
-        outbox = Outbox(Socket(), Limits())  # type: ignore[arg-type]
+        outbox = Outbox(Socket(), TransportLimits())  # type: ignore[arg-type]
         outbox.start()
         await outbox.send({"type": "chat", "text": "a\ud800b"})
         await outbox.send({"type": "chat", "text": "next"})

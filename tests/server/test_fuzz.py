@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from zanzibar.games import game_names
+from zanzibar.salon.limits import Limits
 from zanzibar.server.app import create_app
 from zanzibar.server.schemas import CLIENT_SCHEMAS
 from zanzibar.server.settings import Settings
@@ -182,7 +183,9 @@ class InProcessSalon:
 @pytest.fixture(scope="module")
 def in_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessSalon]:
     data_dir = tmp_path_factory.mktemp("fuzz") / "data"
-    app = create_app(Settings(data_dir=data_dir, bot_delay=0.0, round_pause=0.0))
+    # the fuzzing client sends at machine speed, far above any person's message rate
+    fast = Limits(message_rate_user="100000/second", message_rate_address="100000/second")
+    app = create_app(Settings(data_dir=data_dir, bot_delay=0.0, round_pause=0.0, limits=fast))
     with TestClient(app) as client, contextlib.ExitStack() as sockets:
         yield InProcessSalon(client, sockets)
 

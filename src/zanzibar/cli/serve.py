@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -23,14 +24,15 @@ from typing import Any
 
 from zanzibar.cli.main import make_parser
 from zanzibar.engine.errors import ZanzibarError
+from zanzibar.salon.limits import limits_from
 from zanzibar.server.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_HOST,
     DEFAULT_PORT,
     DEFAULT_ROUND_PAUSE,
     DEFAULT_TAKEOVER_DELAY,
-    Limits,
     Settings,
+    TransportLimits,
     default_data_dir,
 )
 
@@ -94,6 +96,15 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         help="with SQLite, fsync every commit (survives a power cut; slower)",
     )
     parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set one limit against abuse, e.g. tables_per_user=3 or"
+        " message_rate_user=20/second (repeatable; also ZANZIBAR_LIMIT_<NAME>;"
+        " see docs/security.md)",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
     _add_limit_flags(parser)
@@ -103,12 +114,16 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
     for flag in ("bot_delay", "round_pause", "takeover_delay"):
         if getattr(args, flag) < 0:
             parser.error(f"--{flag.replace('_', '-')} cannot be negative")
-    limits = {}
+    transport = {}
     for name, _, _ in _LIMIT_FLAGS:
         value = getattr(args, name)
         if value < 0 or (value == 0 and name not in _ZERO_ALLOWED):
             parser.error(f"--{name.replace('_', '-')} must be positive")
-        limits[name] = value
+        transport[name] = value
+    try:
+        limits = limits_from(args.limit, os.environ)
+    except ValueError as exc:
+        parser.error(str(exc))
     return Settings(
         host=args.host,
         port=args.port,
@@ -118,11 +133,12 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         round_pause=args.round_pause,
         takeover_delay=args.takeover_delay,
         durable=args.durable,
-        limits=Limits(**limits),
+        transport=TransportLimits(**transport),
+        limits=limits,
     ), args.log_level
 
 
-#: The transport limits as flags: (field of Limits, metavar, help).
+#: The transport limits as flags: (field of TransportLimits, metavar, help).
 _LIMIT_FLAGS: tuple[tuple[str, str, str], ...] = (
     ("max_body_bytes", "N", "largest HTTP request body in bytes (413 beyond)"),
     ("body_timeout", "S", "seconds to send a request body (408 after)"),
@@ -143,7 +159,7 @@ _ZERO_ALLOWED = frozenset({"ws_ping_interval"})
 
 
 def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
-    defaults = Limits()
+    defaults = TransportLimits()
     group = parser.add_argument_group("limits (docs/security-transport.md)")
     for name, metavar, text in _LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -239,7 +255,7 @@ def main(argv: list[str]) -> int:
         app,
         settings.host,
         settings.port,
-        settings.limits,
+        settings.transport,
         log_level=log_level,
         lifespan="on",
         access_log=False,

@@ -2,35 +2,83 @@
 
 A session token is a random string given once to the client; only its SHA-256
 is stored, and a token identifies its user on every connection (a user may
-hold many). Password hashing is deliberately slow, so it runs in a worker
-thread and never stalls the tables.
+hold many). A session expires once unused for ``session_idle`` seconds (each
+use slides it) or ``session_max`` seconds after sign-in; signing out revokes
+it, and changing the password revokes every other session of the account.
+
+Password hashing is deliberately slow and memory-hungry (argon2id, 64 MiB), so
+it runs in a small pool of worker threads of its own with a bounded queue:
+a flood of sign-ins costs at most ``hash_workers`` hashes at once and is
+otherwise refused as busy. A name that does not exist (or has no password)
+is checked against a dummy hash, so the time taken does not tell whether a
+name exists. Sign-in attempts are rate-limited per name and per address.
+
+Names are unique by their confusable *skeleton* (Unicode TR39, computed by the
+``disarm`` library, after NFKC and case folding): "Anna", "ANNA", "Ａｎｎａ"
+(full width) and "Аnna" (a Cyrillic A) are one name. The names the salon
+speaks with ("System", bots such as "Bot 2 (random)") are reserved.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import re
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import insert, select
+from disarm import skeleton_key
+from sqlalchemy import insert, select, update
 
 from zanzibar.engine.i18n import LANGUAGES
 from zanzibar.salon import models as m
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.limits import Limits, RateGate, rates
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.text import clean_free_text
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 NAME_MAX = 32
 PASSWORD_MIN = 6
 PASSWORD_MAX = 256
 
 _hasher = PasswordHasher()
+
+#: Names the salon itself speaks with, or that would pass for it, in English
+#: and French (compared by skeleton, so "SYSTEM" and "Ѕуѕtеm" are refused too).
+RESERVED_NAMES: tuple[str, ...] = (
+    "System",
+    "Système",
+    "Systeme",
+    "Salon",
+    "Zanzibar",
+    "Admin",
+    "Administrator",
+    "Administrateur",
+    "Moderator",
+    "Modérateur",
+    "Moderateur",
+    "Server",
+    "Serveur",
+    "Host",
+    "Hôte",
+    "Nobody",
+    "Personne",
+    "Bot",
+    "Robot",
+)
+#: A skeleton starting with the word "bot" or "robot" ("Bot 2 (random)", "Robot 3").
+_BOT_LIKE = re.compile(r"^(?:ro)?bot(?![a-z])")
 
 
 @dataclass
@@ -60,7 +108,7 @@ class Session:
 
 
 def clean_name(raw: Any) -> str:
-    """A display name, trimmed; refuse empty, over-long or control characters.
+    """A display name, trimmed; refuse empty, over-long, invisible or reserved names.
 
     >>> clean_name("  Anna ")
     'Anna'
@@ -68,24 +116,59 @@ def clean_name(raw: Any) -> str:
     Traceback (most recent call last):
     ...
     zanzibar.salon.errors.SalonError: a name needs 1 to 32 characters
+    >>> clean_name("Bot 2 (random)")
+    Traceback (most recent call last):
+    ...
+    zanzibar.salon.errors.SalonError: the name Bot 2 (random) is reserved for the salon; choose another
     """
-    if not isinstance(raw, str):
-        raise SalonError("invalid", "a name must be text")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
-    if not 1 <= len(name) <= NAME_MAX:
+    if isinstance(raw, str) and not raw.strip():
         raise SalonError("invalid", f"a name needs 1 to {NAME_MAX} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise SalonError("invalid", "a name may not hold control characters")
+    if isinstance(raw, str) and len(" ".join(raw.split())) > NAME_MAX:
+        raise SalonError("invalid", f"a name needs 1 to {NAME_MAX} characters")
+    name = clean_free_text(raw, "a name", NAME_MAX, strip=False)
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
+        raise SalonError("invalid", "a name needs at least one letter or digit")
+    if is_reserved(name):
+        raise SalonError("invalid", f"the name {name} is reserved for the salon; choose another")
     return name
 
 
 def name_key(name: str) -> str:
-    """The form of a name used for uniqueness: "Anna" and "anna" are one name.
+    """The form of a name used to find it: NFKC, then case-folded.
 
-    >>> name_key("Chloé") == name_key("CHLOÉ")
-    True
+    "Anna", "anna" and full-width "Ａｎｎａ" are found under one key.
+
+    >>> name_key("Chloé") == name_key("CHLOÉ"), name_key("Ａｎｎａ")
+    (True, 'anna')
     """
-    return name.casefold()
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def name_skeleton(name: str) -> str:
+    """The confusable skeleton of a name (TR39, with digits: "0" is "O", "1" is "l").
+
+    Two names with one skeleton look alike, so only one of them may exist.
+
+    >>> name_skeleton("Anna") == name_skeleton("\u0410nna") == name_skeleton("ANNA")
+    True
+    >>> name_skeleton("Anna") == name_skeleton("Anne")
+    False
+    """
+    folded = unicodedata.normalize("NFKC", name)
+    return skeleton_key(folded, digit_policy="tr39") or name_key(name)
+
+
+_RESERVED_SKELETONS = frozenset(name_skeleton(n) for n in RESERVED_NAMES)
+
+
+def is_reserved(name: str) -> bool:
+    """True for the salon's own names and look-alikes of them.
+
+    >>> is_reserved("SYSTEM"), is_reserved("Robot 3 (facile)"), is_reserved("Botticelli")
+    (True, True, False)
+    """
+    skeleton = name_skeleton(name)
+    return skeleton in _RESERVED_SKELETONS or bool(_BOT_LIKE.match(skeleton))
 
 
 def clean_lang(raw: Any, default: str = "en") -> str:
@@ -114,6 +197,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _verify_hash(stored: str, password: str) -> bool:
+    try:
+        return bool(_hasher.verify(stored, password))
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
 async def hash_password(password: str) -> str:
     """An argon2id hash, computed off the event loop."""
     return await asyncio.to_thread(_hasher.hash, password)
@@ -121,106 +211,290 @@ async def hash_password(password: str) -> str:
 
 async def verify_password(stored: str, password: str) -> bool:
     """True if ``password`` matches the stored hash (off the event loop)."""
+    return await asyncio.to_thread(_verify_hash, stored, password)
 
-    def verify() -> bool:
-        try:
-            return bool(_hasher.verify(stored, password))
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return False
 
-    return await asyncio.to_thread(verify)
+@dataclass
+class SessionInfo:
+    """A known session: whose, since when, last used when (and last stored when)."""
+
+    user_id: int
+    created: float
+    last_used: float
+    stored_last_used: float
 
 
 class AccountBook:
     """Every user of the salon, kept in memory and stored through the salon's store.
 
-    Names are unique regardless of case; a guest asking for a taken name gets a
-    number after it. Users are loaded at start (they are few and small), session
-    tokens are looked up in storage the first time they are shown.
+    Names are unique by skeleton; a guest asking for a taken name gets a
+    number after it. Users are loaded at start (they are few and small),
+    session tokens are looked up in storage the first time they are shown.
     """
 
-    def __init__(self, store: Store, next_id: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        next_id: Callable[[], int],
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.next_id = next_id
+        self.limits = limits or Limits()
+        self.clock = clock
         self.users: dict[int, User] = {}
         #: name_key -> user id
         self.user_keys: dict[str, int] = {}
+        #: name skeleton -> user id (uniqueness)
+        self.user_skeletons: dict[str, int] = {}
         self.password_hashes: dict[int, str | None] = {}
-        #: token hash -> user id
-        self.sessions: dict[str, int] = {}
+        #: token hash -> session
+        self.sessions: dict[str, SessionInfo] = {}
+        self.gate = RateGate()
+        self._login_name = rates(self.limits.login_rate_name)
+        self._login_address = rates(self.limits.login_rate_address)
+        self._signup_address = rates(self.limits.signup_rate_address)
+        self._pool = ThreadPoolExecutor(
+            max_workers=max(1, self.limits.hash_workers), thread_name_prefix="argon2"
+        )
+        self._hashing = 0
+        self._dummy_hash: str | None = None
 
     async def load(self) -> None:
-        """Read every user from storage."""
+        """Read every user from storage; prepare the dummy hash."""
         for row in await self.store.read(select(m.users)):
             user = User(row.id, row.name, row.lang, bool(row.guest))
-            self.users[user.id] = user
-            self.user_keys[row.name_key] = user.id
-            self.password_hashes[user.id] = row.password_hash
+            self._remember(user, row.password_hash)
+        self._dummy_hash = await self._in_pool(_hasher.hash, secrets.token_urlsafe(18))
+
+    def close(self) -> None:
+        """Stop the hashing threads (the salon is stopping)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _remember(self, user: User, password_hash: str | None) -> None:
+        self.users[user.id] = user
+        self.user_keys.setdefault(name_key(user.name), user.id)
+        self.user_skeletons.setdefault(name_skeleton(user.name), user.id)
+        self.password_hashes[user.id] = password_hash
 
     def find(self, name: str) -> User | None:
-        """The user called ``name`` (any case, spaces normalised), if any."""
+        """The user called ``name`` (any case or width, spaces normalised), if any."""
         user_id = self.user_keys.get(name_key(" ".join(str(name).split())))
         return self.users.get(user_id) if user_id is not None else None
 
-    async def guest(self, name: str, lang: str = "en") -> Session:
+    def taken(self, name: str) -> bool:
+        """True if ``name`` or a look-alike of it belongs to someone."""
+        return name_skeleton(name) in self.user_skeletons
+
+    # -- hashing ---------------------------------------------------------------------
+
+    async def _in_pool(self, work: Callable[..., T], *args: Any) -> T:
+        """Run one hash in the bounded pool, or refuse at once if too many wait."""
+        if self._hashing >= self.limits.hash_workers + self.limits.hash_queue:
+            log.warning(
+                "sign-in refused: %d password hashes already running or waiting", self._hashing
+            )
+            raise SalonError(
+                "rate_limited",
+                "the salon is busy signing people in; try again in a few seconds",
+                retry_after=2,
+            )
+        self._hashing += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+        finally:
+            self._hashing -= 1
+
+    def _address_checks(self, rule: Any, address: str | None) -> list[Any]:
+        if self.limits.exempt(address):
+            return []
+        return [(rule, f"address:{address}")]
+
+    # -- signing in ------------------------------------------------------------------
+
+    async def guest(self, name: str, lang: str = "en", address: str | None = None) -> Session:
         """Sign in as a guest; a name already taken gets a number ("Anna 2")."""
         base = clean_name(name)
         lang = clean_lang(lang)
+        self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
         chosen = base
         number = 1
-        while name_key(chosen) in self.user_keys:
+        while self.taken(chosen) or is_reserved(chosen):
             number += 1
             suffix = f" {number}"
             chosen = base[: NAME_MAX - len(suffix)] + suffix
         return await self._create(chosen, lang, None)
 
-    async def register(self, name: str, password: str, lang: str = "en") -> Session:
+    async def register(
+        self, name: str, password: str, lang: str = "en", address: str | None = None
+    ) -> Session:
         """Create an account with a password (argon2id); ``conflict`` if the name is taken."""
         clean = clean_name(name)
         lang = clean_lang(lang)
         check_password(password)
-        if name_key(clean) in self.user_keys:
+        if self.taken(clean):
             raise SalonError("conflict", f"the name {clean} is taken")
-        hashed = await hash_password(password)
-        if name_key(clean) in self.user_keys:  # taken while hashing
+        self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
+        hashed = await self._in_pool(_hasher.hash, password)
+        if self.taken(clean):  # taken while hashing
             raise SalonError("conflict", f"the name {clean} is taken")
         return await self._create(clean, lang, hashed)
 
-    async def login(self, name: str, password: str) -> Session:
-        """Sign in with a password; ``unauthenticated`` if the name or password is wrong."""
+    async def login(self, name: str, password: str, address: str | None = None) -> Session:
+        """Sign in with a password; ``unauthenticated`` if the name or password is wrong.
+
+        Every attempt counts against the name and the address (``rate_limited``
+        beyond); an unknown name costs the same time as a wrong password.
+        """
         wrong = SalonError("unauthenticated", "wrong name or password")
         if not isinstance(name, str) or not isinstance(password, str):
             raise wrong
+        key = name_key(" ".join(name.split()))[: NAME_MAX * 4]
+        checks = [(self._login_name, f"name:{key}")]
+        checks += self._address_checks(self._login_address, address)
+        try:
+            self.gate.take(checks, "sign-in attempts")
+        except SalonError:
+            log.warning("sign-in rate limit: name %r from %s", key, address or "?")
+            raise
         user = self.find(name)
         stored = self.password_hashes.get(user.id) if user is not None else None
-        if user is None or stored is None:
+        against = stored if stored is not None else self._dummy_hash
+        if against is None:  # not loaded yet
+            against = self._dummy_hash = await self._in_pool(_hasher.hash, "not a password")
+        matches = await self._in_pool(_verify_hash, against, password)
+        if user is None or stored is None or not matches:
+            log.info("failed sign-in for %r from %s", key, address or "?")
             raise wrong
-        if not await verify_password(stored, password):
-            raise wrong
+        self.gate.clear(self._login_name, f"name:{key}")
         return await self._new_session(user)
 
-    async def resume(self, token: str) -> User | None:
-        """The user of a session token, looking it up in storage if needed."""
-        if not isinstance(token, str) or not token:
+    # -- sessions --------------------------------------------------------------------
+
+    def _expired(self, info: SessionInfo, now: float) -> bool:
+        return (
+            now - info.last_used > self.limits.session_idle
+            or now - info.created > self.limits.session_max
+        )
+
+    async def session(self, token: Any) -> tuple[str, SessionInfo] | None:
+        """The live session of a token (its hash and info), or None if unknown, expired or revoked.
+
+        A use slides the expiry; it is stored at most every ``session_idle / 30``
+        seconds so that a busy player does not cost a write per message.
+        """
+        if not isinstance(token, str) or not token or len(token) > 256:
             return None
         digest = token_hash(token)
-        user_id = self.sessions.get(digest)
-        if user_id is None:
+        now = self.clock()
+        info = self.sessions.get(digest)
+        if info is None:
             rows = await self.store.read(
-                select(m.sessions.c.user_id).where(m.sessions.c.token_hash == digest)
+                select(
+                    m.sessions.c.user_id,
+                    m.sessions.c.created,
+                    m.sessions.c.last_used,
+                    m.sessions.c.revoked,
+                ).where(m.sessions.c.token_hash == digest)
             )
-            if not rows:
+            if not rows or rows[0].revoked is not None:
                 return None
-            user_id = int(rows[0][0])
-            self.sessions[digest] = user_id
-        return self.users.get(user_id)
+            row = rows[0]
+            last = float(row.last_used if row.last_used is not None else row.created)
+            info = SessionInfo(int(row.user_id), float(row.created), last, last)
+            self.sessions[digest] = info
+        if self._expired(info, now) or info.user_id not in self.users:
+            self.sessions.pop(digest, None)
+            return None
+        info.last_used = now
+        if now - info.stored_last_used > self.limits.session_idle / 30:
+            info.stored_last_used = now
+            await self.store.write(
+                [
+                    (
+                        update(m.sessions).where(m.sessions.c.token_hash == digest),
+                        {"last_used": now},
+                    )
+                ]
+            )
+        return digest, info
+
+    async def resume(self, token: Any) -> User | None:
+        """The user of a live session token (unknown, expired and revoked tokens give None)."""
+        found = await self.session(token)
+        return self.users.get(found[1].user_id) if found is not None else None
+
+    async def revoke(self, token: Any) -> tuple[User, str]:
+        """Sign out: the token is revoked for good; ``unauthenticated`` if it was not live."""
+        found = await self.session(token)
+        if found is None:
+            raise SalonError("unauthenticated", "unknown or expired session token")
+        digest, info = found
+        await self.store.write(
+            [
+                (
+                    update(m.sessions).where(m.sessions.c.token_hash == digest),
+                    {"revoked": self.clock()},
+                )
+            ]
+        )
+        self.sessions.pop(digest, None)
+        return self.users[info.user_id], digest
+
+    async def change_password(
+        self, token: Any, old: Any, new: Any, address: str | None = None
+    ) -> tuple[User, str]:
+        """A new password; every other session of the account is revoked.
+
+        Returns the user and the hash of the session kept (the one asking).
+        """
+        found = await self.session(token)
+        if found is None:
+            raise SalonError("unauthenticated", "unknown or expired session token")
+        digest, info = found
+        user = self.users[info.user_id]
+        stored = self.password_hashes.get(user.id)
+        if stored is None:
+            raise SalonError("forbidden", "a guest has no password; register an account instead")
+        new_password = check_password(new)
+        if not isinstance(old, str):
+            raise SalonError("unauthenticated", "the current password is wrong")
+        key = name_key(user.name)
+        checks = [(self._login_name, f"name:{key}")]
+        checks += self._address_checks(self._login_address, address)
+        self.gate.take(checks, "sign-in attempts")
+        if not await self._in_pool(_verify_hash, stored, old):
+            raise SalonError("unauthenticated", "the current password is wrong")
+        hashed = await self._in_pool(_hasher.hash, new_password)
+        now = self.clock()
+        await self.store.write(
+            [
+                (update(m.users).where(m.users.c.id == user.id), {"password_hash": hashed}),
+                (
+                    update(m.sessions).where(
+                        (m.sessions.c.user_id == user.id)
+                        & (m.sessions.c.token_hash != digest)
+                        & m.sessions.c.revoked.is_(None)
+                    ),
+                    {"revoked": now},
+                ),
+            ]
+        )
+        self.password_hashes[user.id] = hashed
+        for other in [d for d, s in self.sessions.items() if s.user_id == user.id]:
+            if other != digest:
+                del self.sessions[other]
+        return user, digest
 
     async def _create(self, name: str, lang: str, password_hash: str | None) -> Session:
         user = User(self.next_id(), name, lang, password_hash is None)
         key = name_key(name)
+        skeleton = name_skeleton(name)
         self.user_keys[key] = user.id  # reserve the name before waiting
+        self.user_skeletons[skeleton] = user.id
         token = new_token()
-        now = time.time()
+        now = self.clock()
         row = {
             "id": user.id,
             "name": name,
@@ -230,23 +504,35 @@ class AccountBook:
             "guest": user.guest,
             "created": now,
         }
-        session = {"token_hash": token_hash(token), "user_id": user.id, "created": now}
+        session = {
+            "token_hash": token_hash(token),
+            "user_id": user.id,
+            "created": now,
+            "last_used": now,
+        }
         try:
             await self.store.write([(insert(m.users), row), (insert(m.sessions), session)])
         except Exception:
             self.user_keys.pop(key, None)
+            self.user_skeletons.pop(skeleton, None)
             raise SalonError("internal", "the account could not be stored") from None
         self.users[user.id] = user
         self.password_hashes[user.id] = password_hash
-        self.sessions[token_hash(token)] = user.id
+        self.sessions[token_hash(token)] = SessionInfo(user.id, now, now, now)
         return Session(token, user)
 
     async def _new_session(self, user: User) -> Session:
         token = new_token()
-        session = {"token_hash": token_hash(token), "user_id": user.id, "created": time.time()}
+        now = self.clock()
+        session = {
+            "token_hash": token_hash(token),
+            "user_id": user.id,
+            "created": now,
+            "last_used": now,
+        }
         try:
             await self.store.write([(insert(m.sessions), session)])
         except Exception:
             raise SalonError("internal", "the session could not be stored") from None
-        self.sessions[token_hash(token)] = user.id
+        self.sessions[token_hash(token)] = SessionInfo(user.id, now, now, now)
         return Session(token, user)

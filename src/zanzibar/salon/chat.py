@@ -3,7 +3,9 @@
 Lines are at most :data:`MAX_LENGTH` characters; a user may send at most
 :data:`RATE_COUNT` lines in any :data:`RATE_WINDOW` seconds (table chat and
 private messages together). A refused line does not count against the limit.
-``/me waves`` is an action line, shown as "* Anna waves".
+``/me waves`` is an action line, shown as "* Anna waves". The text itself is
+cleaned by :func:`zanzibar.salon.text.clean_free_text` (well-formed Unicode,
+no controls, bidi overrides or invisible formatting).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.text import clean_free_text
 
 MAX_LENGTH = 500
 RATE_COUNT = 5
@@ -32,18 +35,14 @@ def clean_text(raw: Any) -> tuple[str, bool]:
     ...
     zanzibar.salon.errors.SalonError: a chat line is at most 500 characters
     """
-    if not isinstance(raw, str):
-        raise SalonError("invalid", "a chat line must be text")
-    if len(raw) > MAX_LENGTH:
+    if isinstance(raw, str) and len(raw) > MAX_LENGTH:
         raise SalonError("too_long", f"a chat line is at most {MAX_LENGTH} characters")
-    text = raw.strip()
+    text = clean_free_text(raw, "a chat line", MAX_LENGTH, single_line=False)
     me = False
     if text.startswith("/me ") or text == "/me":
         me, text = True, text[3:].strip()
     if not text:
         raise SalonError("invalid", "a chat line cannot be empty")
-    if any(ch in text for ch in "\x00\r"):
-        text = text.replace("\x00", "").replace("\r", "")
     return text, me
 
 
@@ -82,6 +81,12 @@ class RateLimiter:
     def record(self, key: int) -> None:
         """Count one message of ``key``."""
         self._prune(key).append(self.clock())
+
+    def forget_last(self, key: int) -> None:
+        """Take back the last recorded message of ``key`` (it could not be stored)."""
+        times = self._times.get(key)
+        if times:
+            times.pop()
 
     def allow(self, key: int) -> bool:
         """Check and record in one step; False if over the limit."""

@@ -26,6 +26,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "stale",
         "bad_option",
         "rate_limited",
+        "quota",
         "too_long",
         "conflict",
         "internal",

@@ -32,7 +32,8 @@ users = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("name", String(64), nullable=False),
-    #: ``name`` folded to lower case: names are unique regardless of case.
+    #: ``name`` in NFKC, case-folded: how a name is found (uniqueness is by
+    #: confusable skeleton, checked by the salon, the only writer).
     Column("name_key", String(64), nullable=False, unique=True),
     Column("password_hash", Text, nullable=True),
     Column("lang", String(8), nullable=False),
@@ -47,7 +48,12 @@ sessions = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
     Column("created", Float, nullable=False),
+    #: Last use (stored at most every few hours): the expiry slides from here.
+    Column("last_used", Float, nullable=True),
+    #: When the session was signed out or revoked (a password change); null while live.
+    Column("revoked", Float, nullable=True),
 )
+Index("ix_sessions_user", sessions.c.user_id)
 
 tables = Table(
     "tables",

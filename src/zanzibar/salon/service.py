@@ -18,6 +18,7 @@ Rules the whole module keeps:
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import logging
 import secrets
@@ -56,6 +57,7 @@ from zanzibar.salon.fields import (
     since_field,
 )
 from zanzibar.salon.history import CHANNELS, History, Item
+from zanzibar.salon.limits import Limits, RateGate, rates
 from zanzibar.salon.messages import bot_name, your_turn_text
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.records import read_match_record, read_record
@@ -63,6 +65,7 @@ from zanzibar.salon.seats import Seat
 from zanzibar.salon.snapshots import Snapshot
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import GameInfo, Table, round_ended
+from zanzibar.salon.text import is_well_formed, strip_invisible
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,25 @@ CLOCK_MIN, CLOCK_MAX = 5, 3600
 MAX_SEATS = 16
 
 Handler = Callable[[Connection, dict[str, Any]], Awaitable[None]]
+
+
+def well_formed(value: Any, depth: int = 0) -> bool:
+    """True if every string in a decoded message (keys included) is valid Unicode.
+
+    >>> well_formed({"text": "ok", "list": ["é"]}), well_formed({"text": chr(0xD800)})
+    (True, False)
+    """
+    if isinstance(value, str):
+        return is_well_formed(value)
+    if depth > 64:
+        return True
+    if isinstance(value, dict):
+        return all(
+            well_formed(k, depth + 1) and well_formed(v, depth + 1) for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return all(well_formed(v, depth + 1) for v in value)
+    return True
 
 
 class Salon:
@@ -92,6 +114,7 @@ class Salon:
     (a secure random number by default; tests pass a counter to replay the same games).
     ``rules_for``/``games``: where games come from (the registry by default;
     tests may pass their own).
+    ``limits``: quotas and rates against abuse (:class:`zanzibar.salon.limits.Limits`).
     """
 
     def __init__(
@@ -106,6 +129,7 @@ class Salon:
         durable: bool = False,
         bot_threads: bool = True,
         clock_scale: float = 1.0,
+        limits: Limits | None = None,
         seeds: Callable[[], int] | None = None,
         rules_for: Callable[[str], GameRules[Any, Any]] = get_rules,
         games: Callable[[], list[str]] = lambda: list(REGISTERED_GAMES),
@@ -123,16 +147,31 @@ class Salon:
         self._games = games
         self.store = Store(db_url, durable=durable)
         self.tables: dict[int, Table] = {}
-        self.accounts = AccountBook(self.store, lambda: self._new_id("user"))
+        self.limits = limits or Limits()
+        self.accounts = AccountBook(self.store, lambda: self._new_id("user"), self.limits)
         self._connections: dict[int, Connection] = {}
         self._user_conns: dict[int, set[Connection]] = {}
+        #: Open sockets per client address (for the per-address socket quota).
+        self._address_conns: dict[str, int] = {}
+        #: Connection id -> its client address, and the hash of the token it said hello with.
+        self._addresses: dict[int, str] = {}
+        self._digests: dict[int, str] = {}
+        #: The address each table was created from (in memory: quotas restart empty).
+        self._table_address: dict[int, str] = {}
         self._chat_limit = RateLimiter()
+        self.gate = RateGate()
+        self._message_rate_user = rates(self.limits.message_rate_user)
+        self._message_rate_address = rates(self.limits.message_rate_address)
+        self._create_rate_user = rates(self.limits.table_create_rate_user)
+        self._create_rate_address = rates(self.limits.table_create_rate_address)
         self._next_ids: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.Task[Any]] = set()
         self._lobby_task: asyncio.Task[None] | None = None
-        #: The table list last sent to lobby followers, per language.
-        self._lobby_sent: dict[str, list[dict[str, Any]]] = {}
+        #: The lobby page last sent to followers, per (language, page size).
+        self._lobby_sent: dict[tuple[str, int], dict[str, Any]] = {}
+        #: Page size each lobby follower asked for.
+        self._lobby_limits: dict[int, int] = {}
         self._takeovers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.thinker = Thinker(bot_threads)
         self._started = False
@@ -142,6 +181,7 @@ class Salon:
             "ping": self._ping,
             "lobby.subscribe": self._lobby_subscribe,
             "lobby.unsubscribe": self._lobby_unsubscribe,
+            "lobby.list": self._lobby_list,
             "games.list": self._games_list,
             "table.create": self._table_create,
             "table.join": self._table_join,
@@ -217,6 +257,7 @@ class Salon:
         for conn in list(self._connections.values()):
             conn.close()
         self._connections.clear()
+        self.accounts.close()
         await self.store.stop()
 
     async def crash(self) -> None:
@@ -293,21 +334,49 @@ class Salon:
     # accounts (kept by :class:`AccountBook`)
     # =============================================================================
 
-    async def guest(self, name: str, lang: str = "en") -> Session:
+    async def guest(self, name: str, lang: str = "en", address: str | None = None) -> Session:
         """Sign in as a guest; a name already taken gets a number ("Anna 2")."""
-        return await self.accounts.guest(name, lang)
+        return await self.accounts.guest(name, lang, address)
 
-    async def register(self, name: str, password: str, lang: str = "en") -> Session:
+    async def register(
+        self, name: str, password: str, lang: str = "en", address: str | None = None
+    ) -> Session:
         """Create an account with a password (argon2id); ``conflict`` if the name is taken."""
-        return await self.accounts.register(name, password, lang)
+        return await self.accounts.register(name, password, lang, address)
 
-    async def login(self, name: str, password: str) -> Session:
+    async def login(self, name: str, password: str, address: str | None = None) -> Session:
         """Sign in with a password; ``unauthenticated`` if the name or password is wrong."""
-        return await self.accounts.login(name, password)
+        return await self.accounts.login(name, password, address)
 
     async def resume(self, token: str) -> User | None:
-        """The user of a session token, or None."""
+        """The user of a live session token, or None (unknown, expired or revoked)."""
         return await self.accounts.resume(token)
+
+    async def logout(self, token: str) -> None:
+        """Sign out: revoke the token; the sockets that said hello with it are signed out too."""
+        _user, digest = await self.accounts.revoke(token)
+        self._drop_sessions(lambda conn: self._digests.get(conn.id) == digest, "you signed out")
+
+    async def change_password(
+        self, token: str, old: str, new: str, address: str | None = None
+    ) -> User:
+        """Set a new password; every other session of the account is revoked at once."""
+        user, kept = await self.accounts.change_password(token, old, new, address)
+        self._drop_sessions(
+            lambda conn: conn.user_id == user.id and self._digests.get(conn.id) != kept,
+            "the password was changed; sign in again",
+        )
+        return user
+
+    def _drop_sessions(self, which: Callable[[Connection], bool], why: str) -> None:
+        """Sign out the sockets ``which`` selects: they are told, and must say hello again."""
+        for conn in list(self._connections.values()):
+            if conn.user is None or not which(conn):
+                continue
+            conn.put(error_reply(None, SalonError("unauthenticated", why)))
+            user = self._forget_user(conn)
+            if user is not None and not self._connected(user.id):
+                self._spawn(self._user_left(user), name=f"signed-out-{user.id}")
 
     def _name_of(self, user_id: int) -> str:
         user = self.accounts.users.get(user_id)
@@ -320,10 +389,26 @@ class Salon:
     # connections
     # =============================================================================
 
-    async def connect(self, send: Send) -> Connection:
-        """A new connection; it must say ``hello`` before anything else."""
+    async def connect(self, send: Send, address: str | None = None) -> Connection:
+        """A new connection from ``address``; it must say ``hello`` before anything else.
+
+        ``quota`` if the address already holds its share of sockets.
+        """
+        if not self.limits.exempt(address):
+            assert address is not None
+            held = self._address_conns.get(address, 0)
+            if held >= self.limits.sockets_per_address:
+                log.warning("socket refused: %s already holds %d sockets", address, held)
+                raise SalonError(
+                    "quota",
+                    f"at most {self.limits.sockets_per_address} connections"
+                    " from one address; close one first",
+                )
+            self._address_conns[address] = held + 1
         conn = Connection(send)
         self._connections[conn.id] = conn
+        if address:
+            self._addresses[conn.id] = address
         return conn
 
     async def disconnect(self, conn: Connection) -> None:
@@ -331,20 +416,39 @@ class Salon:
         if self._connections.pop(conn.id, None) is None:
             return  # unknown, or already disconnected
         conn.close()
+        self._lobby_limits.pop(conn.id, None)
+        address = self._addresses.pop(conn.id, None)
+        if address is not None and address in self._address_conns:
+            self._address_conns[address] -= 1
+            if self._address_conns[address] <= 0:
+                del self._address_conns[address]
+        user = self._forget_user(conn)
+        if user is None or self._connected(user.id):
+            return
+        await self._user_left(user)
+
+    def _forget_user(self, conn: Connection) -> User | None:
+        """Detach a connection from its user and tables (it stays open, signed out)."""
+        self._digests.pop(conn.id, None)
         user = conn.user
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None:
                 table.subscribers.pop(conn.id, None)
         conn.tables.clear()
+        conn.lobby = False
+        conn.user = None
         if user is None:
-            return
+            return None
         conns = self._user_conns.get(user.id)
         if conns is not None:
             conns.discard(conn)
-            if conns:
-                return
-            del self._user_conns[user.id]
+            if not conns:
+                del self._user_conns[user.id]
+        return user
+
+    async def _user_left(self, user: User) -> None:
+        """The user's last connection closed (or was signed out)."""
         for table in list(self.tables.values()):
             try:
                 await self._user_gone(table, user.id)
@@ -405,8 +509,13 @@ class Salon:
         """Act on one message; every refusal becomes an ``error`` reply, never an exception."""
         reply_id = request_id(message)
         try:
+            self._count_message(conn)
             if not isinstance(message, dict):
                 raise SalonError("invalid", "a message must be a JSON object")
+            if not well_formed(message):
+                raise SalonError(
+                    "invalid", "the message holds text that is not valid Unicode (a lone surrogate)"
+                )
             version = message.get("v", PROTOCOL)
             if version != PROTOCOL or isinstance(version, bool):
                 raise SalonError("bad_version", f"this salon speaks protocol {PROTOCOL}")
@@ -428,6 +537,17 @@ class Salon:
                     reply_id, SalonError("internal", "the salon failed; nothing was changed")
                 )
             )
+
+    def _count_message(self, conn: Connection) -> None:
+        """Count one message against its account and address (``rate_limited`` beyond)."""
+        checks = []
+        if conn.user is not None:
+            checks.append((self._message_rate_user, f"user:{conn.user.id}"))
+        address = self._addresses.get(conn.id)
+        if not self.limits.exempt(address):
+            checks.append((self._message_rate_address, f"address:{address}"))
+        if checks:
+            self.gate.take(checks, "messages")
 
     def _ok(self, conn: Connection, message: dict[str, Any], **fields: Any) -> None:
         reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
@@ -454,15 +574,29 @@ class Salon:
     # =============================================================================
 
     async def _hello(self, conn: Connection, message: dict[str, Any]) -> None:
-        token = message.get("token")
         lang = clean_lang(message.get("lang"), default="")
-        user = await self.resume(token) if isinstance(token, str) else None
-        if user is None:
-            raise SalonError("unauthenticated", "unknown or expired session token")
+        found = await self.accounts.session(message.get("token"))
+        user = self.accounts.users.get(found[1].user_id) if found is not None else None
+        if found is None or user is None:
+            raise SalonError(
+                "unauthenticated", "unknown, expired or signed-out session; sign in again"
+            )
         if conn.user is not None and conn.user.id != user.id:
             raise SalonError("conflict", "this connection already belongs to another user")
         first = conn.user is None
+        if first and len(self._user_conns.get(user.id, ())) >= self.limits.sockets_per_user:
+            log.warning(
+                "hello refused: %s already holds %d sockets",
+                user.name,
+                self.limits.sockets_per_user,
+            )
+            raise SalonError(
+                "quota",
+                f"at most {self.limits.sockets_per_user} connections per account;"
+                " close another tab or window first",
+            )
         conn.user = user
+        self._digests[conn.id] = found[0]
         conn.lang = lang or user.lang
         conns = self._user_conns.setdefault(user.id, set())
         was_connected = bool(conns)
@@ -502,15 +636,56 @@ class Salon:
             reply["id"] = reply_id
         conn.put(reply)
 
+    def _page_limit(self, message: dict[str, Any], largest: int) -> int:
+        """The ``limit`` of a paged request: 1 to ``largest`` (``largest`` when absent)."""
+        limit = int_field(message, "limit", required=False)
+        if limit is None:
+            return largest
+        if not 1 <= limit <= largest:
+            raise SalonError("invalid", f"limit is a number from 1 to {largest}")
+        return limit
+
     async def _lobby_subscribe(self, conn: Connection, message: dict[str, Any]) -> None:
+        limit = self._page_limit(message, self.limits.lobby_page_max)
         conn.lobby = True
-        self._lobby_sent.pop(conn.lang, None)  # the next update goes out even if unchanged
+        self._lobby_limits[conn.id] = limit
+        self._lobby_sent.pop((conn.lang, limit), None)  # the next update goes out even if unchanged
         self._ok(conn, message)
-        conn.put({"v": PROTOCOL, "type": "lobby", "tables": self._lobby_tables(conn.lang)})
+        conn.put({"v": PROTOCOL, "type": "lobby", **self.lobby_page(conn.lang, None, limit)})
 
     async def _lobby_unsubscribe(self, conn: Connection, message: dict[str, Any]) -> None:
         conn.lobby = False
+        self._lobby_limits.pop(conn.id, None)
         self._ok(conn, message)
+
+    async def _lobby_list(self, conn: Connection, message: dict[str, Any]) -> None:
+        limit = self._page_limit(message, self.limits.lobby_page_max)
+        cursor = int_field(message, "cursor", required=False)
+        if cursor is not None and cursor < 0:
+            raise SalonError("invalid", "cursor cannot be negative")
+        self._ok(conn, message, **self.lobby_page(conn.lang, cursor, limit))
+
+    def lobby_page(self, lang: str, cursor: int | None, limit: int | None) -> dict[str, Any]:
+        """One page of the public tables by id: those after ``cursor``, at most ``limit``.
+
+        ``next`` is the cursor of the following page (None on the last one);
+        ``total`` counts every public table. ``limit`` is capped at
+        ``Limits.lobby_page_max`` (also the default), so no request can make
+        the salon build the whole list of a crowded lobby.
+        """
+        largest = self.limits.lobby_page_max
+        limit = largest if limit is None else max(1, min(int(limit), largest))
+        public = sorted(tid for tid, table in self.tables.items() if not table.private)
+        start = 0 if cursor is None else bisect.bisect_right(public, cursor)
+        ids = public[start : start + limit]
+        more = start + limit < len(public)
+        return {
+            "tables": [
+                self.tables[tid].summary(lang, self._connected, self._name_of) for tid in ids
+            ],
+            "next": ids[-1] if more and ids else None,
+            "total": len(public),
+        }
 
     async def _games_list(self, conn: Connection, message: dict[str, Any]) -> None:
         self._ok(conn, message, games=self.games_info(conn.lang))
@@ -537,16 +712,10 @@ class Salon:
             )
         return out
 
-    def _lobby_tables(self, lang: str) -> list[dict[str, Any]]:
-        return [
-            table.summary(lang, self._connected, self._name_of)
-            for table in self.tables.values()
-            if not table.private
-        ]
-
     async def list_tables(self, lang: str = "en") -> list[dict[str, Any]]:
-        """Summaries of the public tables (for ``GET /api/tables``)."""
-        return self._lobby_tables(lang)
+        """The first page of public tables (``GET /api/tables``; see :meth:`lobby_page`)."""
+        tables: list[dict[str, Any]] = self.lobby_page(lang, None, None)["tables"]
+        return tables
 
     def _lobby_changed(self) -> None:
         if self._stopping:
@@ -560,18 +729,19 @@ class Salon:
         Skipped when the list a language sees did not change since it was last sent.
         """
         await asyncio.sleep(self.lobby_delay)
-        by_lang: dict[str, list[dict[str, Any]] | None] = {}
+        by_view: dict[tuple[str, int], dict[str, Any] | None] = {}
         for conn in list(self._connections.values()):
             if conn.lobby and conn.user is not None:
-                if conn.lang not in by_lang:
-                    tables = self._lobby_tables(conn.lang)
-                    if tables == self._lobby_sent.get(conn.lang):
-                        by_lang[conn.lang] = None
+                view = (conn.lang, self._lobby_limits.get(conn.id, self.limits.lobby_page_max))
+                if view not in by_view:
+                    page = self.lobby_page(view[0], None, view[1])
+                    if page == self._lobby_sent.get(view):
+                        by_view[view] = None
                     else:
-                        by_lang[conn.lang] = self._lobby_sent[conn.lang] = tables
-                tables_now = by_lang[conn.lang]
-                if tables_now is not None:
-                    conn.put({"v": PROTOCOL, "type": "lobby", "tables": tables_now})
+                        by_view[view] = self._lobby_sent[view] = page
+                page_now = by_view[view]
+                if page_now is not None:
+                    conn.put({"v": PROTOCOL, "type": "lobby", **page_now})
 
     # =============================================================================
     # broadcasting
@@ -691,9 +861,27 @@ class Salon:
         since: int,
         channel: str | None = None,
         reply_id: Any = None,
+        limit: int | None = None,
+        latest: bool = False,
     ) -> None:
+        """Send at most ``limit`` items after ``since`` (a page; ``more`` says if others follow).
+
+        With ``latest`` (joining, coming back) and more items than a page, the
+        newest page is sent instead, and ``since`` in the reply says where it starts:
+        older items stay available through ``history`` requests.
+        """
         uid = conn.user_id
-        items = [table.message(i, conn.lang, uid) for i in table.history.since(since, channel)]
+        limit = self.limits.history_page_max if limit is None else limit
+        if latest and channel is None and table.history.last_seq - since > limit:
+            since = table.history.last_seq - limit
+        page: list[Item] = []
+        more = False
+        for item in table.history.since(since, channel):
+            if len(page) == limit:
+                more = True
+                break
+            page.append(item)
+        items = [table.message(i, conn.lang, uid) for i in page]
         message: dict[str, Any] = {
             "v": PROTOCOL,
             "type": "history",
@@ -701,6 +889,8 @@ class Salon:
             "since": since,
             "items": items,
             "last_seq": table.history.last_seq,
+            "more": more,
+            "next": page[-1].seq if more else None,
         }
         if channel is not None:
             message["channel"] = channel
@@ -711,7 +901,7 @@ class Salon:
     def _follow(self, conn: Connection, table: Table, since: int) -> None:
         """Send the table, the history since ``since`` and the view; then follow live items."""
         conn.put(self._table_message(table, conn))
-        self._send_history(conn, table, since)
+        self._send_history(conn, table, since, latest=True)
         table.subscribers[conn.id] = conn
         conn.tables.add(table.id)
         self._publish_views(table, [conn])
@@ -840,6 +1030,8 @@ class Salon:
             seats = min(high, max(low, 4), MAX_SEATS)
         self._check_capacity(rules, options, seats)
         private = bool_field(message, "private", default=False)
+        address = self._addresses.get(conn.id)
+        self._check_table_quota(user, address)
         table_id = self._new_id("table")
         now = time.time()
         table = Table(
@@ -865,6 +1057,8 @@ class Salon:
             raise
         table.commit_staged()
         self.tables[table_id] = table
+        if address is not None:
+            self._table_address[table_id] = address
         self._ok(
             conn,
             message,
@@ -872,6 +1066,33 @@ class Salon:
         )
         self._follow(conn, table, 0)
         self._lobby_changed()
+
+    def _check_table_quota(self, user: User, address: str | None) -> None:
+        """``quota`` if the account or address hosts its share of open tables;
+        ``rate_limited`` (and nothing counted) if it created too many lately."""
+        hosted = sum(1 for table in self.tables.values() if table.host == user.id)
+        if hosted >= self.limits.tables_per_user:
+            raise SalonError(
+                "quota",
+                f"you already host {hosted} tables, the most allowed;"
+                " leave one before opening another",
+            )
+        checks = [(self._create_rate_user, f"user:{user.id}")]
+        if not self.limits.exempt(address):
+            held = sum(
+                1
+                for tid, where in self._table_address.items()
+                if where == address and tid in self.tables
+            )
+            if held >= self.limits.tables_per_address:
+                log.warning("table refused: %s already hosts %d tables", address, held)
+                raise SalonError(
+                    "quota",
+                    f"{held} tables are already open from your address, the most allowed;"
+                    " close one before opening another",
+                )
+            checks.append((self._create_rate_address, f"address:{address}"))
+        self.gate.take(checks, "new tables")
 
     async def _table_join(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
@@ -1006,6 +1227,7 @@ class Salon:
     def _close(self, table: Table) -> None:
         """Forget a closed table (it was stored as closed)."""
         self.tables.pop(table.id, None)
+        self._table_address.pop(table.id, None)
         for task in (table.bot_task, table.clock_task, table.pause_task):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
@@ -1571,10 +1793,16 @@ class Salon:
             if not table.is_present(user.id):
                 raise SalonError("forbidden", "join or watch the table to talk there")
             self._chat_limit.check(user.id)
+            # counted before waiting for storage: lines sent at once on several
+            # sockets (or to several tables) cannot all pass the check together
+            self._chat_limit.record(user.id)
             snap = Snapshot.of(table)
             table.stage("chat", {"user": user.id, "from": user.name, "text": text, "me": me})
-            await self._commit(table, snap, [])
-            self._chat_limit.record(user.id)
+            try:
+                await self._commit(table, snap, [])
+            except SalonError:
+                self._chat_limit.forget_last(user.id)
+                raise
             item = table.commit_staged()
             self._ok(conn, message, table=table.id, seq=item[0].seq)
             self._publish(table, item)
@@ -1585,27 +1813,34 @@ class Salon:
         if not isinstance(to, str):
             raise SalonError("invalid", "say whom the message is for")
         text, me = clean_text(message.get("text"))
-        target_id = self.accounts.user_keys.get(name_key(" ".join(to.split())))
-        if target_id is None:
-            raise SalonError("not_found", f"nobody is called {to[:40]}")
+        target = self.accounts.find(to)
+        if target is None:
+            raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
+        target_id = target.id
         self._chat_limit.check(user.id)
+        self._chat_limit.record(user.id)  # before waiting: see _chat_table
         message_id = self._new_id("private")
-        await self.store.write(
-            [
-                (
-                    insert(m.private_messages),
-                    {
-                        "id": message_id,
-                        "sender_id": user.id,
-                        "recipient_id": target_id,
-                        "text": text,
-                        "me": me,
-                        "created": time.time(),
-                    },
-                )
-            ]
-        )
-        self._chat_limit.record(user.id)
+        try:
+            await self.store.write(
+                [
+                    (
+                        insert(m.private_messages),
+                        {
+                            "id": message_id,
+                            "sender_id": user.id,
+                            "recipient_id": target_id,
+                            "text": text,
+                            "me": me,
+                            "created": time.time(),
+                        },
+                    )
+                ]
+            )
+        except Exception:
+            self._chat_limit.forget_last(user.id)
+            raise SalonError(
+                "internal", "the message could not be stored; nothing was sent"
+            ) from None
         target = self.accounts.users[target_id]
         self._ok(conn, message, delivered=self._connected(target_id))
         out = {
@@ -1632,9 +1867,10 @@ class Salon:
         channel = message.get("channel")
         if channel is not None and channel not in CHANNELS:
             raise SalonError("invalid", f"channel is one of {', '.join(CHANNELS)}")
+        limit = self._page_limit(message, self.limits.history_page_max)
         if not table.is_present(user.id):
             raise SalonError("forbidden", "join or watch the table first")
-        self._send_history(conn, table, since, channel, request_id(message))
+        self._send_history(conn, table, since, channel, request_id(message), limit)
 
     # =============================================================================
     # read-only queries (HTTP API)
@@ -1676,6 +1912,13 @@ class Salon:
     # =============================================================================
 
     async def _restore_tables(self) -> None:
+        """Rebuild the open tables: one query per kind of row, linear in what is read.
+
+        Read: the open tables' rows, their history, the players of the games
+        played at them (to render those games' events) and the log of each
+        running game. Finished games' logs, and everything of closed tables,
+        stay in the database until asked for (``GET /api/games/{id}``).
+        """
         rows = await self.store.read(select(m.tables).where(m.tables.c.closed.is_(None)))
         if not rows:
             return
@@ -1687,21 +1930,12 @@ class Salon:
             .order_by(m.history.c.table_id, m.history.c.seq)
         ):
             items_by_table[h.table_id].append(Item.of(h.seq, h.channel, dict(h.item)))
-        game_ids: set[int] = set()
-        for items in items_by_table.values():
-            game_ids.update(int(i.data["game_id"]) for i in items if i.channel == "game")
-        game_ids.update(row.game_id for row in rows if row.game_id is not None)
-        players: dict[int, list[Any]] = {}
-        if game_ids:
-            for p in await self.store.read(
-                select(m.game_players)
-                .where(m.game_players.c.game_id.in_(game_ids))
-                .order_by(m.game_players.c.game_id, m.game_players.c.seat)
-            ):
-                players.setdefault(p.game_id, []).append(p)
+        players = await self._players_by_table(open_ids)
         for row in rows:
             try:
-                table = await self._restore_table(row, items_by_table[row.id], players)
+                table = await self._restore_table(
+                    row, items_by_table[row.id], players.get(row.id, {})
+                )
             except Exception:
                 log.exception("table %s could not be restored; it stays closed in memory", row.id)
                 continue
@@ -1713,9 +1947,28 @@ class Salon:
                         self._start_takeover_timer(table, seat.user)
                 self._schedule(table)
 
+    async def _players_by_table(self, table_ids: list[int]) -> dict[int, dict[int, list[Any]]]:
+        """The players of every game of these tables: table id -> game id -> rows by seat.
+
+        One query joined on ``games.table_id``, in chunks so that no statement
+        carries too many parameters; each row is read once.
+        """
+        out: dict[int, dict[int, list[Any]]] = {}
+        for start in range(0, len(table_ids), 500):
+            chunk = table_ids[start : start + 500]
+            for p in await self.store.read(
+                select(m.games.c.table_id, m.game_players)
+                .join(m.games, m.games.c.id == m.game_players.c.game_id)
+                .where(m.games.c.table_id.in_(chunk))
+                .order_by(m.game_players.c.game_id, m.game_players.c.seat)
+            ):
+                out.setdefault(p.table_id, {}).setdefault(p.game_id, []).append(p)
+        return out
+
     async def _restore_table(
         self, row: Any, items: list[Item], players: dict[int, list[Any]]
     ) -> Table:
+        """One open table from its row, its history and the players of its games."""
         rules = self._rules_for(row.game)
         table = Table(
             id=row.id,
@@ -1739,22 +1992,10 @@ class Salon:
             table.games[game_id] = GameInfo(
                 game_id, tuple(p.name for p in plist), tuple(p.user_id for p in plist)
             )
-        table.games = {
-            gid: info
-            for gid, info in table.games.items()
-            if gid in self._game_ids_of(items, row.game_id)
-        }
         if row.game_id is not None:
             table.match = await self._load_match(rules, row.game_id)
         table.stored_row = table.row()
         return table
-
-    @staticmethod
-    def _game_ids_of(items: list[Item], current: int | None) -> set[int]:
-        ids = {int(i.data["game_id"]) for i in items if i.channel == "game"}
-        if current is not None:
-            ids.add(current)
-        return ids
 
     async def _load_match(self, rules: GameRules[Any, Any], game_id: int) -> Match[Any, Any]:
         record = await read_match_record(self.store, game_id)

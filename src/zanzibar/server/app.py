@@ -39,7 +39,7 @@ from zanzibar.games import game_names, get_rules
 from zanzibar.server import openapi
 from zanzibar.server.guards import BodyLimit, abort_function, client_of, refusal
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
-from zanzibar.server.settings import Limits, Settings
+from zanzibar.server.settings import Settings, TransportLimits
 
 log = logging.getLogger("zanzibar.server")
 
@@ -49,6 +49,8 @@ STATIC_DIR = Path(__file__).parent / "static"
 #: readable ``too_large`` error instead of a closed socket; beyond it the
 #: socket is closed (1009) to bound memory.
 WS_MAX_SIZE = 1024 * 1024
+#: WebSocket close code for a socket refused by a quota (policy violation).
+CLOSE_POLICY = 1008
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -58,10 +60,16 @@ class SalonService(Protocol):
 
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
-    async def guest(self, name: str, lang: str) -> Any: ...
-    async def register(self, name: str, password: str, lang: str) -> Any: ...
-    async def login(self, name: str, password: str) -> Any: ...
-    async def connect(self, send: Send) -> Any: ...
+    async def guest(self, name: str, lang: str, address: str | None = None) -> Any: ...
+    async def register(
+        self, name: str, password: str, lang: str, address: str | None = None
+    ) -> Any: ...
+    async def login(self, name: str, password: str, address: str | None = None) -> Any: ...
+    async def logout(self, token: str) -> None: ...
+    async def change_password(
+        self, token: str, old: str, new: str, address: str | None = None
+    ) -> Any: ...
+    async def connect(self, send: Send, address: str | None = None) -> Any: ...
     async def handle(self, conn: Any, message: dict[str, Any]) -> None: ...
     async def disconnect(self, conn: Any) -> None: ...
     async def list_tables(self, lang: str = "en") -> Any: ...
@@ -108,6 +116,7 @@ _HTTP_STATUS = {
     "conflict": 409,
     "too_large": 413,
     "rate_limited": 429,
+    "quota": 429,
 }
 
 
@@ -123,7 +132,24 @@ def error_response(
 
 def _zanzibar_error_response(exc: ZanzibarError) -> JSONResponse:
     body = exc.to_json()
-    return JSONResponse(body, status_code=_HTTP_STATUS.get(str(body["code"]), 400))
+    headers = {}
+    if isinstance(body.get("retry_after"), int):
+        headers["Retry-After"] = str(body["retry_after"])
+    return JSONResponse(body, status_code=_HTTP_STATUS.get(str(body["code"]), 400), headers=headers)
+
+
+def client_address(connection: Request | WebSocket) -> str | None:
+    """The client's address as the transport reports it (uvicorn applies a trusted
+    proxy's ``X-Forwarded-For``); the salon keys its per-address limits on it."""
+    client = connection.client
+    return client.host if client is not None else None
+
+
+def bearer_token(request: Request) -> str | None:
+    """The session token of ``Authorization: Bearer <token>``, if given."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def games_json(lang: str = "en") -> list[dict[str, Any]]:
@@ -161,6 +187,7 @@ _SIGN_IN_SCHEMAS = {
     "guest": Draft202012Validator(openapi.GUEST_REQUEST),
     "register": Draft202012Validator(openapi.REGISTER_REQUEST),
     "login": Draft202012Validator(openapi.LOGIN_REQUEST),
+    "password": Draft202012Validator(openapi.PASSWORD_REQUEST),
 }
 
 
@@ -190,7 +217,9 @@ async def guest(request: Request) -> Response:
     if isinstance(data, Response):
         return data
     try:
-        session = await _salon(request).guest(data["name"], data.get("lang", "en"))
+        session = await _salon(request).guest(
+            data["name"], data.get("lang", "en"), address=client_address(request)
+        )
     except ZanzibarError as exc:
         return _zanzibar_error_response(exc)
     return JSONResponse(session_json(session))
@@ -203,7 +232,7 @@ async def register(request: Request) -> Response:
         return data
     try:
         session = await _salon(request).register(
-            data["name"], data["password"], data.get("lang", "en")
+            data["name"], data["password"], data.get("lang", "en"), address=client_address(request)
         )
     except ZanzibarError as exc:
         return _zanzibar_error_response(exc)
@@ -216,10 +245,41 @@ async def login(request: Request) -> Response:
     if isinstance(data, Response):
         return data
     try:
-        session = await _salon(request).login(data["name"], data["password"])
+        session = await _salon(request).login(
+            data["name"], data["password"], address=client_address(request)
+        )
     except ZanzibarError as exc:
         return _zanzibar_error_response(exc)
     return JSONResponse(session_json(session))
+
+
+async def logout(request: Request) -> Response:
+    """Sign out: the bearer token is revoked on every route, sockets included."""
+    token = bearer_token(request)
+    if token is None:
+        return error_response("unauthenticated", "send your session token as a bearer token")
+    try:
+        await _salon(request).logout(token)
+    except ZanzibarError as exc:
+        return _zanzibar_error_response(exc)
+    return JSONResponse({"ok": True})
+
+
+async def change_password(request: Request) -> Response:
+    """A new password for the bearer's account; its other sessions are revoked."""
+    token = bearer_token(request)
+    if token is None:
+        return error_response("unauthenticated", "send your session token as a bearer token")
+    data = await _read_json_body(request, "password")
+    if isinstance(data, Response):
+        return data
+    try:
+        user = await _salon(request).change_password(
+            token, data["old"], data["new"], address=client_address(request)
+        )
+    except ZanzibarError as exc:
+        return _zanzibar_error_response(exc)
+    return JSONResponse({"user": to_jsonable(user)})
 
 
 def _lang(request: Request) -> str:
@@ -243,7 +303,23 @@ async def list_games(request: Request) -> Response:
 
 
 async def list_tables(request: Request) -> Response:
-    """The public tables, as the lobby shows them (``?lang=fr`` for French titles)."""
+    """A page of the public tables, as the lobby shows them (``?lang=fr`` for French titles).
+
+    ``?limit=N`` (1 to the salon's largest page) and ``?cursor=C`` (the ``next``
+    of the previous page) walk the list; ``total`` counts every public table.
+    """
+    params = request.query_params
+    numbers: dict[str, int | None] = {}
+    for name in ("limit", "cursor"):
+        raw = params.get(name)
+        if raw is not None and (not raw.isdigit() or len(raw) > 15):
+            return error_response("invalid", f"{name} must be a whole number")
+        numbers[name] = int(raw) if raw is not None else None
+    if numbers["limit"] == 0:
+        return error_response("invalid", "limit must be at least 1")
+    page = getattr(_salon(request), "lobby_page", None)
+    if callable(page):
+        return JSONResponse(to_jsonable(page(_lang(request), numbers["cursor"], numbers["limit"])))
     tables = await _salon(request).list_tables(_lang(request))
     return JSONResponse({"tables": to_jsonable(tables)})
 
@@ -351,10 +427,10 @@ class Outbox:
     def __init__(
         self,
         websocket: WebSocket,
-        limits: Limits | None = None,
+        limits: TransportLimits | None = None,
         abort: Callable[[], None] | None = None,
     ) -> None:
-        limits = limits or Limits()
+        limits = limits or TransportLimits()
         self.websocket = websocket
         self.max_messages = limits.outbox_max_messages
         self.max_bytes = limits.outbox_max_bytes
@@ -504,11 +580,18 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     seconds; then it is told why and closed (4001).
     """
     salon: SalonService = websocket.app.state.salon
-    limits: Limits = websocket.app.state.limits
+    limits: TransportLimits = websocket.app.state.limits
     await websocket.accept()
     outbox = Outbox(websocket, limits, abort_function(websocket.scope))
     outbox.start()
-    conn = await salon.connect(outbox.send)
+    try:
+        conn = await salon.connect(outbox.send, address=client_address(websocket))
+    except ZanzibarError as refusal:  # too many sockets from this address
+        await outbox.send({"v": PROTOCOL_VERSION, "type": "error", **refusal.to_json()})
+        await outbox.close()
+        with contextlib.suppress(Exception):
+            await websocket.close(CLOSE_POLICY, "too many connections")
+        return
     if hasattr(conn, "on_close"):
         conn.on_close = lambda slow, reason: outbox.cut(
             CLOSE_TOO_SLOW if slow else CLOSE_SEND_FAILED, reason
@@ -578,12 +661,13 @@ def _make_salon(settings: Settings) -> SalonService:
         round_pause=settings.round_pause,
         takeover_delay=settings.takeover_delay,
         durable=settings.durable,
+        limits=settings.limits,
     )
     return salon
 
 
 def create_app(
-    salon_or_settings: SalonService | Settings | None = None, limits: Limits | None = None
+    salon_or_settings: SalonService | Settings | None = None, limits: TransportLimits | None = None
 ) -> Starlette:
     """The Starlette application serving one salon.
 
@@ -596,7 +680,11 @@ def create_app(
     if salon_or_settings is None:
         salon_or_settings = Settings()
     if limits is None:
-        limits = salon_or_settings.limits if isinstance(salon_or_settings, Settings) else Limits()
+        limits = (
+            salon_or_settings.transport
+            if isinstance(salon_or_settings, Settings)
+            else TransportLimits()
+        )
     salon = (
         _make_salon(salon_or_settings)
         if isinstance(salon_or_settings, Settings)
@@ -615,6 +703,8 @@ def create_app(
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/password", change_password, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/games/{game_id}", game_record, methods=["GET"]),

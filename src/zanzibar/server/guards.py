@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from zanzibar.engine.i18n import Catalogue, translate
-from zanzibar.server.settings import Limits
+from zanzibar.server.settings import TransportLimits
 
 log = logging.getLogger("zanzibar.server.guards")
 
@@ -209,7 +209,7 @@ def _http_response(status: int, reason: str, code: str, message: str) -> bytes:
     return head.encode("ascii") + body
 
 
-def guarded_http_protocol(limits: Limits) -> type[asyncio.Protocol] | str:
+def guarded_http_protocol(limits: TransportLimits) -> type[asyncio.Protocol] | str:
     """uvicorn's httptools protocol with a header deadline and a header size cap.
 
     The deadline runs from the connection's opening (a client that connects
@@ -339,7 +339,7 @@ def abort_function(scope: Scope) -> Callable[[], None] | None:
     return None
 
 
-def uvicorn_config(app: Any, host: str, port: int, limits: Limits, **extra: Any) -> Any:
+def uvicorn_config(app: Any, host: str, port: int, limits: TransportLimits, **extra: Any) -> Any:
     """A uvicorn configuration applying ``limits`` (used by ``zanzibar serve``)."""
     import uvicorn
 

@@ -41,6 +41,13 @@ LOGIN_REQUEST: JsonSchema = {
     "additionalProperties": False,
 }
 
+PASSWORD_REQUEST: JsonSchema = {
+    "type": "object",
+    "required": ["old", "new"],
+    "properties": {"old": _PASSWORD, "new": _PASSWORD},
+    "additionalProperties": False,
+}
+
 USER: JsonSchema = {
     "type": "object",
     "required": ["id", "name", "lang", "guest"],
@@ -164,6 +171,7 @@ COMPONENTS: dict[str, JsonSchema] = {
     "GuestRequest": GUEST_REQUEST,
     "RegisterRequest": REGISTER_REQUEST,
     "LoginRequest": LOGIN_REQUEST,
+    "PasswordRequest": PASSWORD_REQUEST,
 }
 
 
@@ -206,6 +214,14 @@ _LANG_PARAMETER = {
     "description": "Language of titles and option descriptions (default en)",
 }
 
+_BEARER = {
+    "name": "Authorization",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^Bearer "},
+    "description": "`Bearer <session token>`",
+}
+
 PATHS: dict[str, Any] = {
     "/api/guest": _sign_in(
         "Sign in as a guest (a name) and get a session token",
@@ -220,6 +236,39 @@ PATHS: dict[str, Any] = {
     "/api/login": _sign_in(
         "Sign in to an account", "LoginRequest", {"400": _REFUSED, "401": _REFUSED}
     ),
+    "/api/logout": {
+        "post": {
+            "summary": "Sign out: the session token is revoked on every route",
+            "parameters": [_BEARER],
+            "responses": {
+                "200": _json(
+                    {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}},
+                    "Signed out",
+                ),
+                "401": _REFUSED,
+            },
+        }
+    },
+    "/api/password": {
+        "post": {
+            "summary": "Change the password; every other session of the account is revoked",
+            "parameters": [_BEARER],
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _ref("PasswordRequest")}},
+            },
+            "responses": {
+                "200": _json(
+                    {"type": "object", "required": ["user"], "properties": {"user": _ref("User")}},
+                    "Password changed",
+                ),
+                "400": _REFUSED,
+                "401": _REFUSED,
+                "403": _REFUSED,
+                "429": _REFUSED,
+            },
+        }
+    },
     "/api/games": {
         "get": {
             "summary": "The games of the salon with their option schemas",
@@ -238,17 +287,38 @@ PATHS: dict[str, Any] = {
     },
     "/api/tables": {
         "get": {
-            "summary": "Public tables as the lobby lists them",
-            "parameters": [_LANG_PARAMETER],
+            "summary": "A page of the public tables as the lobby lists them",
+            "parameters": [
+                _LANG_PARAMETER,
+                {
+                    "name": "limit",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 1},
+                    "description": "Tables per page (default and most: the salon's lobby page size)",
+                },
+                {
+                    "name": "cursor",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 0},
+                    "description": "The `next` of the previous page",
+                },
+            ],
             "responses": {
                 "200": _json(
                     {
                         "type": "object",
                         "required": ["tables"],
-                        "properties": {"tables": {"type": "array", "items": _ref("TableSummary")}},
+                        "properties": {
+                            "tables": {"type": "array", "items": _ref("TableSummary")},
+                            "next": {"type": ["integer", "null"]},
+                            "total": {"type": "integer", "minimum": 0},
+                        },
                     },
                     "The public tables",
-                )
+                ),
+                "400": _REFUSED,
             },
         }
     },

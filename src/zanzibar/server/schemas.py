@@ -52,6 +52,8 @@ _NAME: JsonSchema = {"type": "string", "minLength": 1, "maxLength": 64}
 _LANG: JsonSchema = {"enum": ["en", "fr"]}
 _SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 63}
 _SEQ: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 2**53}
+#: A page size (the salon refuses one above its own largest page with ``invalid``).
+_LIMIT: JsonSchema = {"type": "integer", "minimum": 1, "maximum": 10_000}
 _USER_ID: JsonSchema = {"type": "integer", "minimum": 0, "maximum": 2**53}
 _TEXT: JsonSchema = {"type": "string", "maxLength": 4 * MAX_CHAT_CHARS}
 _CHANNEL: JsonSchema = {"enum": ["game", "chat", "system"]}
@@ -200,8 +202,9 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
         "hello", {"token": {"type": "string", "minLength": 1, "maxLength": 256}}, {"lang": _LANG}
     ),
     "ping": _message("ping"),
-    "lobby.subscribe": _message("lobby.subscribe"),
+    "lobby.subscribe": _message("lobby.subscribe", optional={"limit": _LIMIT}),
     "lobby.unsubscribe": _message("lobby.unsubscribe"),
+    "lobby.list": _message("lobby.list", optional={"limit": _LIMIT, "cursor": _SEQ}),
     "games.list": _message("games.list"),
     "table.create": _message(
         "table.create",
@@ -256,7 +259,9 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
     "chat.say": _message("chat.say", {"table": _TABLE_ID, "text": _TEXT}),
     "chat.me": _message("chat.me", {"table": _TABLE_ID, "text": _TEXT}),
     "chat.private": _message("chat.private", {"to": _NAME, "text": _TEXT}),
-    "history": _message("history", {"table": _TABLE_ID}, {"since": _SEQ, "channel": _CHANNEL}),
+    "history": _message(
+        "history", {"table": _TABLE_ID}, {"since": _SEQ, "channel": _CHANNEL, "limit": _LIMIT}
+    ),
 }
 
 # -- server -> client ------------------------------------------------------------------

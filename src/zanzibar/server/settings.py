@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zanzibar.salon.limits import Limits
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8421
 #: The environment variable naming the data directory.
@@ -28,7 +30,7 @@ DEFAULT_TAKEOVER_DELAY = 15.0
 
 
 @dataclass(frozen=True)
-class Limits:
+class TransportLimits:
     """What one connection may cost the server before it is refused or cut off.
 
     Every value is a ``zanzibar serve`` flag (docs/security-transport.md says why
@@ -36,7 +38,7 @@ class Limits:
     can read (HTTP 408/413/431, a WebSocket ``error`` then a close code), and
     every cut-off is logged with the client's address and the reason.
 
-    >>> Limits().max_body_bytes
+    >>> TransportLimits().max_body_bytes
     16384
     """
 
@@ -107,6 +109,8 @@ class Settings:
     #: fsync every commit (SQLite ``synchronous=FULL``): survives a power cut, not only a crash.
     durable: bool = False
     #: Transport limits (body and header sizes, timeouts, outgoing queues).
+    transport: TransportLimits = field(default_factory=TransportLimits)
+    #: Quotas and rates against abuse (``--limit name=value``, ``ZANZIBAR_LIMIT_<NAME>``).
     limits: Limits = field(default_factory=Limits)
 
     @property

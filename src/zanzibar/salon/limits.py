@@ -1,0 +1,206 @@
+"""The salon's limits against abuse, and the rate limiter that enforces them.
+
+Every limit is a field of :class:`Limits` with a sane default; ``zanzibar serve``
+sets them from flags and environment variables (docs/security.md lists them).
+Rates are written the way the ``limits`` library parses them ("5/minute;
+20/hour"): several windows at once give a stepped backoff, since someone who
+keeps failing meets the minute's limit, then the hour's, then the day's.
+
+Limits keyed by address are not applied to :attr:`Limits.exempt_addresses`
+(the loopback addresses by default: a local bench, the tests, a reverse proxy
+on the same machine that does not forward the client's address). Each such
+limit is keyed on the address the transport reports; uvicorn replaces it with
+the client's address given by a trusted proxy (``X-Forwarded-For``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from zanzibar.salon.errors import SalonError
+
+DEFAULT_EXEMPT = ("127.0.0.1", "::1")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of the salon (see docs/security.md for why each default)."""
+
+    #: Tables one account may host at once (open, not closed).
+    tables_per_user: int = 5
+    #: Tables all accounts of one address may host at once.
+    tables_per_address: int = 20
+    #: Tables one account may create.
+    table_create_rate_user: str = "5/minute;30/hour"
+    #: Tables one address may create.
+    table_create_rate_address: str = "20/minute;120/hour"
+    #: Sockets one account may hold open at once.
+    sockets_per_user: int = 8
+    #: Sockets one address may hold open at once.
+    sockets_per_address: int = 64
+    #: Messages one account may send, summed over all its sockets.
+    message_rate_user: str = "40/second;1200/minute"
+    #: Messages one address may send, summed over all its sockets.
+    message_rate_address: str = "200/second;6000/minute"
+    #: Password sign-in attempts per name (any result).
+    login_rate_name: str = "5/minute;20/hour;100/day"
+    #: Password sign-in attempts per address.
+    login_rate_address: str = "20/minute;200/hour"
+    #: Accounts (guests and registered) one address may create.
+    signup_rate_address: str = "10/minute;100/hour"
+    #: Password hashes computed at once (each argon2 hash takes 64 MiB).
+    hash_workers: int = 2
+    #: Hashes allowed to wait for a worker; beyond, sign-in is refused as busy.
+    hash_queue: int = 16
+    #: A session unused this long (seconds) expires; each use slides it (30 days).
+    session_idle: float = 30 * 24 * 3600.0
+    #: A session expires this long (seconds) after sign-in whatever its use (365 days).
+    session_max: float = 365 * 24 * 3600.0
+    #: Largest page of the lobby (``limit``); the default page when none is asked.
+    lobby_page_max: int = 100
+    #: Largest page of a table's history; the default page when none is asked.
+    history_page_max: int = 500
+    #: Addresses to which per-address limits do not apply.
+    exempt_addresses: tuple[str, ...] = field(default=DEFAULT_EXEMPT)
+
+    def exempt(self, address: str | None) -> bool:
+        """True if per-address limits do not apply to ``address`` (or it is unknown)."""
+        return not address or address in self.exempt_addresses
+
+
+#: Environment variables ``ZANZIBAR_LIMIT_<NAME>`` set a limit (as ``--limit name=value``).
+ENV_PREFIX = "ZANZIBAR_LIMIT_"
+
+
+def limits_from(pairs: list[str] | None = None, environ: Mapping[str, str] | None = None) -> Limits:
+    """Limits from ``ZANZIBAR_LIMIT_<NAME>`` variables, then ``name=value`` pairs (flags win).
+
+    Numbers are checked, rates parsed; ``exempt_addresses`` is a comma-separated
+    list (empty: every address is limited). ``ValueError`` names what is wrong.
+
+    >>> limits_from(["tables_per_user=2", "exempt_addresses="], {}).tables_per_user
+    2
+    >>> limits_from([], {"ZANZIBAR_LIMIT_SOCKETS_PER_USER": "3"}).sockets_per_user
+    3
+    >>> limits_from(["tables_per_user=-1"], {})
+    Traceback (most recent call last):
+    ...
+    ValueError: limit tables_per_user must be a positive number, not '-1'
+    """
+    values: dict[str, str] = {}
+    for key, value in (environ or {}).items():
+        if key.startswith(ENV_PREFIX):
+            values[key[len(ENV_PREFIX) :].lower()] = value
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"write a limit as name=value, not {pair!r}")
+        values[name.strip()] = value.strip()
+    defaults = Limits()
+    changes: dict[str, Any] = {}
+    for name, text in values.items():
+        if name not in Limits.__dataclass_fields__:
+            known = ", ".join(Limits.__dataclass_fields__)
+            raise ValueError(f"unknown limit {name!r}; known limits: {known}")
+        current = getattr(defaults, name)
+        if isinstance(current, tuple):
+            changes[name] = tuple(a.strip() for a in text.split(",") if a.strip())
+        elif isinstance(current, str):
+            rates(text)
+            changes[name] = text
+        else:
+            try:
+                number = type(current)(text)
+            except ValueError:
+                number = -1
+            if number <= 0:
+                raise ValueError(f"limit {name} must be a positive number, not {text!r}")
+            changes[name] = number
+    return dataclasses.replace(defaults, **changes)
+
+
+def rates(text: str) -> list[RateLimitItem]:
+    """Parse "5/minute;20/hour" (``ValueError`` if malformed).
+
+    >>> [str(r) for r in rates("5/minute;20/hour")]
+    ['5 per 1 minute', '20 per 1 hour']
+    """
+    try:
+        return list(parse_many(text))
+    except Exception as exc:
+        raise ValueError(f"not a rate: {text!r} (write e.g. 5/minute;20/hour)") from exc
+
+
+class RateGate:
+    """Several rate limits over moving windows, checked and counted together.
+
+    Built on the ``limits`` library (in-memory storage: the salon is one
+    process). :meth:`take` counts one event for every key given, but only if
+    all of them still have room, so a refused event counts nowhere.
+
+    >>> gate = RateGate()
+    >>> rule = rates("2/minute")
+    >>> gate.take([(rule, "user:1")], "tables")
+    >>> gate.take([(rule, "user:1")], "tables")
+    >>> gate.take([(rule, "user:1")], "tables")
+    Traceback (most recent call last):
+    ...
+    zanzibar.salon.errors.SalonError: too many tables: at most 2 per 1 minute; try again in 60 seconds
+    """
+
+    def __init__(self) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def retry_after(self, rule: list[RateLimitItem], key: str) -> float:
+        """Seconds until ``key`` has room under every window of ``rule`` (0 if it has)."""
+        wait = 0.0
+        for item in rule:
+            if not self._limiter.test(item, key):
+                stats = self._limiter.get_window_stats(item, key)
+                wait = max(wait, stats.reset_time - time.time())
+        return max(wait, 0.0)
+
+    def _blocked(
+        self, checks: list[tuple[list[RateLimitItem], str]]
+    ) -> tuple[RateLimitItem, float] | None:
+        """The first window without room and the wait until every one has room, or None."""
+        for rule, key in checks:
+            for item in rule:
+                if not self._limiter.test(item, key):
+                    return item, self.retry_after(rule, key)
+        return None
+
+    def take(self, checks: list[tuple[list[RateLimitItem], str]], what: str) -> None:
+        """Count one event under each (rule, key), or raise ``rate_limited`` counting none."""
+        blocked = self._blocked(checks)
+        if blocked is None:
+            for rule, key in checks:
+                for rate in rule:
+                    self._limiter.hit(rate, key)
+            return
+        item, wait = blocked
+        seconds = max(1, math.ceil(wait))
+        raise SalonError(
+            "rate_limited",
+            f"too many {what}: at most {item}; try again in {seconds} seconds",
+            retry_after=seconds,
+        )
+
+    def clear(self, rule: list[RateLimitItem], key: str) -> None:
+        """Forget the events of ``key`` (after a successful sign-in, say)."""
+        for item in rule:
+            self._limiter.clear(item, key)
+
+
+def describe(settings: Any) -> dict[str, Any]:
+    """The limits as plain data (for logs and the docs)."""
+    return {name: getattr(settings, name) for name in Limits.__dataclass_fields__}
