@@ -76,7 +76,9 @@ def postgres_bindir() -> Path | None:
     """The newest installed PostgreSQL's programs (Debian keeps them off PATH)."""
     found = sorted(
         glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+        key=lambda p: (
+            int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0
+        ),
     )
     if found:
         return Path(found[-1]).parent
@@ -164,11 +166,11 @@ class PostgresServer:
             f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
             "-c fsync=off -c full_page_writes=off -c max_connections=200"
         )
+        log = str(self.root / "log")
         result = subprocess.run(
             self._as_server(
-                "pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-o", options, "-w"
-            )
-            + ["-t", "60", "start"],
+                "pg_ctl", "-D", str(self.data), "-l", log, "-o", options, "-w", "start"
+            ),
             capture_output=True,
             text=True,
         )
@@ -197,8 +199,16 @@ class PostgresServer:
 
     def _client(self, program: str, *args: str) -> None:
         subprocess.run(
-            [str(self.bindir / program), "-h", "127.0.0.1", "-p", str(self.port), "-U", PG_USER]
-            + list(args),
+            [
+                str(self.bindir / program),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                PG_USER,
+                *args,
+            ],
             check=True,
             capture_output=True,
         )

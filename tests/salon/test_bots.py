@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,8 +62,8 @@ async def test_leave_mid_game_bot_takes_over_and_player_returns(salon: Salon) ->
     assert anna.last("your_turn")["table"] == table_id
 
 
-async def test_dropped_player_is_replaced_then_returns(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.05)
+async def test_dropped_player_is_replaced_then_returns(db_url: str) -> None:
+    salon = make_salon(db_url, takeover_delay=0.05)
     await salon.start()
     try:
         anna, bob, table_id = await two_humans(salon)
@@ -92,8 +91,8 @@ async def test_dropped_player_is_replaced_then_returns(tmp_path: Path) -> None:
         await salon.stop()
 
 
-async def test_quick_reconnect_keeps_the_seat(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.2)
+async def test_quick_reconnect_keeps_the_seat(db_url: str) -> None:
+    salon = make_salon(db_url, takeover_delay=0.2)
     await salon.start()
     try:
         anna, _bob, table_id = await two_humans(salon)
@@ -107,8 +106,8 @@ async def test_quick_reconnect_keeps_the_seat(tmp_path: Path) -> None:
         await salon.stop()
 
 
-async def test_turn_clock_lets_a_bot_play_the_turn(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", clock_scale=0.01)
+async def test_turn_clock_lets_a_bot_play_the_turn(db_url: str) -> None:
+    salon = make_salon(db_url, clock_scale=0.01)
     await salon.start()
     try:
         anna, bob, table_id = await two_humans(salon)
@@ -131,8 +130,8 @@ async def test_turn_clock_lets_a_bot_play_the_turn(tmp_path: Path) -> None:
         await salon.stop()
 
 
-async def test_pause_between_rounds_and_hold(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", round_pause=0.05)
+async def test_pause_between_rounds_and_hold(db_url: str) -> None:
+    salon = make_salon(db_url, round_pause=0.05)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -180,9 +179,9 @@ async def test_pause_between_rounds_and_hold(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif("421" not in available_games(), reason="421 is not installed")
-async def test_421_bar_rounds_pause_and_the_host_holds(tmp_path: Path) -> None:
+async def test_421_bar_rounds_pause_and_the_host_holds(db_url: str) -> None:
     """The bar preset is played in rounds ("round_lost"): the table pauses after each."""
-    salon = make_salon(tmp_path / "s.sqlite3", round_pause=30)
+    salon = make_salon(db_url, round_pause=30)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -235,8 +234,8 @@ async def test_kick_mid_game_gives_the_seat_to_a_bot(salon: Salon) -> None:
     assert match.to_act == 0
 
 
-async def test_slow_bot_levels_think_in_a_thread(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", bot_threads=True)
+async def test_slow_bot_levels_think_in_a_thread(db_url: str) -> None:
+    salon = make_salon(db_url, bot_threads=True)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()

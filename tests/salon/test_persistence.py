@@ -86,8 +86,8 @@ async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> No
         await first.stop()
 
 
-async def test_salon_dropped_without_stop_restores_every_table(tmp_path: Path) -> None:
-    path = tmp_path / "salon.sqlite3"
+async def test_salon_dropped_without_stop_restores_every_table(db_url: str) -> None:
+    path = db_url
     first = make_salon(path)
     await first.start()
     anna = await Client(first, "Anna").sign_in()
@@ -127,8 +127,8 @@ async def test_salon_dropped_without_stop_restores_every_table(tmp_path: Path) -
         await second.stop()
 
 
-async def test_finished_games_and_stats_survive_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "salon.sqlite3"
+async def test_finished_games_and_stats_survive_a_restart(db_url: str) -> None:
+    path = db_url
     first = make_salon(path)
     await first.start()
     anna = await Client(first, "Anna").sign_in()
@@ -164,8 +164,8 @@ async def test_finished_games_and_stats_survive_a_restart(tmp_path: Path) -> Non
         assert won + lost == 1
         from zanzibar.salon import read_game_record
 
-        assert await read_game_record(f"sqlite+aiosqlite:///{path}", game_id) == record
-        assert await read_game_record(f"sqlite+aiosqlite:///{path}", game_id + 100) is None
+        assert await read_game_record(path, game_id) == record
+        assert await read_game_record(path, game_id + 100) is None
     finally:
         await second.stop()
 
@@ -186,12 +186,12 @@ async def test_a_failed_write_is_undone(
     assert salon.snapshot(table_id) == before
 
 
-async def test_store_batches_many_writes_in_few_commits(tmp_path: Path) -> None:
+async def test_store_batches_many_writes_in_few_commits(db_url: str) -> None:
     from sqlalchemy import insert
 
     from zanzibar.salon import models as m
 
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}")
+    store = Store(db_url)
     await store.start()
     try:
         import asyncio
@@ -279,8 +279,8 @@ async def test_durable_mode_writes_in_a_thread_with_full_sync(tmp_path: Path) ->
         await store.stop()
 
 
-async def test_a_pause_between_rounds_resumes_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "pause.sqlite3"
+async def test_a_pause_between_rounds_resumes_after_a_restart(db_url: str) -> None:
+    path = db_url
     first = make_salon(path, round_pause=30)
     await first.start()
     anna = await Client(first, "Anna").sign_in()
