@@ -1,10 +1,13 @@
 """What the Redis ports share: the client and one pub/sub reader per port.
 
 redis-py's asyncio client (with hiredis to parse replies) keeps the pool,
-retries and reconnection; we add only the loop that reads pub/sub messages
-and hands them to the port, and that survives a lost connection: after one,
-redis-py subscribes again by itself, and the port's ``on_reconnect`` hook
-reloads what may have been missed meanwhile.
+retries and reconnection of commands; we add only the loop that reads pub/sub
+messages and hands them to the port, and that survives a lost connection: it
+opens a new pub/sub connection, subscribes again to every channel, and calls
+the port's ``on_reconnect`` hook to reload what may have been missed. (Left
+to itself, redis-py 8.1's pub/sub came back only at its next health check,
+~10 s after a Redis restart, in our test: too slow for a failover goal of
+seconds.)
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def connect(url: str) -> Redis:
         url,
         retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        health_check_interval=10,
+        health_check_interval=0,
         socket_connect_timeout=2,
     )
 
@@ -59,17 +62,23 @@ class Subscriber:
 
     async def start(self, *channels: str) -> None:
         """Subscribe to ``channels`` (at least one private channel) and start reading."""
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-        first = {f"zz:{secrets.token_hex(6)}", *channels}
-        await self._pubsub.subscribe(*first)
-        self._channels |= first
+        self._channels |= {f"zz:{secrets.token_hex(6)}", *channels}
+        await self._connect()
         self._task = asyncio.create_task(self._read(), name="redis-subscriber")
+
+    async def _connect(self) -> None:
+        if self._pubsub is not None:
+            with contextlib.suppress(*CONNECTION_ERRORS):
+                await self._pubsub.aclose()
+        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(*self._channels)
 
     async def subscribe(self, *channels: str) -> None:
         new = set(channels) - self._channels
         if new:
             self._channels |= new
-            await self._pubsub.subscribe(*new)
+            with contextlib.suppress(*CONNECTION_ERRORS):  # the reader subscribes again
+                await self._pubsub.subscribe(*new)
 
     async def unsubscribe(self, *channels: str) -> None:
         gone = set(channels) & self._channels
@@ -82,16 +91,17 @@ class Subscriber:
         lost = False
         while True:
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
                 if lost:
+                    await self._connect()
                     lost = False
                     if self._on_reconnect is not None:
                         await self._on_reconnect()
+                message = await self._pubsub.get_message(timeout=1.0)
             except CONNECTION_ERRORS:
                 if not lost:
                     log.warning("lost the Redis pub/sub connection; retrying")
                 lost = True
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(0.1)
                 continue
             if message is None or message.get("type") not in ("message", "pmessage"):
                 continue
