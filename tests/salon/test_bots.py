@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from _salonkit import Client, available_games, make_salon
+from _salonkit import Client, available_games, game_available, make_salon
 
 from zanzibar.salon import Salon
 from zanzibar.salon.bots import INLINE_BOT_SECONDS, Thinker
@@ -303,3 +303,87 @@ async def test_threads_can_be_turned_off() -> None:
     slow = Recorder(INLINE_BOT_SECONDS * 2)
     await thinker.choose("g", "slow", slow, 0)
     assert slow.threads == [threading.current_thread().name]
+
+
+# -- slow bots in worker processes (salon/bots.py) ----------------------------------
+
+
+def chess_position(moves: int) -> tuple[Any, Any]:
+    """A Zanzibar-S game after ``moves`` quick moves: its rules and match."""
+    from zanzibar.engine.match import Match
+    from zanzibar.games import get_rules
+
+    rules = get_rules("zanzibar-s")
+    match = Match(rules, 2, None, seed=3)
+    quick = {seat: rules.make_bot("casual", match.options, seat) for seat in (0, 1)}
+    for _ in range(moves):
+        seat = match.to_act
+        assert seat is not None
+        match.act(seat, quick[seat].choose(match.state))
+    return rules, match
+
+
+def registry_bot(rules: Any, match: Any, level: str, seed: int) -> Any:
+    """A bot made as bot_for makes it, its recipe recorded."""
+    from types import SimpleNamespace
+
+    from zanzibar.salon.bots import remember_recipe
+
+    bot = rules.make_bot(level, match.options, seed)
+    table: Any = SimpleNamespace(rules=rules, options=match.options)
+    remember_recipe(bot, table, level, seed)
+    return bot
+
+
+@pytest.mark.skipif(not game_available("zanzibar-s"), reason="chess bots not available")
+async def test_a_slow_registry_bot_thinks_in_a_worker_process_and_plays_the_same() -> None:
+    from zanzibar.salon.bots import recipe_of
+
+    rules, match = chess_position(2)
+    bot = registry_bot(rules, match, "easy", 11)
+    recipe = recipe_of(bot)
+    assert recipe is not None and (recipe.game, recipe.level, recipe.seed) == (
+        "zanzibar-s",
+        "easy",
+        11,
+    )
+    thinker = Thinker()
+    first = await thinker.choose("zanzibar-s", "easy", bot, match.state)
+    assert thinker.placed == {"thread": 1}  # a level's first move is timed in this process
+    thinker.average[("zanzibar-s", "easy")] = 1.0  # known to be slow
+    again = await thinker.choose("zanzibar-s", "easy", bot, match.state)
+    assert thinker.placed == {"thread": 1, "process": 1}
+    fresh = rules.make_bot("easy", match.options, 11)
+    assert first == again == fresh.choose(match.state)
+    assert thinker.average[("zanzibar-s", "easy")] < 1.0  # the worker's timing was learnt
+
+
+async def test_bots_outside_the_registry_and_disabled_processes_use_threads() -> None:
+    from zanzibar.salon.bots import recipe_of
+
+    slow = Recorder(INLINE_BOT_SECONDS * 3)
+    assert recipe_of(slow) is None
+    thinker = Thinker()
+    for state in range(2):
+        await thinker.choose("g", "slow", slow, state)
+    assert thinker.placed == {"thread": 2}
+    if game_available("zanzibar-s"):
+        rules, match = chess_position(2)
+        bot = registry_bot(rules, match, "easy", 1)
+        no_processes = Thinker(processes=False)
+        no_processes.average[("zanzibar-s", "easy")] = 1.0
+        await no_processes.choose("zanzibar-s", "easy", bot, match.state)
+        assert no_processes.placed == {"thread": 1}
+
+
+def test_a_bot_of_a_test_game_gets_no_recipe(tmp_path: Any) -> None:
+    from types import SimpleNamespace
+
+    from _racegame import RULES as RACE
+
+    from zanzibar.salon.bots import recipe_of, remember_recipe
+
+    bot = RACE.make_bot("easy", RACE.options.resolve(), 0)
+    table: Any = SimpleNamespace(rules=RACE, options=RACE.options.resolve())
+    remember_recipe(bot, table, "easy", 0)
+    assert recipe_of(bot) is None  # a worker could not load the race: it stays in a thread
