@@ -316,3 +316,38 @@ async def test_a_pause_between_rounds_resumes_after_a_restart(db_url: str) -> No
         assert kinds[-1] == "round_resume"
     finally:
         await second.stop()
+
+
+@pytest.mark.live
+async def test_a_postgresql_restart_loses_no_acknowledged_action(
+    postgres_server: Any, pg_url: str
+) -> None:
+    """PostgreSQL restarted mid-game: what was acknowledged stays, and the salon carries on."""
+    salon = make_salon(pg_url)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 90}))[
+            "table"
+        ]["id"]
+        await anna.ok("table.add_bot", table=table_id)
+        await anna.ok("table.hold", table=table_id, hold=True)
+        await anna.ok("table.start", table=table_id)
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        await salon.settle()
+        postgres_server.restart()  # every pooled connection is now dead
+        match = salon.tables[table_id].match
+        assert match is not None
+        # the pool pings each connection before use: the first write after the restart works
+        await anna.ok("chat.say", table=table_id, text="still there?")
+        await anna.ok("game.action", table=table_id, action={"type": "roll"}, seq=len(match.log))
+        await salon.settle()
+        acknowledged = salon.snapshot(table_id)
+    finally:
+        await salon.crash()
+    again = make_salon(pg_url, takeover_delay=60)
+    await again.start()
+    try:
+        assert again.snapshot(table_id) == acknowledged
+    finally:
+        await again.stop()
