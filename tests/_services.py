@@ -219,6 +219,19 @@ class PostgresServer:
         self._client("createdb", "-T", "template0", name)
         return self.url(name)
 
+    def snapshot(self, url: str) -> str:
+        """A new database holding what ``url``'s had committed now: what a crash would leave.
+
+        ``pg_dump`` reads one consistent snapshot while the salon keeps running on
+        the source (the way the SQLite tests copy the files of a running salon).
+        """
+        dump = self.root / f"dump-{next(self._names)}"
+        self._client("pg_dump", "-Fc", "-f", str(dump), url.rsplit("/", 1)[1])
+        copy = self.database()
+        self._client("pg_restore", "--no-owner", "-d", copy.rsplit("/", 1)[1], str(dump))
+        dump.unlink()
+        return copy
+
     def drop(self, url: str) -> None:
         name = url.rsplit("/", 1)[1]
         with contextlib.suppress(subprocess.CalledProcessError):

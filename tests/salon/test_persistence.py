@@ -9,11 +9,12 @@ test drops a salon without ``stop()`` and reopens the very same file.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _salonkit import Client, make_salon
+from _salonkit import Client, database_url, make_salon
 
 from zanzibar.salon import Salon
 from zanzibar.salon.persistence import Store
@@ -28,8 +29,38 @@ def copy_database(source: Path, target: Path) -> None:
             shutil.copyfile(src, Path(str(target) + suffix))
 
 
-async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> None:
-    first = make_salon(tmp_path / "a.sqlite3")
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.live)])
+def crash_copy(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[str, Callable[[], str]]]:
+    """A database URL, and how to copy it as a ``kill -9`` of the salon would leave it."""
+    if request.param == "sqlite":
+        source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+
+        def copy_files() -> str:
+            copy_database(source, target)
+            return database_url(target)
+
+        yield database_url(source), copy_files
+        return
+    server = request.getfixturevalue("postgres_server")
+    url: str = request.getfixturevalue("pg_url")
+    copies: list[str] = []
+
+    def dump() -> str:
+        copies.append(server.snapshot(url))
+        return copies[-1]
+
+    yield url, dump
+    for copy in copies:
+        server.drop(copy)
+
+
+async def test_restore_after_a_crash_continues_identically(
+    crash_copy: tuple[str, Callable[[], str]],
+) -> None:
+    source, copy = crash_copy
+    first = make_salon(source)
     await first.start()
     anna = await Client(first, "Anna").sign_in("fr")
     bob = await Client(first, "Bob").sign_in()
@@ -49,9 +80,7 @@ async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> No
         await client.ok("game.action", table=table_id, action={"type": "roll"})
     await first.settle()
     before = first.snapshot(table_id)
-    copy_database(tmp_path / "a.sqlite3", tmp_path / "b.sqlite3")
-
-    second = make_salon(tmp_path / "b.sqlite3", takeover_delay=60)
+    second = make_salon(copy(), takeover_delay=60)
     await second.start()
     try:
         assert second.snapshot(table_id) == before
