@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
-from _salonkit import Client, available_games, game_available, make_salon
+from _salonkit import Client, available_games, game_available, make_salon, play_with_bot_brain
 
 from zanzibar.salon import Salon
 from zanzibar.salon.bots import INLINE_BOT_SECONDS, Thinker
@@ -387,3 +388,23 @@ def test_a_bot_of_a_test_game_gets_no_recipe(tmp_path: Any) -> None:
     table: Any = SimpleNamespace(rules=RACE, options=RACE.options.resolve())
     remember_recipe(bot, table, "easy", 0)
     assert recipe_of(bot) is None  # a worker could not load the race: it stays in a thread
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not game_available("zanzibar-s"), reason="chess bots not available")
+async def test_a_chess_bot_at_a_salon_table_thinks_in_a_worker_process(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", bot_threads=True)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        table_id = (await anna.ok("table.create", game="zanzibar-s", seats=2))["table"]["id"]
+        await anna.ok("table.add_bot", table=table_id, level="easy")
+        await anna.ok("table.start", table=table_id)
+        await play_with_bot_brain(salon, table_id, {0: anna}, level="casual", resign_after=3)
+        await salon.settle()
+        placed = salon.thinker.placed
+        # the first move was timed in a thread; the easy search (~10 ms) is slow for inline
+        assert placed["thread"] == 1 and placed["process"] >= 2, placed
+        assert salon.tables[table_id].state == "finished"
+    finally:
+        await salon.stop()
