@@ -356,7 +356,7 @@ async def test_a_slow_registry_bot_thinks_in_a_worker_process_and_plays_the_same
     assert thinker.placed == {"thread": 1, "process": 1}
     fresh = rules.make_bot("easy", match.options, 11)
     assert first == again == fresh.choose(match.state)
-    assert thinker.average[("zanzibar-s", "easy")] < 1.0  # the worker's timing was learnt
+    assert thinker.average[("zanzibar-s", "easy")] != 1.0  # the worker's timing was learnt
 
 
 async def test_bots_outside_the_registry_and_disabled_processes_use_threads() -> None:
