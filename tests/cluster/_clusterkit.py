@@ -13,6 +13,7 @@ from typing import Any
 from zanzibar.cluster.local import (
     LocalBus,
     LocalLeases,
+    LocalLink,
     LocalLobby,
     LocalPresence,
     LocalRateLimits,
@@ -77,6 +78,16 @@ class Backend:
         from zanzibar.cluster.redis_limits import RedisRateLimits
 
         return self._open(RedisRateLimits(self.redis_url, "test", count, window))
+
+    async def link(self, node: str) -> Any:
+        if self.redis_url is None:
+            hub = self._one("hub", dict)
+            link = self._open(LocalLink(node, hub))
+        else:
+            from zanzibar.cluster.redis_link import RedisLink
+
+            link = self._open(RedisLink(self.redis_url, node))
+        return link
 
     async def close(self) -> None:
         for port in reversed(self._opened):

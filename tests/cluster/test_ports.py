@@ -333,3 +333,35 @@ async def test_a_check_alone_does_not_count(backend: Backend) -> None:
     await a.record(1)
     with pytest.raises(SalonError):
         await a.check(1)
+
+
+# -- node-to-node link -------------------------------------------------------------
+
+
+async def test_nodes_message_each_other_in_order_and_see_who_listens(backend: Backend) -> None:
+    a, b = await backend.link("a"), await backend.link("b")
+    got: dict[str, list[tuple[str, Any]]] = {"a": [], "b": []}
+
+    def keep(node: str) -> Any:
+        async def handler(sender: str, message: Any) -> None:
+            got[node].append((sender, message))
+
+        return handler
+
+    a.serve(keep("a"))
+    b.serve(keep("b"))
+    await a.start()
+    assert await a.send("b", {"n": 0}) is False  # b is not listening yet
+    await b.start()
+    for n in range(1, 31):
+        assert await a.send("b", {"cmd": "table.join", "n": n, "name": "Zoé"}) is True
+    assert await b.send("a", {"reply": "ok"}) is True
+    assert await a.send("a", {"self": True}) is True  # a node may reach itself
+    await eventually(lambda: len(got["b"]) == 30 and len(got["a"]) == 2)
+    assert got["b"] == [("a", {"cmd": "table.join", "n": n, "name": "Zoé"}) for n in range(1, 31)]
+    assert sorted(got["a"], key=str) == sorted(
+        [("b", {"reply": "ok"}), ("a", {"self": True})], key=str
+    )
+    await b.close()
+    assert await a.send("b", {"n": 99}) is False  # a dead node is noticed at once
+    assert await a.send("nobody", {}) is False

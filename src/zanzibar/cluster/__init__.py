@@ -1,7 +1,7 @@
 """The salon over several processes: ports, and their in-process and shared implementations.
 
 :mod:`zanzibar.cluster.ports` defines the small interfaces (bus, leases,
-presence, lobby, ids, rate limits); :mod:`zanzibar.cluster.local` implements
+presence, lobby, node-to-node link, ids, rate limits); :mod:`zanzibar.cluster.local` implements
 them in one process; ``redis_*`` on Redis (the ``cluster`` extra) and
 :mod:`zanzibar.cluster.pg_ids` on PostgreSQL. The Redis modules import redis-py,
 so they are imported by name, never from here. docs/cluster.md tells the plan.
@@ -11,6 +11,7 @@ from zanzibar.cluster.local import (
     LocalBus,
     LocalIds,
     LocalLeases,
+    LocalLink,
     LocalLobby,
     LocalPresence,
     LocalRateLimits,
@@ -21,6 +22,7 @@ from zanzibar.cluster.ports import (
     Ids,
     Lease,
     Leases,
+    Link,
     Lobby,
     Presence,
     RateLimits,
@@ -34,10 +36,12 @@ __all__ = [
     "Ids",
     "Lease",
     "Leases",
+    "Link",
     "Lobby",
     "LocalBus",
     "LocalIds",
     "LocalLeases",
+    "LocalLink",
     "LocalLobby",
     "LocalPresence",
     "LocalRateLimits",

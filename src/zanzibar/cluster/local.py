@@ -8,6 +8,7 @@ largest, limits are ``salon/chat.py``'s :class:`RateLimiter`.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -174,6 +175,33 @@ class LocalLobby:
 
     async def close(self) -> None:
         return None
+
+
+class LocalLink:
+    """Nodes of one process: messages are handed over at once (used by tests of a router)."""
+
+    def __init__(self, node: str = "local", hub: dict[str, LocalLink] | None = None) -> None:
+        self.node = node
+        #: The nodes that can reach each other (a fresh hub: only this one).
+        self.hub: dict[str, LocalLink] = {} if hub is None else hub
+        self._handler: Callable[[str, Mapping[str, Any]], Awaitable[None]] | None = None
+
+    def serve(self, handler: Callable[[str, Mapping[str, Any]], Awaitable[None]]) -> None:
+        self._handler = handler
+
+    async def start(self) -> None:
+        self.hub[self.node] = self
+
+    async def send(self, node: str, message: Mapping[str, Any]) -> bool:
+        target = self.hub.get(node)
+        if target is None or target._handler is None:
+            return False
+        await target._handler(self.node, json.loads(json.dumps(message)))
+        return True
+
+    async def close(self) -> None:
+        if self.hub.get(self.node) is self:
+            del self.hub[self.node]
 
 
 class LocalIds:

@@ -26,6 +26,8 @@ Changes from the design sketch (docs/cluster.md says more):
 * :meth:`Leases.acquire` returns a :class:`Lease` (node, epoch) rather than a
   bool: release and renew compare the whole value, so an old actor of a node
   cannot drop the lease its node took again since.
+* :class:`Link` (node to node) is as the sketch's, with ``send`` telling
+  whether the node listened: a dead owner shows at once, not at the deadline.
 * Node liveness (heartbeats, reaping a dead node's sockets) sits with
   :class:`Presence`, whose counts it must correct, not with the leases.
 * :class:`RateLimits` keeps the two steps of ``salon/chat.py`` (check before,
@@ -179,6 +181,31 @@ class Lobby(Protocol):
 
     async def close(self) -> None:
         """Free connections."""
+
+
+class Link(Protocol):
+    """Messages from node to node (commands to a table's owner, replies back): at most once.
+
+    A message is a JSON-able mapping. Delivery is not guaranteed (a node may
+    die, Redis may restart): the router gives each command an id and a
+    deadline, resends the same id, and the owner answers a repeat from its
+    stored reply. :meth:`send` says whether any node was listening, so a dead
+    owner is noticed at once rather than at the deadline.
+    """
+
+    node: str
+
+    def serve(self, handler: Callable[[str, Mapping[str, Any]], Awaitable[None]]) -> None:
+        """Hand every message for this node to ``handler(sender, message)``, in arrival order."""
+
+    async def start(self) -> None:
+        """Start listening (after :meth:`serve`)."""
+
+    async def send(self, node: str, message: Mapping[str, Any]) -> bool:
+        """Send ``message`` to ``node``; False if that node was not listening."""
+
+    async def close(self) -> None:
+        """Stop listening and free connections."""
 
 
 class Ids(Protocol):
