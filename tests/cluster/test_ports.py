@@ -365,3 +365,31 @@ async def test_nodes_message_each_other_in_order_and_see_who_listens(backend: Ba
     await b.close()
     assert await a.send("b", {"n": 99}) is False  # a dead node is noticed at once
     assert await a.send("nobody", {}) is False
+
+
+@pytest.mark.live
+async def test_mirrors_reload_after_a_redis_restart(redis_server: Any, redis_url: str) -> None:
+    """Redis forgets everything; the mirrors follow, and what owners put again is seen."""
+    from zanzibar.cluster.redis_lobby import RedisLobby
+    from zanzibar.cluster.redis_presence import RedisPresence
+
+    owner, other = RedisLobby(redis_url), RedisLobby(redis_url)
+    here, there = RedisPresence(redis_url, "here"), RedisPresence(redis_url, "there")
+    ports: list[Any] = [owner, other, here, there]
+    try:
+        for port in ports:
+            await port.start()
+        await owner.put(1, {"game": "421"})
+        await here.attach(5)
+        await eventually(lambda: 1 in other.summaries() and there.online(5))
+        redis_server.restart()
+        # the mirrors reload on reconnect: Redis holds nothing now
+        await eventually(lambda: other.summaries() == {} and not there.online(5), seconds=10)
+        # the owner puts its table again, the node re-attaches its socket: all see them
+        await owner.put(1, {"game": "421", "seats": 2})
+        await here.attach(5)
+        await eventually(lambda: other.summaries() == {1: {"game": "421", "seats": 2}})
+        await eventually(lambda: there.online(5))
+    finally:
+        for port in ports:
+            await port.close()
