@@ -61,10 +61,18 @@ class Subscriber:
         self._channels: set[str] = set()
 
     async def start(self, *channels: str) -> None:
-        """Subscribe to ``channels`` (at least one private channel) and start reading."""
+        """Subscribe to ``channels`` (at least one private channel) and start reading.
+
+        ``on_reconnect`` runs first, in the reader, before any message is handled,
+        and ``start`` returns once it has: a port that loads a snapshot there then
+        applies every change published since it subscribed, in order, after the
+        snapshot (a change applied before it would be overwritten by older data).
+        """
         self._channels |= {f"zz:{secrets.token_hex(6)}", *channels}
         await self._connect()
-        self._task = asyncio.create_task(self._read(), name="redis-subscriber")
+        ready = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._read(ready), name="redis-subscriber")
+        await asyncio.shield(ready)
 
     async def _connect(self) -> None:
         if self._pubsub is not None:
@@ -87,7 +95,14 @@ class Subscriber:
             with contextlib.suppress(*CONNECTION_ERRORS):
                 await self._pubsub.unsubscribe(*gone)
 
-    async def _read(self) -> None:
+    async def _read(self, ready: asyncio.Future[None]) -> None:
+        try:
+            if self._on_reconnect is not None:
+                await self._on_reconnect()
+        except Exception as exc:
+            ready.set_exception(exc)
+            return
+        ready.set_result(None)
         lost = False
         while True:
             try:

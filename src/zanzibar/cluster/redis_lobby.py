@@ -48,8 +48,7 @@ class RedisLobby:
     async def start(self) -> None:
         if not self._started:
             self._started = True
-            await self._subscriber.start(CHANNEL)
-            await self.refresh()
+            await self._subscriber.start(CHANNEL)  # loads the summaries first
 
     async def put(self, table: int, summary: Mapping[str, Any] | None) -> None:
         raw = "" if summary is None else json.dumps(summary, separators=(",", ":"))

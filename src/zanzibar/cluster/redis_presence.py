@@ -105,11 +105,10 @@ class RedisPresence:
         return [f"zp:n:{self.node}", "zp:all", CHANNEL]
 
     async def start(self) -> None:
-        """Follow the changes, then load the online set (in that order: nothing slips between)."""
+        """Follow the changes and load the online set (the subscriber orders the two)."""
         if not self._started:
             self._started = True
             await self._subscriber.start(CHANNEL)
-            await self.refresh()
 
     async def attach(self, user: int) -> bool:
         total = int(await self._attach(keys=self._keys(), args=[user]))
