@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_ports import Recorder, env
+from _clusterkit import Recorder, env
 
 from zanzibar.cluster.delivery import Deliveries
 from zanzibar.cluster.ports import Envelope

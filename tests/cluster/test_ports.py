@@ -4,47 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from _clusterkit import Backend
+from _clusterkit import Backend, Recorder, env, eventually
 
-from zanzibar.cluster.ports import Envelope, StaleVersion
+from zanzibar.cluster.ports import StaleVersion
 from zanzibar.salon.errors import SalonError
 
 pytestmark = pytest.mark.anyio
-
-
-async def eventually(check: Callable[[], bool], seconds: float = 5.0) -> None:
-    """Wait until ``check()`` holds (messages between nodes take a moment)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition never held")
-        await asyncio.sleep(0.01)
-
-
-class Recorder:
-    """A follower that writes down what it was given."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[Any, ...]] = []
-        self.data: dict[int, Any] = {}
-
-    async def deliver(self, envelope: Envelope) -> None:
-        self.events.append(("v", envelope.version))
-        self.data[envelope.version] = envelope.data
-
-    async def gap(self, table: int, after: int, before: int | None) -> None:
-        self.events.append(("gap", after, before))
-
-    def versions(self) -> list[int]:
-        return [e[1] for e in self.events if e[0] == "v"]
-
-
-def env(version: int, table: int = 7, epoch: int = 1) -> Envelope:
-    return Envelope(table, epoch, version, {"n": version, "text": f"été {version}"})
 
 
 # -- the bus -----------------------------------------------------------------------
