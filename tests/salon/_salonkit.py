@@ -1,4 +1,4 @@
-"""Helpers shared by the salon tests: a salon on a temporary SQLite file and fake clients."""
+"""Helpers shared by the salon tests: a salon on a temporary database and fake clients."""
 
 from __future__ import annotations
 
@@ -39,7 +39,13 @@ def game_available(name: str) -> bool:
     return name in available_games()
 
 
-def make_salon(path: Path, **kwargs: Any) -> Salon:
+def database_url(where: Path | str) -> str:
+    """A SQLAlchemy URL: a path means a SQLite file there, a string is already a URL."""
+    return where if isinstance(where, str) else f"sqlite+aiosqlite:///{where}"
+
+
+def make_salon(where: Path | str, **kwargs: Any) -> Salon:
+    """A salon for tests (no delays, seeded dice) on a SQLite file path or a database URL."""
     settings: dict[str, Any] = {
         "bot_delay": 0,
         "round_pause": 0,
@@ -53,7 +59,7 @@ def make_salon(path: Path, **kwargs: Any) -> Salon:
         "limits": Limits(message_rate_user="100000/second"),
     }
     settings.update(kwargs)
-    return Salon(f"sqlite+aiosqlite:///{path}", **settings)
+    return Salon(database_url(where), **settings)
 
 
 class Client:

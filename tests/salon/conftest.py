@@ -24,9 +24,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.live)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The salon's database: a SQLite file, then a fresh database on the private PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
 @pytest.fixture
-async def salon(tmp_path: Path) -> AsyncIterator[Salon]:
-    s = make_salon(tmp_path / "salon.sqlite3")
+async def salon(db_url: str) -> AsyncIterator[Salon]:
+    s = make_salon(db_url)
     await s.start()
     yield s
     await s.stop()

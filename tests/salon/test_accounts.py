@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from _salonkit import make_salon
 
@@ -53,8 +51,8 @@ async def test_guest_register_login(salon: Salon) -> None:
     assert await salon.resume("nope") is None
 
 
-async def test_sessions_and_passwords_survive_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "s.sqlite3"
+async def test_sessions_and_passwords_survive_a_restart(db_url: str) -> None:
+    path = db_url
     first = make_salon(path)
     await first.start()
     bob = await first.register("Bob", "secret-pw", "fr")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _salonkit import Client, available_games, make_salon
+from _salonkit import Client, available_games, game_available, make_salon, play_with_bot_brain
 
 from zanzibar.salon import Salon
 from zanzibar.salon.bots import INLINE_BOT_SECONDS, Thinker
@@ -63,8 +63,8 @@ async def test_leave_mid_game_bot_takes_over_and_player_returns(salon: Salon) ->
     assert anna.last("your_turn")["table"] == table_id
 
 
-async def test_dropped_player_is_replaced_then_returns(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.05)
+async def test_dropped_player_is_replaced_then_returns(db_url: str) -> None:
+    salon = make_salon(db_url, takeover_delay=0.05)
     await salon.start()
     try:
         anna, bob, table_id = await two_humans(salon)
@@ -92,8 +92,8 @@ async def test_dropped_player_is_replaced_then_returns(tmp_path: Path) -> None:
         await salon.stop()
 
 
-async def test_quick_reconnect_keeps_the_seat(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", takeover_delay=0.2)
+async def test_quick_reconnect_keeps_the_seat(db_url: str) -> None:
+    salon = make_salon(db_url, takeover_delay=0.2)
     await salon.start()
     try:
         anna, _bob, table_id = await two_humans(salon)
@@ -107,8 +107,8 @@ async def test_quick_reconnect_keeps_the_seat(tmp_path: Path) -> None:
         await salon.stop()
 
 
-async def test_turn_clock_lets_a_bot_play_the_turn(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", clock_scale=0.01)
+async def test_turn_clock_lets_a_bot_play_the_turn(db_url: str) -> None:
+    salon = make_salon(db_url, clock_scale=0.01)
     await salon.start()
     try:
         anna, bob, table_id = await two_humans(salon)
@@ -131,8 +131,8 @@ async def test_turn_clock_lets_a_bot_play_the_turn(tmp_path: Path) -> None:
         await salon.stop()
 
 
-async def test_pause_between_rounds_and_hold(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", round_pause=0.05)
+async def test_pause_between_rounds_and_hold(db_url: str) -> None:
+    salon = make_salon(db_url, round_pause=0.05)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -180,9 +180,9 @@ async def test_pause_between_rounds_and_hold(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif("421" not in available_games(), reason="421 is not installed")
-async def test_421_bar_rounds_pause_and_the_host_holds(tmp_path: Path) -> None:
+async def test_421_bar_rounds_pause_and_the_host_holds(db_url: str) -> None:
     """The bar preset is played in rounds ("round_lost"): the table pauses after each."""
-    salon = make_salon(tmp_path / "s.sqlite3", round_pause=30)
+    salon = make_salon(db_url, round_pause=30)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -235,8 +235,8 @@ async def test_kick_mid_game_gives_the_seat_to_a_bot(salon: Salon) -> None:
     assert match.to_act == 0
 
 
-async def test_slow_bot_levels_think_in_a_thread(tmp_path: Path) -> None:
-    salon = make_salon(tmp_path / "s.sqlite3", bot_threads=True)
+async def test_slow_bot_levels_think_in_a_thread(db_url: str) -> None:
+    salon = make_salon(db_url, bot_threads=True)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -304,3 +304,107 @@ async def test_threads_can_be_turned_off() -> None:
     slow = Recorder(INLINE_BOT_SECONDS * 2)
     await thinker.choose("g", "slow", slow, 0)
     assert slow.threads == [threading.current_thread().name]
+
+
+# -- slow bots in worker processes (salon/bots.py) ----------------------------------
+
+
+def chess_position(moves: int) -> tuple[Any, Any]:
+    """A Zanzibar-S game after ``moves`` quick moves: its rules and match."""
+    from zanzibar.engine.match import Match
+    from zanzibar.games import get_rules
+
+    rules = get_rules("zanzibar-s")
+    match = Match(rules, 2, None, seed=3)
+    quick = {seat: rules.make_bot("casual", match.options, seat) for seat in (0, 1)}
+    for _ in range(moves):
+        seat = match.to_act
+        assert seat is not None
+        match.act(seat, quick[seat].choose(match.state))
+    return rules, match
+
+
+def registry_bot(rules: Any, match: Any, level: str, seed: int) -> Any:
+    """A bot made as bot_for makes it, its recipe recorded."""
+    from types import SimpleNamespace
+
+    from zanzibar.salon.bots import remember_recipe
+
+    bot = rules.make_bot(level, match.options, seed)
+    table: Any = SimpleNamespace(rules=rules, options=match.options)
+    remember_recipe(bot, table, level, seed)
+    return bot
+
+
+@pytest.mark.skipif(not game_available("zanzibar-s"), reason="chess bots not available")
+async def test_a_slow_registry_bot_thinks_in_a_worker_process_and_plays_the_same() -> None:
+    from zanzibar.salon.bots import recipe_of
+
+    rules, match = chess_position(2)
+    bot = registry_bot(rules, match, "easy", 11)
+    recipe = recipe_of(bot)
+    assert recipe is not None and (recipe.game, recipe.level, recipe.seed) == (
+        "zanzibar-s",
+        "easy",
+        11,
+    )
+    thinker = Thinker()
+    first = await thinker.choose("zanzibar-s", "easy", bot, match.state)
+    assert thinker.placed == {"thread": 1}  # a level's first move is timed in this process
+    thinker.average[("zanzibar-s", "easy")] = 1.0  # known to be slow
+    again = await thinker.choose("zanzibar-s", "easy", bot, match.state)
+    assert thinker.placed == {"thread": 1, "process": 1}
+    fresh = rules.make_bot("easy", match.options, 11)
+    assert first == again == fresh.choose(match.state)
+    assert thinker.average[("zanzibar-s", "easy")] != 1.0  # the worker's timing was learnt
+
+
+async def test_bots_outside_the_registry_and_disabled_processes_use_threads() -> None:
+    from zanzibar.salon.bots import recipe_of
+
+    slow = Recorder(INLINE_BOT_SECONDS * 3)
+    assert recipe_of(slow) is None
+    thinker = Thinker()
+    for state in range(2):
+        await thinker.choose("g", "slow", slow, state)
+    assert thinker.placed == {"thread": 2}
+    if game_available("zanzibar-s"):
+        rules, match = chess_position(2)
+        bot = registry_bot(rules, match, "easy", 1)
+        no_processes = Thinker(processes=False)
+        no_processes.average[("zanzibar-s", "easy")] = 1.0
+        await no_processes.choose("zanzibar-s", "easy", bot, match.state)
+        assert no_processes.placed == {"thread": 1}
+
+
+def test_a_bot_of_a_test_game_gets_no_recipe(tmp_path: Any) -> None:
+    from types import SimpleNamespace
+
+    from _racegame import RULES as RACE
+
+    from zanzibar.salon.bots import recipe_of, remember_recipe
+
+    bot = RACE.make_bot("easy", RACE.options.resolve(), 0)
+    table: Any = SimpleNamespace(rules=RACE, options=RACE.options.resolve())
+    remember_recipe(bot, table, "easy", 0)
+    assert recipe_of(bot) is None  # a worker could not load the race: it stays in a thread
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not game_available("zanzibar-s"), reason="chess bots not available")
+async def test_a_chess_bot_at_a_salon_table_thinks_in_a_worker_process(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "s.sqlite3", bot_threads=True)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        table_id = (await anna.ok("table.create", game="zanzibar-s", seats=2))["table"]["id"]
+        await anna.ok("table.add_bot", table=table_id, level="easy")
+        await anna.ok("table.start", table=table_id)
+        await play_with_bot_brain(salon, table_id, {0: anna}, level="casual", resign_after=3)
+        await salon.settle()
+        placed = salon.thinker.placed
+        # the first move was timed in a thread; the easy search (~10 ms) is slow for inline
+        assert placed["thread"] == 1 and placed["process"] >= 2, placed
+        assert salon.tables[table_id].state == "finished"
+    finally:
+        await salon.stop()

@@ -9,11 +9,12 @@ test drops a salon without ``stop()`` and reopens the very same file.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _salonkit import Client, make_salon
+from _salonkit import Client, database_url, make_salon
 
 from zanzibar.salon import Salon
 from zanzibar.salon.persistence import Store
@@ -28,8 +29,38 @@ def copy_database(source: Path, target: Path) -> None:
             shutil.copyfile(src, Path(str(target) + suffix))
 
 
-async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> None:
-    first = make_salon(tmp_path / "a.sqlite3")
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.live)])
+def crash_copy(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[str, Callable[[], str]]]:
+    """A database URL, and how to copy it as a ``kill -9`` of the salon would leave it."""
+    if request.param == "sqlite":
+        source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+
+        def copy_files() -> str:
+            copy_database(source, target)
+            return database_url(target)
+
+        yield database_url(source), copy_files
+        return
+    server = request.getfixturevalue("postgres_server")
+    url: str = request.getfixturevalue("pg_url")
+    copies: list[str] = []
+
+    def dump() -> str:
+        copies.append(server.snapshot(url))
+        return copies[-1]
+
+    yield url, dump
+    for copy in copies:
+        server.drop(copy)
+
+
+async def test_restore_after_a_crash_continues_identically(
+    crash_copy: tuple[str, Callable[[], str]],
+) -> None:
+    source, copy = crash_copy
+    first = make_salon(source)
     await first.start()
     anna = await Client(first, "Anna").sign_in("fr")
     bob = await Client(first, "Bob").sign_in()
@@ -49,9 +80,7 @@ async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> No
         await client.ok("game.action", table=table_id, action={"type": "roll"})
     await first.settle()
     before = first.snapshot(table_id)
-    copy_database(tmp_path / "a.sqlite3", tmp_path / "b.sqlite3")
-
-    second = make_salon(tmp_path / "b.sqlite3", takeover_delay=60)
+    second = make_salon(copy(), takeover_delay=60)
     await second.start()
     try:
         assert second.snapshot(table_id) == before
@@ -86,8 +115,8 @@ async def test_restore_after_a_crash_continues_identically(tmp_path: Path) -> No
         await first.stop()
 
 
-async def test_salon_dropped_without_stop_restores_every_table(tmp_path: Path) -> None:
-    path = tmp_path / "salon.sqlite3"
+async def test_salon_dropped_without_stop_restores_every_table(db_url: str) -> None:
+    path = db_url
     first = make_salon(path)
     await first.start()
     anna = await Client(first, "Anna").sign_in()
@@ -127,8 +156,8 @@ async def test_salon_dropped_without_stop_restores_every_table(tmp_path: Path) -
         await second.stop()
 
 
-async def test_finished_games_and_stats_survive_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "salon.sqlite3"
+async def test_finished_games_and_stats_survive_a_restart(db_url: str) -> None:
+    path = db_url
     first = make_salon(path)
     await first.start()
     anna = await Client(first, "Anna").sign_in()
@@ -164,8 +193,8 @@ async def test_finished_games_and_stats_survive_a_restart(tmp_path: Path) -> Non
         assert won + lost == 1
         from zanzibar.salon import read_game_record
 
-        assert await read_game_record(f"sqlite+aiosqlite:///{path}", game_id) == record
-        assert await read_game_record(f"sqlite+aiosqlite:///{path}", game_id + 100) is None
+        assert await read_game_record(path, game_id) == record
+        assert await read_game_record(path, game_id + 100) is None
     finally:
         await second.stop()
 
@@ -186,12 +215,12 @@ async def test_a_failed_write_is_undone(
     assert salon.snapshot(table_id) == before
 
 
-async def test_store_batches_many_writes_in_few_commits(tmp_path: Path) -> None:
+async def test_store_batches_many_writes_in_few_commits(db_url: str) -> None:
     from sqlalchemy import insert
 
     from zanzibar.salon import models as m
 
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}")
+    store = Store(db_url)
     await store.start()
     try:
         import asyncio
@@ -279,8 +308,8 @@ async def test_durable_mode_writes_in_a_thread_with_full_sync(tmp_path: Path) ->
         await store.stop()
 
 
-async def test_a_pause_between_rounds_resumes_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "pause.sqlite3"
+async def test_a_pause_between_rounds_resumes_after_a_restart(db_url: str) -> None:
+    path = db_url
     first = make_salon(path, round_pause=30)
     await first.start()
     anna = await Client(first, "Anna").sign_in()
@@ -316,3 +345,38 @@ async def test_a_pause_between_rounds_resumes_after_a_restart(tmp_path: Path) ->
         assert kinds[-1] == "round_resume"
     finally:
         await second.stop()
+
+
+@pytest.mark.live
+async def test_a_postgresql_restart_loses_no_acknowledged_action(
+    postgres_server: Any, pg_url: str
+) -> None:
+    """PostgreSQL restarted mid-game: what was acknowledged stays, and the salon carries on."""
+    salon = make_salon(pg_url)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 90}))[
+            "table"
+        ]["id"]
+        await anna.ok("table.add_bot", table=table_id)
+        await anna.ok("table.hold", table=table_id, hold=True)
+        await anna.ok("table.start", table=table_id)
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        await salon.settle()
+        postgres_server.restart()  # every pooled connection is now dead
+        match = salon.tables[table_id].match
+        assert match is not None
+        # the pool pings each connection before use: the first write after the restart works
+        await anna.ok("chat.say", table=table_id, text="still there?")
+        await anna.ok("game.action", table=table_id, action={"type": "roll"}, seq=len(match.log))
+        await salon.settle()
+        acknowledged = salon.snapshot(table_id)
+    finally:
+        await salon.crash()
+    again = make_salon(pg_url, takeover_delay=60)
+    await again.start()
+    try:
+        assert again.snapshot(table_id) == acknowledged
+    finally:
+        await again.stop()

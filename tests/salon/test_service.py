@@ -281,10 +281,10 @@ async def test_your_turn_comes_once_per_turn(salon: Salon, client_factory: Any) 
     assert len(bob.of_type("your_turn")) == 2
 
 
-async def test_idle_tables_are_closed(tmp_path: Any) -> None:
+async def test_idle_tables_are_closed(db_url: str) -> None:
     from _salonkit import make_salon
 
-    salon = make_salon(tmp_path / "idle.sqlite3", idle_close=0.05)
+    salon = make_salon(db_url, idle_close=0.05)
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -298,7 +298,7 @@ async def test_idle_tables_are_closed(tmp_path: Any) -> None:
         assert kept in salon.tables and dropped not in salon.tables
     finally:
         await salon.stop()
-    again = make_salon(tmp_path / "idle.sqlite3")
+    again = make_salon(db_url)
     await again.start()
     try:
         assert set(again.tables) == {kept}

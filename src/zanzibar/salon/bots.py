@@ -1,29 +1,99 @@
-"""The salon's bots: one per seat and level, thinking inline when quick, in a thread when slow.
+"""The salon's bots: one per seat and level, thinking inline when quick, in worker processes when slow.
 
 A bot is the game's own (``rules.make_bot(level, options, seed)``), seeded from
 the game's dice seed and the seat so a replayed table gets the same bots. Dice
-bots answer in microseconds: handing them to a thread would cost more than
-their move (each hand-over of the GIL waits for the OS to schedule the other
-thread, tens of milliseconds on a busy machine). A chess bot thinks for a
-second or more and must not stall the other tables. So every level's first move
-runs in a worker thread and is timed; a level whose moves take on average
-(an exponential moving average, so a slow first move that fills a cache is
-soon forgotten) less than :data:`INLINE_BOT_SECONDS` then plays inline.
+bots answer in microseconds: handing them to another thread or process would
+cost more than their move. A chess bot thinks for a second or more. In a
+thread it would still hold the GIL most of that time, so a deep search slowed
+the event loop and every other table's search; so slow levels think in a
+pool of worker **processes** instead, where one search never delays another
+table's (bench/bench_bots.py measures the event loop's latency both ways).
+
+How a move is placed:
+
+* a level's first move runs in a thread and is timed (in this process, so
+  whatever the bot caches on its first move, an endgame table say, stays
+  here); a level whose moves take on average (an exponential moving average,
+  so a slow first move that fills a cache is soon forgotten) less than
+  :data:`INLINE_BOT_SECONDS` then plays inline;
+* slower levels go to the process pool when the bot was made by
+  :func:`bot_for` for a game of the registry (the worker rebuilds the same bot
+  from game, level, options and seed, and keeps it for the next moves of that
+  game and seat: a bot's caches survive between its moves); any other bot (a
+  test's, or a game outside the registry) keeps thinking in a thread.
+
+A worker's copy of a bot draws its own random numbers: a bot that plays at
+random may choose differently from an in-process copy with the same seed. That
+changes nothing a restart relies on: every move a bot made is in the game's
+log, and a restored table replays the log, not the bot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import threading
 import time
+import weakref
+from collections import Counter, OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from zanzibar.engine.rules import Bot
 from zanzibar.salon.tables import Table
 
+log = logging.getLogger(__name__)
+
 #: Bots of a level whose moves take less than this on average play inline.
 INLINE_BOT_SECONDS = 0.002
 #: Weight of the newest move in the average.
 _WEIGHT = 0.3
+#: Bots a worker process keeps (least recently used first out).
+WORKER_CACHE = 64
+
+
+@dataclass(frozen=True)
+class BotRecipe:
+    """What a worker process needs to make the same bot: a registry game and its settings."""
+
+    game: str
+    level: str
+    options_json: str
+    seed: int
+
+    def make(self) -> Bot[Any, Any]:
+        from zanzibar.games import get_rules
+
+        rules = get_rules(self.game)
+        return rules.make_bot(self.level, json.loads(self.options_json), self.seed)
+
+
+#: The recipe of each bot :func:`bot_for` made for a registry game (weakly: bots die with games).
+_recipes: weakref.WeakKeyDictionary[Any, BotRecipe] = weakref.WeakKeyDictionary()
+
+
+def recipe_of(bot: object) -> BotRecipe | None:
+    """How a worker process can make ``bot`` again, if it can."""
+    try:
+        return _recipes.get(bot)
+    except TypeError:  # not weakly referenceable: never recorded
+        return None
+
+
+def _registered(table: Table) -> bool:
+    """Whether the table's rules are the registry's, so a worker process can load them."""
+    from zanzibar.engine.errors import ZanzibarError
+    from zanzibar.games import get_rules
+
+    try:
+        return get_rules(table.rules.name) is table.rules
+    except (ZanzibarError, ImportError):
+        return False
 
 
 def bot_for(table: Table, seat: int, level: str) -> Bot[Any, Any]:
@@ -32,32 +102,145 @@ def bot_for(table: Table, seat: int, level: str) -> Bot[Any, Any]:
     if bot is None:
         seed = (table.match.rng.seed if table.match else 0) + seat
         bot = table.bots[(seat, level)] = table.rules.make_bot(level, table.options, seed)
+        remember_recipe(bot, table, level, seed)
     return bot
 
 
-class Thinker:
-    """Runs bots' choices, inline or in a thread depending on how long they take."""
+def remember_recipe(bot: Bot[Any, Any], table: Table, level: str, seed: int) -> None:
+    """Record how to rebuild ``bot`` in a worker process (registry games only)."""
+    if not _registered(table):
+        return
+    try:
+        options = json.dumps(dict(table.options), sort_keys=True)
+    except (TypeError, ValueError):
+        return
+    try:
+        _recipes[bot] = BotRecipe(table.rules.name, level, options, seed)
+    except TypeError:
+        return
 
-    def __init__(self, threads: bool = True) -> None:
+
+# -- in the worker processes ---------------------------------------------------------
+
+_worker_bots: OrderedDict[BotRecipe, Bot[Any, Any]] = OrderedDict()
+
+
+def _think(recipe: BotRecipe, state: Any) -> tuple[Any, float]:
+    """In a worker: the action of the recipe's bot (made once, then reused) and its seconds."""
+    bot = _worker_bots.get(recipe)
+    if bot is None:
+        bot = recipe.make()
+        _worker_bots[recipe] = bot
+        while len(_worker_bots) > WORKER_CACHE:
+            _worker_bots.popitem(last=False)
+    else:
+        _worker_bots.move_to_end(recipe)
+    started = time.perf_counter()
+    action = bot.choose(state)
+    return action, time.perf_counter() - started
+
+
+#: Modules the fork server imports once, so that every worker starts with them loaded
+#: (a missing one is skipped): the games whose bots are slow enough to come here.
+PRELOAD = [
+    "zanzibar.games",
+    "zanzibar.games.chess.rules",
+    "zanzibar.games.zilch.rules",
+    "zanzibar.games.dice421.rules",
+]
+
+
+# -- the shared pool -----------------------------------------------------------------
+
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def default_workers() -> int:
+    """Cores less one for the event loop, but at least two: two tables' searches never queue."""
+    return max(2, (os.cpu_count() or 1) - 1)
+
+
+def bot_pool() -> ProcessPoolExecutor:
+    """The process-wide pool of bot workers, started on first use.
+
+    One per process, shared by every salon in it (there is one in production;
+    tests make many, and a pool each would leave processes behind). Workers
+    start from a fork server, not a fork of this process: forking a process
+    that runs an event loop and threads copies their locks in whatever state.
+    Like every non-fork start method, a worker imports the main module again:
+    a script that makes a salon must keep its work under
+    ``if __name__ == "__main__":`` (the ``zanzibar`` command does).
+    """
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+            _pool = ProcessPoolExecutor(max_workers=default_workers(), mp_context=context)
+        return _pool
+
+
+def shutdown_bot_pool() -> None:
+    """Stop the workers (a new pool starts if a bot needs one later)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _discard_broken(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Thinker:
+    """Runs bots' choices inline, in a thread or in a worker process, by how long they take."""
+
+    def __init__(self, threads: bool = True, processes: bool = True) -> None:
         #: False: always inline (tests, or a machine with one core to spare).
         self.threads = threads
+        #: False: slow bots think in threads of this process, never in worker processes.
+        self.processes = processes
         #: Average seconds per move, per (game, level).
         self.average: dict[tuple[str, str], float] = {}
+        #: Moves made inline, in a thread and in a process (for tests and benchmarks).
+        self.placed: Counter[str] = Counter()
+
+    def _learn(self, key: tuple[str, str], took: float) -> None:
+        before = self.average.get(key)
+        self.average[key] = took if before is None else before + _WEIGHT * (took - before)
 
     async def choose(self, game: str, level: str, bot: Bot[Any, Any], state: Any) -> Any:
         """The bot's action for ``state``."""
         key = (game, level)
         average = self.average.get(key)
-        inline = not self.threads or (average is not None and average < INLINE_BOT_SECONDS)
+        if not self.threads or (average is not None and average < INLINE_BOT_SECONDS):
+            self.placed["inline"] += 1
+            return self._timed(key, bot, state)
+        recipe = recipe_of(bot) if self.processes and average is not None else None
+        if recipe is not None:
+            pool = bot_pool()
+            try:
+                action, took = await asyncio.get_running_loop().run_in_executor(
+                    pool, _think, recipe, state
+                )
+            except BrokenProcessPool:
+                log.error("a bot worker process died; starting a new pool")
+                _discard_broken(pool)
+            else:
+                self.placed["process"] += 1
+                self._learn(key, took)
+                return action
+        self.placed["thread"] += 1
+        return await asyncio.to_thread(self._timed, key, bot, state)
 
-        def timed() -> Any:
-            started = time.perf_counter()
-            action = bot.choose(state)
-            took = time.perf_counter() - started
-            before = self.average.get(key)
-            self.average[key] = took if before is None else before + _WEIGHT * (took - before)
-            return action
-
-        if inline:
-            return timed()
-        return await asyncio.to_thread(timed)
+    def _timed(self, key: tuple[str, str], bot: Bot[Any, Any], state: Any) -> Any:
+        started = time.perf_counter()
+        action = bot.choose(state)
+        self._learn(key, time.perf_counter() - started)
+        return action

@@ -75,11 +75,17 @@ def _sqlite_pragmas(engine: Engine, durable: bool) -> None:
 
 
 def make_engine(url: str, durable: bool = False) -> AsyncEngine:
-    """An async engine; SQLite gets WAL, a busy timeout and foreign keys."""
-    engine = create_async_engine(url)
-    if engine.dialect.name == "sqlite":
+    """An async engine; SQLite gets WAL, a busy timeout and foreign keys.
+
+    A database server (PostgreSQL) gets ``pool_pre_ping``: after the server
+    restarted, every pooled connection is dead, and without the ping the first
+    write on each would fail (``internal``) before the pool noticed.
+    """
+    if make_url(url).get_backend_name() == "sqlite":
+        engine = create_async_engine(url)
         _sqlite_pragmas(engine.sync_engine, durable)
-    return engine
+        return engine
+    return create_async_engine(url, pool_pre_ping=True)
 
 
 def make_sync_writer_engine(url: str, durable: bool = False) -> Engine | None:

@@ -1,0 +1,234 @@
+"""The ports in one process: what ``./salon`` on SQLite uses, with no other service.
+
+Every method is cheap and never fails for a reason outside the process: the
+bus calls followers at once, every lease is granted to the only node, presence
+is a counter per user, the lobby a dict, ids count up from the database's
+largest, limits are ``salon/chat.py``'s :class:`RateLimiter`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from zanzibar.cluster.delivery import Deliveries
+from zanzibar.cluster.ports import (
+    Envelope,
+    Follower,
+    IdKind,
+    Lease,
+    StaleVersion,
+)
+from zanzibar.salon.chat import RATE_COUNT, RATE_WINDOW, RateLimiter
+
+#: Envelopes kept per table for late followers (as many as the Redis stream keeps).
+KEPT = 1000
+
+
+class LocalBus:
+    """Followers are called during :meth:`publish`, in order; the last envelopes are kept."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.kept = kept
+        self._log: dict[int, deque[Envelope]] = {}
+        self._last: dict[int, int] = {}
+        self._deliveries = Deliveries(self.since)
+
+    async def publish(self, envelope: Envelope) -> None:
+        last = self._last.get(envelope.table, 0)
+        if envelope.version <= last:
+            raise StaleVersion(f"table {envelope.table}: version {envelope.version} <= {last}")
+        self._last[envelope.table] = envelope.version
+        self._log.setdefault(envelope.table, deque(maxlen=self.kept)).append(envelope)
+        await self._deliveries.offer(envelope)
+
+    async def follow(self, table: int, follower: Follower, after: int) -> None:
+        await self._deliveries.add(table, follower, after)
+
+    async def unfollow(self, table: int, follower: Follower) -> None:
+        self._deliveries.remove(table, follower)
+
+    async def since(self, table: int, after: int) -> list[Envelope] | None:
+        last = self._last.get(table, 0)
+        if after >= last:
+            return []
+        kept = self._log.get(table, deque())
+        if not kept or kept[0].version > after + 1:
+            return None
+        return [e for e in kept if e.version > after]
+
+    async def close(self) -> None:
+        self._deliveries = Deliveries(self.since)
+
+
+class LocalLeases:
+    """The only node owns every table it asks for; epochs still grow per grant."""
+
+    def __init__(self, node: str = "local") -> None:
+        self.node = node
+        self._leases: dict[int, Lease] = {}
+        self._epochs: dict[int, int] = {}
+
+    async def acquire(self, table: int, floor: int = 0) -> Lease | None:
+        if table in self._leases:
+            return None
+        epoch = max(self._epochs.get(table, 0), floor) + 1
+        self._epochs[table] = epoch
+        lease = self._leases[table] = Lease(table, self.node, epoch)
+        return lease
+
+    async def owner(self, table: int) -> Lease | None:
+        return self._leases.get(table)
+
+    async def renew(self) -> set[int]:
+        return set()
+
+    async def release(self, table: int) -> bool:
+        return self._leases.pop(table, None) is not None
+
+    def held(self) -> dict[int, Lease]:
+        return dict(self._leases)
+
+    async def close(self) -> None:
+        self._leases.clear()
+
+
+class LocalPresence:
+    """Sockets counted per user; this node is the only one and always alive."""
+
+    def __init__(self, node: str = "local") -> None:
+        self.node = node
+        self._sockets: dict[int, int] = {}
+        self._watchers: list[Callable[[int, bool], Awaitable[None]]] = []
+
+    async def attach(self, user: int) -> bool:
+        count = self._sockets.get(user, 0) + 1
+        self._sockets[user] = count
+        if count == 1:
+            await self._tell(user, True)
+        return count == 1
+
+    async def detach(self, user: int) -> bool:
+        count = self._sockets.get(user, 0)
+        if count <= 0:
+            return False
+        if count == 1:
+            del self._sockets[user]
+            await self._tell(user, False)
+            return True
+        self._sockets[user] = count - 1
+        return False
+
+    async def _tell(self, user: int, online: bool) -> None:
+        for watcher in list(self._watchers):
+            await watcher(user, online)
+
+    async def refresh(self) -> None:
+        return None
+
+    def online(self, user: int) -> bool:
+        return user in self._sockets
+
+    def watch(self, callback: Callable[[int, bool], Awaitable[None]]) -> None:
+        self._watchers.append(callback)
+
+    async def heartbeat(self) -> None:
+        return None
+
+    async def live_nodes(self) -> list[str]:
+        return [self.node]
+
+    async def reap(self) -> list[str]:
+        return []
+
+    async def close(self) -> None:
+        return None
+
+
+class LocalLobby:
+    """A dict of summaries; watchers are called at once."""
+
+    def __init__(self) -> None:
+        self._summaries: dict[int, Mapping[str, Any]] = {}
+        self._watchers: list[Callable[[int], Awaitable[None]]] = []
+
+    async def put(self, table: int, summary: Mapping[str, Any] | None) -> None:
+        if summary is None:
+            if self._summaries.pop(table, None) is None:
+                return
+        else:
+            self._summaries[table] = dict(summary)
+        for watcher in list(self._watchers):
+            await watcher(table)
+
+    async def refresh(self) -> None:
+        return None
+
+    def summaries(self) -> dict[int, Mapping[str, Any]]:
+        return dict(self._summaries)
+
+    def watch(self, callback: Callable[[int], Awaitable[None]]) -> None:
+        self._watchers.append(callback)
+
+    async def close(self) -> None:
+        return None
+
+
+class LocalLink:
+    """Nodes of one process: messages are handed over at once (used by tests of a router)."""
+
+    def __init__(self, node: str = "local", hub: dict[str, LocalLink] | None = None) -> None:
+        self.node = node
+        #: The nodes that can reach each other (a fresh hub: only this one).
+        self.hub: dict[str, LocalLink] = {} if hub is None else hub
+        self._handler: Callable[[str, Mapping[str, Any]], Awaitable[None]] | None = None
+
+    def serve(self, handler: Callable[[str, Mapping[str, Any]], Awaitable[None]]) -> None:
+        self._handler = handler
+
+    async def start(self) -> None:
+        self.hub[self.node] = self
+
+    async def send(self, node: str, message: Mapping[str, Any]) -> bool:
+        target = self.hub.get(node)
+        if target is None or target._handler is None:
+            return False
+        await target._handler(self.node, json.loads(json.dumps(message)))
+        return True
+
+    async def close(self) -> None:
+        if self.hub.get(self.node) is self:
+            del self.hub[self.node]
+
+
+class LocalIds:
+    """Counts up from the largest id in use, per kind (given at start: ``start[kind]``)."""
+
+    def __init__(self, start: Mapping[str, int] | None = None) -> None:
+        self._next: dict[str, int] = {kind: value for kind, value in (start or {}).items()}
+
+    async def next(self, kind: IdKind) -> int:
+        value = self._next.get(kind, 1)
+        self._next[kind] = value + 1
+        return value
+
+
+class LocalRateLimits:
+    """``salon/chat.py``'s sliding window, behind the async port."""
+
+    def __init__(
+        self,
+        count: int = RATE_COUNT,
+        window: float = RATE_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limiter = RateLimiter(count, window, clock)
+
+    async def check(self, key: int) -> None:
+        self.limiter.check(key)
+
+    async def record(self, key: int) -> None:
+        self.limiter.record(key)

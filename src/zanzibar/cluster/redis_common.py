@@ -1,0 +1,139 @@
+"""What the Redis ports share: the client and one pub/sub reader per port.
+
+redis-py's asyncio client (with hiredis to parse replies) keeps the pool,
+retries and reconnection of commands; we add only the loop that reads pub/sub
+messages and hands them to the port, and that survives a lost connection: it
+opens a new pub/sub connection, subscribes again to every channel, and calls
+the port's ``on_reconnect`` hook to reload what may have been missed. (Left
+to itself, redis-py 8.1's pub/sub came back only at its next health check,
+~10 s after a Redis restart, in our test: too slow for a failover goal of
+seconds.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
+
+log = logging.getLogger(__name__)
+
+#: Errors after which the client reconnects: Redis restarted or the network dropped.
+CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
+
+Handler = Callable[[str, bytes], Awaitable[None]]
+
+
+def connect(url: str) -> Redis:
+    """A client that retries a few times with backoff before giving up on a command."""
+    return Redis.from_url(
+        url,
+        retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        health_check_interval=0,
+        socket_connect_timeout=2,
+    )
+
+
+class Subscriber:
+    """One pub/sub connection whose messages go to ``handler(channel, data)``, in order."""
+
+    def __init__(
+        self,
+        client: Redis,
+        handler: Handler,
+        on_reconnect: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._client = client
+        self._handler = handler
+        self._on_reconnect = on_reconnect
+        self._pubsub: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._channels: set[str] = set()
+
+    async def start(self, *channels: str) -> None:
+        """Subscribe to ``channels`` (at least one private channel) and start reading.
+
+        ``on_reconnect`` runs first, in the reader, before any message is handled,
+        and ``start`` returns once it has: a port that loads a snapshot there then
+        applies every change published since it subscribed, in order, after the
+        snapshot (a change applied before it would be overwritten by older data).
+        """
+        self._channels |= {f"zz:{secrets.token_hex(6)}", *channels}
+        await self._connect()
+        ready = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._read(ready), name="redis-subscriber")
+        await asyncio.shield(ready)
+
+    async def _connect(self) -> None:
+        if self._pubsub is not None:
+            with contextlib.suppress(*CONNECTION_ERRORS):
+                await self._pubsub.aclose()
+        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(*self._channels)
+
+    async def subscribe(self, *channels: str) -> None:
+        new = set(channels) - self._channels
+        if new:
+            self._channels |= new
+            with contextlib.suppress(*CONNECTION_ERRORS):  # the reader subscribes again
+                await self._pubsub.subscribe(*new)
+
+    async def unsubscribe(self, *channels: str) -> None:
+        gone = set(channels) & self._channels
+        if gone:
+            self._channels -= gone
+            with contextlib.suppress(*CONNECTION_ERRORS):
+                await self._pubsub.unsubscribe(*gone)
+
+    async def _read(self, ready: asyncio.Future[None]) -> None:
+        try:
+            if self._on_reconnect is not None:
+                await self._on_reconnect()
+        except Exception as exc:
+            ready.set_exception(exc)
+            return
+        ready.set_result(None)
+        lost = False
+        while True:
+            try:
+                if lost:
+                    await self._connect()
+                    lost = False
+                    if self._on_reconnect is not None:
+                        await self._on_reconnect()
+                message = await self._pubsub.get_message(timeout=1.0)
+            except CONNECTION_ERRORS:
+                if not lost:
+                    log.warning("lost the Redis pub/sub connection; retrying")
+                lost = True
+                await asyncio.sleep(0.1)
+                continue
+            if message is None or message.get("type") not in ("message", "pmessage"):
+                continue
+            channel = message["channel"]
+            name = channel.decode() if isinstance(channel, bytes) else str(channel)
+            try:
+                await self._handler(name, message["data"])
+            except Exception:
+                log.exception("handling a Redis message on %s failed", name)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._pubsub is not None:
+            with contextlib.suppress(*CONNECTION_ERRORS):
+                await self._pubsub.aclose()
+            self._pubsub = None

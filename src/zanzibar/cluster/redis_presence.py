@@ -1,0 +1,173 @@
+"""Who is online across nodes, on Redis: socket counts per node and in total.
+
+``zp:n:{node}`` maps user → sockets on that node, ``zp:all`` user → sockets
+anywhere; Lua keeps the two in step and publishes ``{user}:1`` / ``{user}:0`` on
+``zp`` when a user's total goes from 0 to 1 or back. Every node mirrors the
+online set (``HKEYS zp:all`` once, then the messages), so :meth:`online` costs
+no round trip. Nodes say they are alive in the sorted set ``zn:alive``
+(score: the Redis clock, in ms, when their heartbeat expires); :meth:`reap`
+subtracts an expired node's sockets from the totals, so the players of a
+killed node go offline everywhere within one heartbeat ttl.
+
+After a Redis restart the counts are gone: each node re-attaches its sockets
+(the salon knows them) and calls :meth:`refresh`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+
+from zanzibar.cluster.redis_common import Subscriber, connect
+
+log = logging.getLogger(__name__)
+
+#: Milliseconds a node counts as alive after its last heartbeat.
+NODE_TTL_MS = 6000
+CHANNEL = "zp"
+
+_NOW_MS = "local t = redis.call('TIME'); local now = t[1] * 1000 + math.floor(t[2] / 1000)"
+
+_ATTACH = """
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+local total = redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+if total == 1 then redis.call('PUBLISH', KEYS[3], ARGV[1] .. ':1') end
+return total
+"""
+
+_DETACH = """
+local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if mine <= 0 then return -1 end
+if mine == 1 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HINCRBY', KEYS[1], ARGV[1], -1) end
+local total = redis.call('HINCRBY', KEYS[2], ARGV[1], -1)
+if total <= 0 then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('PUBLISH', KEYS[3], ARGV[1] .. ':0')
+  return 0
+end
+return total
+"""
+
+_HEARTBEAT = (
+    _NOW_MS
+    + """
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+return now
+"""
+)
+
+_REAP = (
+    _NOW_MS
+    + """
+local dead = redis.call('ZRANGE', KEYS[1], '-inf', now, 'BYSCORE')
+for _, node in ipairs(dead) do
+  local counts = redis.call('HGETALL', 'zp:n:' .. node)
+  for i = 1, #counts, 2 do
+    local user = counts[i]
+    local total = redis.call('HINCRBY', KEYS[2], user, -tonumber(counts[i + 1]))
+    if total <= 0 then
+      redis.call('HDEL', KEYS[2], user)
+      redis.call('PUBLISH', KEYS[3], user .. ':0')
+    end
+  end
+  redis.call('DEL', 'zp:n:' .. node)
+  redis.call('ZREM', KEYS[1], node)
+end
+return dead
+"""
+)
+
+
+def _text(raw: object) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+class RedisPresence:
+    """One node's sockets counted in Redis, and its mirror of who is online anywhere."""
+
+    def __init__(self, url: str | Redis, node: str, node_ttl_ms: int = NODE_TTL_MS) -> None:
+        self.redis = connect(url) if isinstance(url, str) else url
+        self.node = node
+        self.node_ttl_ms = node_ttl_ms
+        self._online: set[int] = set()
+        self._watchers: list[Callable[[int, bool], Awaitable[None]]] = []
+        self._attach = self.redis.register_script(_ATTACH)
+        self._detach = self.redis.register_script(_DETACH)
+        self._heartbeat = self.redis.register_script(_HEARTBEAT)
+        self._reap = self.redis.register_script(_REAP)
+        self._subscriber = Subscriber(self.redis, self._on_message, on_reconnect=self.refresh)
+        self._started = False
+
+    def _keys(self) -> list[str]:
+        return [f"zp:n:{self.node}", "zp:all", CHANNEL]
+
+    async def start(self) -> None:
+        """Follow the changes and load the online set (the subscriber orders the two)."""
+        if not self._started:
+            self._started = True
+            await self._subscriber.start(CHANNEL)
+
+    async def attach(self, user: int) -> bool:
+        total = int(await self._attach(keys=self._keys(), args=[user]))
+        if total == 1:
+            await self._set(user, True)
+        return total == 1
+
+    async def detach(self, user: int) -> bool:
+        total = int(await self._detach(keys=self._keys(), args=[user]))
+        if total == 0:
+            await self._set(user, False)
+        return total == 0
+
+    async def refresh(self) -> None:
+        users = {int(u) for u in await self.redis.hkeys("zp:all")}
+        for user in users - self._online:
+            await self._set(user, True)
+        for user in self._online - users:
+            await self._set(user, False)
+
+    def online(self, user: int) -> bool:
+        return user in self._online
+
+    def watch(self, callback: Callable[[int, bool], Awaitable[None]]) -> None:
+        self._watchers.append(callback)
+
+    async def heartbeat(self) -> None:
+        await self._heartbeat(keys=["zn:alive"], args=[self.node, self.node_ttl_ms])
+
+    async def live_nodes(self) -> list[str]:
+        now = await self.redis.time()
+        now_ms = int(now[0]) * 1000 + int(now[1]) // 1000
+        nodes = await self.redis.zrange("zn:alive", f"({now_ms}", "+inf", byscore=True)
+        return sorted(_text(n) for n in nodes)
+
+    async def reap(self) -> list[str]:
+        dead = await self._reap(keys=["zn:alive", "zp:all", CHANNEL])
+        return sorted(_text(n) for n in dead)
+
+    async def _on_message(self, name: str, data: bytes) -> None:
+        if name != CHANNEL:
+            return
+        with contextlib.suppress(ValueError):
+            user, _, flag = data.decode().partition(":")
+            await self._set(int(user), flag == "1")
+
+    async def _set(self, user: int, online: bool) -> None:
+        if (user in self._online) == online:
+            return
+        if online:
+            self._online.add(user)
+        else:
+            self._online.discard(user)
+        for watcher in list(self._watchers):
+            try:
+                await watcher(user, online)
+            except Exception:
+                log.exception("a presence watcher failed")
+
+    async def close(self) -> None:
+        await self._subscriber.close()
+        await self.redis.aclose()
