@@ -26,7 +26,21 @@ def _event(kind: str, seat: int | None, **data: object) -> Event:
 
     Equal to ``Event(kind, seat, {...})`` with lists in place of the tuples.
     """
-    return Event(kind, seat, tuple(sorted(data.items())))
+    return _raw_event(kind, seat, tuple(sorted(data.items())))
+
+
+def _raw_event(kind: str, seat: int | None, data: tuple[tuple[str, object], ...]) -> Event:
+    """``Event(kind, seat, data)`` for data already frozen and sorted by key.
+
+    Skips the frozen dataclass's ``__init__`` (three guarded attribute writes and
+    a ``__post_init__`` that would find nothing to do): the hot path of every roll.
+    """
+    event = _new_event(Event)
+    event.__dict__.update(kind=kind, seat=seat, data=data)
+    return event
+
+
+_new_event = object.__new__
 
 
 def new_state(seats: int, config: Config) -> State:
@@ -94,7 +108,7 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     rolls = state.rolls + 1
     # Hot path: the data pairs are written already sorted by key, as Event stores them.
     data = (("dice", throw), ("kept", kept), ("limit", state.limit), ("roll", rolls))
-    events.append(Event("roll", seat, data))
+    events.append(_raw_event("roll", seat, data))
     if rolls >= state.limit:
         return _finish(state, seat, throw, rolls, events)
     return evolve(state, dice=throw, rolls=rolls, pending=())
@@ -113,7 +127,7 @@ def _finish(state: State, seat: int, throw: Throw, rolls: int, events: Events) -
     done = (*state.done, (seat, throw, rolls))
     state = evolve(state, done=done, limit=rolls, dice=(), rolls=0, pending=())
     if len(done) < len(state.order):
-        events.append(Event("next", state.order[len(done)], (("limit", rolls),)))
+        events.append(_raw_event("next", state.order[len(done)], (("limit", rolls),)))
         return state
     return _resolve_turn(state, events)
 
@@ -128,9 +142,10 @@ def _keys(state: State) -> list[tuple[int, int, int]]:
     and (read closely) the same combination in fewer rolls wins -- except for the
     nénette, where both seeds say a new nénette beats an older one.
     """
-    power = strength(state.config.fiche_order)
-    later = state.config.ties == "later_wins"
-    fewer = state.config.fewer_rolls_win
+    config = state.config
+    power = strength(config.fiche_order)
+    later = config.ties == "later_wins"
+    fewer = config.fewer_rolls_win
     keys = []
     for position, (_, throw, rolls) in enumerate(state.done):
         if throw == NENETTE:
@@ -146,12 +161,18 @@ def _resolve_turn(state: State, events: Events) -> State:
     group = [state.done[i][0] for i, key in enumerate(keys) if key == worst]
     if len(group) > 1:
         return _start_playoff(state, "worst", tuple(reversed(group)), events)
-    return _after_loser(state, group[0], events)
+    return _after_loser(state, group[0], events, keys)
 
 
-def _after_loser(state: State, loser: int, events: Events) -> State:
-    """The turn's loser is known; find the winner (a rampo if that matters)."""
-    keys = _keys(state)
+def _after_loser(
+    state: State, loser: int, events: Events, keys: list[tuple[int, int, int]] | None = None
+) -> State:
+    """The turn's loser is known; find the winner (a rampo if that matters).
+
+    ``keys``: the throws' comparison keys when the caller has them already.
+    """
+    if keys is None:
+        keys = _keys(state)
     candidates = [
         (key, state.done[i][0]) for i, key in enumerate(keys) if state.done[i][0] != loser
     ]

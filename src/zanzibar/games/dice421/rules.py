@@ -64,6 +64,19 @@ _POSITIONS: dict[frozenset[int], tuple[int, ...]] = {
 }
 
 
+def _transition(state: State, events: tuple[Event, ...]) -> Transition[State]:
+    """``Transition(state, events)`` without the frozen dataclass's guarded ``__init__``.
+
+    Built for every step of every game; equal to the plain constructor's result.
+    """
+    transition: Transition[State] = _new(Transition)
+    transition.__dict__.update(state=state, events=events)
+    return transition
+
+
+_new = object.__new__
+
+
 class Dice421Rules(GameRules[State, Action]):
     """The rules of 421 with both rule sets (presets ``salon`` and ``bar``)."""
 
@@ -145,7 +158,7 @@ class Dice421Rules(GameRules[State, Action]):
             if state.rolls == 0:
                 raise IllegalActionError("roll at least once before stopping")
             events: list[Event] = []
-            return Transition(flow.stop(state, events), tuple(events))
+            return _transition(flow.stop(state, events), tuple(events))
         if type(action) is not Roll:
             raise IllegalActionError(f"not a 421 action: {action!r}")
         positions = _POSITIONS.get(action.reroll)
@@ -155,7 +168,7 @@ class Dice421Rules(GameRules[State, Action]):
             raise IllegalActionError("the first roll throws all three dice")
         if state.rolls >= state.limit:
             raise IllegalActionError(f"no rolls left: the limit is {state.limit}")
-        return Transition(evolve(state, pending=positions))
+        return _transition(evolve(state, pending=positions), ())
 
     def apply_chance(self, state: State, outcome: tuple[int, ...]) -> Transition[State]:
         """Dice landed: a player's (re)roll, or a play-off throw."""
@@ -173,7 +186,7 @@ class Dice421Rules(GameRules[State, Action]):
             new = flow.roll_dice(state, outcome, events)
         else:
             new = flow.playoff_roll(state, outcome, events)
-        return Transition(new, tuple(events))
+        return _transition(new, tuple(events))
 
     # -- serialising ------------------------------------------------------------
 
