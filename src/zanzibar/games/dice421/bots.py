@@ -270,23 +270,23 @@ class TurnModel:
         """
         if context[0] == "charge":
             _, worst, later, limit, pot = context
-            lose = self._lose_rows(worst, later, limit)  # type: ignore[arg-type]
+            lose = self._lose_rows(worst, later, limit)
             if pot:
                 return -lose * np.minimum(self.values, pot)  # type: ignore[call-overload]
             return -lose
         _, worst, best, later, limit, give_cap, receive_cap = context
-        lose = self._lose_rows(worst, later, limit)  # type: ignore[arg-type]
+        lose = self._lose_rows(worst, later, limit)
         penalty = 2.0 * self.is_nenette if self.config.nenette == "penalty2" else 0.0
         if best is None:
-            win, receive = self._first_rows(later, limit)  # type: ignore[arg-type]
+            win, receive = self._first_rows(later, limit)
             receive = receive + penalty
         else:
-            win = self._win_rows(worst, best, later, limit)  # type: ignore[arg-type]
+            win = self._win_rows(worst, best, later, limit)
             assert isinstance(best, tuple)
             best_value = float(self.values[_index_of_power(self.power, best[0])])
             receive = np.minimum(best_value + penalty, receive_cap)  # type: ignore[call-overload]
         give = np.minimum(self.values, give_cap)  # type: ignore[call-overload]
-        return win * give - lose * receive  # type: ignore[no-any-return]
+        return win * give - lose * receive
 
     @cache  # noqa: B019
     def _lose_rows(self, worst: Target | None, later: int, limit: int) -> Array:
