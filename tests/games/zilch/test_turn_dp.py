@@ -125,7 +125,9 @@ def test_padded_groups_keep_every_option_once_per_group() -> None:
     assert sum(groups for _, groups, _, _ in layout.classes) == total_groups
     positions = set()
     for g in model.groups:
-        positions.update((int(gain) - 1) * 7 + int(slot) for gain, slot in zip(g.gains, g.slots))
+        positions.update(
+            (int(gain) - 1) * 7 + int(slot) for gain, slot in zip(g.gains, g.slots, strict=True)
+        )
     used = set()
     for _, groups, size, index in layout.classes:
         assert len(index) == groups * size
