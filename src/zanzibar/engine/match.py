@@ -224,6 +224,8 @@ class Match(Generic[S, A]):
             rules.apply_action,
             rules.action_to_json,
         )
+        chance_request, apply_chance, roll = rules.chance_request, rules.apply_chance, self.rng.roll
+        commit = self._commit
         for _ in range(max_steps):
             seat = to_act(self.state)
             if seat is None or seat not in bots:
@@ -232,6 +234,14 @@ class Match(Generic[S, A]):
             # already done; ``apply_action`` still refuses an illegal bot move.
             action = bots[seat].choose(self.state)
             transition = apply_action(self.state, action)
-            self._commit(LogEntry("action", seat, action_to_json(action)), transition)
-            self._resolve_chance()
+            commit(LogEntry("action", seat, action_to_json(action)), transition)
+            # ``_resolve_chance`` written out (no log to follow): the hot loop of all-bot games.
+            for _ in range(_MAX_CHANCE_STEPS):
+                request = chance_request(self.state)
+                if request is None:
+                    break
+                dice = roll(request)
+                commit(LogEntry("chance", None, dice), apply_chance(self.state, dice))
+            else:
+                raise ZanzibarError("too many chance steps in a row: rules bug")
         raise ZanzibarError("bot game did not finish")

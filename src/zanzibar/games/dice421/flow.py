@@ -90,6 +90,13 @@ def start_turn(state: State, starter: int, events: Events) -> State:
     )
 
 
+#: The die positions kept by each reroll (positions sorted, as the rules store them).
+_KEPT: dict[tuple[int, ...], tuple[int, ...]] = {
+    tuple(i for i in range(3) if mask >> i & 1): tuple(i for i in range(3) if not mask >> i & 1)
+    for mask in range(1, 8)
+}
+
+
 def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     """The dice of the rolling player landed on the pending positions.
 
@@ -101,8 +108,10 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     if len(pending) == 3:
         kept: tuple[int, ...] = ()
     else:
-        old = state.dice
-        kept = tuple(old[i] for i in (0, 1, 2) if i not in pending)
+        positions = _KEPT.get(pending)
+        if positions is None:  # a stored state may list the positions in another order
+            positions = tuple(i for i in (0, 1, 2) if i not in pending)
+        kept = tuple(map(state.dice.__getitem__, positions))
     a, b, c = sorted(kept + outcome, reverse=True)
     throw = (a, b, c)
     rolls = state.rolls + 1

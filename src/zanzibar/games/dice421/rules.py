@@ -53,8 +53,6 @@ _OUTCOMES: dict[int, frozenset[tuple[int, ...]]] = {
     n: frozenset(product(range(1, 7), repeat=n)) for n in (1, 2, 3)
 }
 
-_INT_ONLY = {int}  # 1.0 and True equal 1 in a set: the types are checked too
-
 #: The three possible dice requests (requests are immutable values).
 _REQUESTS: dict[int, DiceRequest] = {n: DiceRequest(n) for n in (1, 2, 3)}
 
@@ -178,9 +176,13 @@ class Dice421Rules(GameRules[State, Action]):
             count = 3
         else:
             raise IllegalActionError("no dice are expected now")
-        outcome = tuple(outcome)
-        if outcome not in _OUTCOMES[count] or set(map(type, outcome)) != _INT_ONLY:
+        if type(outcome) is not tuple:
+            outcome = tuple(outcome)
+        if outcome not in _OUTCOMES[count]:
             raise IllegalActionError(f"expected {count} dice from 1 to 6, got {outcome!r}")
+        for face in outcome:  # 1.0 and True equal 1 in a set: the types are checked too
+            if type(face) is not int:
+                raise IllegalActionError(f"expected {count} dice from 1 to 6, got {outcome!r}")
         events: list[Event] = []
         if state.pending:
             new = flow.roll_dice(state, outcome, events)
