@@ -125,3 +125,28 @@ def test_unknown_game_and_bad_player_counts_are_refused() -> None:
         env("go")
     with pytest.raises(ValueError, match="players"):
         env("chess", players=3)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_render_says_whose_turn_it_is(game: str) -> None:
+    environment = env(game, render_mode="ansi")
+    environment.reset(seed=1)
+    text = environment.render()
+    assert isinstance(text, str) and environment.agent_selection in text
+    assert env(game).render() is None  # no render mode, nothing drawn
+
+
+def test_truncation_ends_a_long_game_without_rewards() -> None:
+    environment = env("chess", max_steps=6)
+    environment.reset(seed=2)
+    chooser = random_policy(2)
+    steps = 0
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0.0
+            environment.step(None)
+            continue
+        environment.step(chooser(observation, agent))
+        steps += 1
+    assert steps == 6 and environment.agents == []
