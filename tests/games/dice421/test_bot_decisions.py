@@ -136,3 +136,21 @@ def test_whole_games_are_the_old_games(preset: str, seats: int) -> None:
     expert, simple = OLD_GAMES[(preset, seats)]
     assert _games_digest(preset, seats, "expert", 40) == expert
     assert _games_digest(preset, seats, "simple", 20) == simple
+
+
+@pytest.mark.parametrize("preset", ["salon", "bar"])
+def test_events_built_on_the_hot_path_are_canonical(preset: str) -> None:
+    """Events built without Event's constructor equal the constructor's (sorted data)."""
+    from zanzibar.engine.events import Event
+
+    options = RULES.options.resolve(preset)
+    bots = {s: RULES.make_bot("expert", options, seed=s) for s in range(3)}
+    kinds = set()
+    for game in range(5):
+        match = Match(RULES, 3, options, seed=game)
+        match.play_bots(bots)
+        for _, event in match.events:
+            assert Event.from_json(event.to_json()) == event
+            assert list(event.data) == sorted(event.data)
+            kinds.add(event.kind)
+    assert {"roll", "stop", "next", "turn_start", "turn_end"} <= kinds

@@ -65,16 +65,9 @@ def start_turn(state: State, starter: int, events: Events) -> State:
     """Begin a turn: the starter first, then clockwise among those still in play."""
     order = _rotate(state.in_play, starter)
     limit = state.config.rolls_allowed(state.phase)
-    events.append(
-        _event(
-            "turn_start",
-            starter,
-            phase=state.phase,
-            limit=limit,
-            pot=state.pot,
-            turn=state.turns + 1,
-        )
-    )
+    # Hot path: the data pairs are written already sorted by key, as Event stores them.
+    data = (("limit", limit), ("phase", state.phase), ("pot", state.pot), ("turn", state.turns + 1))
+    events.append(_raw_event("turn_start", starter, data))
     return evolve(
         state,
         order=order,
@@ -126,7 +119,7 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
 def stop(state: State, events: Events) -> State:
     """The rolling player keeps the throw."""
     seat = state.order[len(state.done)]
-    events.append(_event("stop", seat, dice=state.dice, rolls=state.rolls))
+    events.append(_raw_event("stop", seat, (("dice", state.dice), ("rolls", state.rolls))))
     a, b, c = state.dice
     return _finish(state, seat, (a, b, c), state.rolls, events)
 
@@ -274,19 +267,16 @@ def _settle(state: State, loser: int, winner: int, events: Events) -> State:
         amount = min(wanted, tokens[winner])
         tokens[winner] -= amount
     tokens[loser] += amount
-    events.append(
-        _event(
-            "turn_end",
-            loser,
-            phase=state.phase,
-            winner=winner,
-            amount=amount,
-            wanted=wanted,
-            pot=pot,
-            loser_dice=loser_throw,
-            winner_dice=winner_throw,
-        )
-    )
+    data = (
+        ("amount", amount),
+        ("loser_dice", loser_throw),
+        ("phase", state.phase),
+        ("pot", pot),
+        ("wanted", wanted),
+        ("winner", winner),
+        ("winner_dice", winner_throw),
+    )  # sorted by key, as Event stores them
+    events.append(_raw_event("turn_end", loser, data))
     state = evolve(state, tokens=tuple(tokens), pot=pot, turns=state.turns + 1)
     return _after_tokens(state, loser, winner, events)
 
