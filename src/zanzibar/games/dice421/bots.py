@@ -101,6 +101,7 @@ class TurnModel:
         self._chase: dict[tuple[int, int, int], Array] = {}
         self._q: dict[tuple[int, int, int], Array] = {}
         self._plans: dict[tuple[object, ...], tuple[bytes, ...]] = {}
+        self._wins: dict[tuple[object, ...], Array] = {}
 
     # -- comparing throws ------------------------------------------------------------
 
@@ -281,7 +282,7 @@ class TurnModel:
             win, receive = self._first_rows(later, limit)
             receive = receive + penalty
         else:
-            win = self._win_rows(worst, best, later, limit)
+            win = self._win_rows(worst, best, later, limit)  # type: ignore[arg-type]
             assert isinstance(best, tuple)
             best_value = float(self.values[_index_of_power(self.power, best[0])])
             receive = np.minimum(best_value + penalty, receive_cap)  # type: ignore[call-overload]
@@ -304,11 +305,21 @@ class TurnModel:
             receive[j] = self._expected_best_after(later, j)
         return win, receive
 
-    @cache  # noqa: B019
     def _win_rows(self, worst: Target, best: Target, later: int, limit: int) -> Array:
-        rows = np.zeros((limit + 1, N_THROWS))
-        for j in range(1, limit + 1):
-            rows[j] = self.versus(j, best) * self._nobody_beats_after(worst, later, j, j)
+        """Chance of winning the décharge turn, per roll count and throw (bounded cache).
+
+        The only one of these tables with a large key space (two targets), so its
+        cache starts afresh past ``MAX_PLANS`` entries, like the plans.
+        """
+        key = (worst, best, later, limit)
+        rows = self._wins.get(key)
+        if rows is None:
+            if len(self._wins) >= MAX_PLANS:
+                self._wins.clear()
+            rows = np.zeros((limit + 1, N_THROWS))
+            for j in range(1, limit + 1):
+                rows[j] = self.versus(j, best) * self._nobody_beats_after(worst, later, j, j)
+            self._wins[key] = rows
         return rows
 
     @property
