@@ -84,11 +84,14 @@ def _before_after(args: argparse.Namespace) -> dict[str, Any] | None:
     child_args += ["--preset", args.preset]
     best = {"before": 0.0, "after": 0.0}
     steps = {"before": 0, "after": 0}
-    for _ in range(args.rounds):
-        for side, source in (("before", old_source), ("after", reference.current_source())):
-            answer = reference.run_child(source, script, child_args)
-            best[side] = max(best[side], answer["games"] / answer["cpu_seconds"])
-            steps[side] = answer["steps"]
+    try:
+        for _ in range(args.rounds):
+            for side, source in (("before", old_source), ("after", reference.current_source())):
+                answer = reference.run_child(source, script, child_args)
+                best[side] = max(best[side], answer["games"] / answer["cpu_seconds"])
+                steps[side] = answer["steps"]
+    finally:
+        reference.discard(old_source)
     return {
         "reference_commit": reference.BEFORE_ISSUE_15,
         "rounds": args.rounds,

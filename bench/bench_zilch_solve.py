@@ -75,11 +75,14 @@ def _before_after(rounds: int) -> dict[str, Any] | None:
     script = Path(__file__).resolve()
     best = {"before": float("inf"), "after": float("inf")}
     value = {"before": 0.0, "after": 0.0}
-    for _ in range(rounds):
-        for side, source in (("before", old_source), ("after", reference.current_source())):
-            answer = reference.run_child(source, script, [])
-            best[side] = min(best[side], answer["cpu_seconds"])
-            value[side] = answer["first_player_win"]
+    try:
+        for _ in range(rounds):
+            for side, source in (("before", old_source), ("after", reference.current_source())):
+                answer = reference.run_child(source, script, [])
+                best[side] = min(best[side], answer["cpu_seconds"])
+                value[side] = answer["first_player_win"]
+    finally:
+        reference.discard(old_source)
     return {
         "reference_commit": reference.BEFORE_ISSUE_15,
         "rounds": rounds,

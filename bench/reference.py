@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,8 +42,14 @@ def extract(commit: str = BEFORE_ISSUE_15) -> Path | None:
         )
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
     except (OSError, subprocess.CalledProcessError):
+        shutil.rmtree(target, ignore_errors=True)
         return None
     return target / "src"
+
+
+def discard(source: Path) -> None:
+    """Remove a copy made by :func:`extract`."""
+    shutil.rmtree(source.parent, ignore_errors=True)
 
 
 def run_child(source: Path, script: Path, args: list[str]) -> dict[str, Any]:
