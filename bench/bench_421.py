@@ -9,8 +9,16 @@ and beside it, in the same run and on the same machine, the references:
 * ``expert`` playing the very same games without the ``Match`` log
   (:func:`~zanzibar.games.dice421.quick.play_quick`, what ``zanzibar sim`` uses).
 
-Run: ``.venv/bin/python bench/bench_421.py [--games N] [--preset salon|bar] [--json]``.
-The goal (issue 2) is at least 1,000 games per second with the default bot.
+First, "before and after" (issue 15): the expert through ``Match`` with the code
+of main before issue 15's speed-ups (commit ``reference.BEFORE_ISSUE_15``, taken
+from git at run time) and with the current code, each in its own child process,
+alternating for ``--rounds`` rounds; each side's best round is printed in games
+per CPU second (``time.process_time`` of the child: the machine is shared, and
+CPU time is what other processes disturb least), with the ratio.
+
+Run: ``.venv/bin/python bench/bench_421.py [--games N] [--rounds R] [--preset salon|bar] [--json]``.
+The goal (issues 2 and 15) is at least 1,000 games per second with the default bot
+through ``Match``, on one core of a quiet machine.
 """
 
 from __future__ import annotations
@@ -18,10 +26,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import reference
 from zanzibar.engine.match import Match
 from zanzibar.games.dice421.bots import turn_model
 from zanzibar.games.dice421.options import Config
@@ -53,14 +64,58 @@ def _quick_games(level: str, options: dict[str, Any], games: int, seed: int) -> 
     return time.perf_counter() - started, steps
 
 
+def _worker(args: argparse.Namespace) -> None:
+    """Child process: warm up, then time the expert through Match; print one JSON line."""
+    options = RULES.options.resolve(args.preset)
+    _match_games("expert", options, args.warmup, seed=10**6)
+    started = time.process_time()
+    _, steps = _match_games("expert", options, args.games, 0)
+    cpu = time.process_time() - started
+    print(json.dumps({"cpu_seconds": cpu, "games": args.games, "steps": steps}))
+
+
+def _before_after(args: argparse.Namespace) -> dict[str, Any] | None:
+    """Old code and new code, alternating rounds; each side's best games per CPU second."""
+    old_source = reference.extract()
+    if old_source is None:
+        return None
+    script = Path(__file__).resolve()
+    child_args = ["--games", str(args.games), "--warmup", str(args.warmup)]
+    child_args += ["--preset", args.preset]
+    best = {"before": 0.0, "after": 0.0}
+    steps = {"before": 0, "after": 0}
+    try:
+        for _ in range(args.rounds):
+            for side, source in (("before", old_source), ("after", reference.current_source())):
+                answer = reference.run_child(source, script, child_args)
+                best[side] = max(best[side], answer["games"] / answer["cpu_seconds"])
+                steps[side] = answer["steps"]
+    finally:
+        reference.discard(old_source)
+    return {
+        "reference_commit": reference.BEFORE_ISSUE_15,
+        "rounds": args.rounds,
+        "before_games_per_cpu_second": best["before"],
+        "after_games_per_cpu_second": best["after"],
+        "ratio": best["after"] / best["before"],
+        "same_games": steps["before"] == steps["after"],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--warmup", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3, help="before/after rounds (0: skip)")
     parser.add_argument("--preset", default="salon")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker(args)
+        return
     options = RULES.options.resolve(args.preset)
+    compared = _before_after(args) if args.rounds > 0 else None
 
     warm_started = time.perf_counter()
     _match_games("expert", options, args.warmup, seed=10**6)
@@ -100,9 +155,23 @@ def main() -> None:
             "results": results,
             "goal_games_per_second": 1000,
             "load_average": os.getloadavg(),
+            "before_after": compared,
         }
         print(json.dumps(report, indent=2))
         return
+    if compared is not None:
+        print(
+            f"expert through Match, games per CPU second (best of {compared['rounds']} "
+            f"alternating rounds, {args.games} games after {args.warmup} of warm-up):"
+        )
+        print(
+            f"  before (main at {compared['reference_commit']}): "
+            f"{compared['before_games_per_cpu_second']:.0f}   now: "
+            f"{compared['after_games_per_cpu_second']:.0f}   ratio {compared['ratio']:.2f}"
+            + ("" if compared["same_games"] else "   (WARNING: the games differ)")
+        )
+    elif args.rounds > 0:
+        print("before/after skipped: git cannot provide the reference commit here", file=sys.stderr)
     print(f"421, preset {args.preset}, {PLAYERS} players, one process (one core)")
     print(f"warm-up: {args.warmup} expert games in {warm_seconds:.2f} s, {plans} plans cached")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())

@@ -12,8 +12,16 @@ of this process, so a busy machine shows as wall >> CPU):
 triples only, first to bank 10,000 wins) and prints the first player's
 winning chance beside their published 53.7 % (several minutes).
 
-Run: ``.venv/bin/python bench/bench_zilch_solve.py [--busche] [--json]``.
-The goal (issue 3) is under 60 seconds for the full solve on two cores.
+First, "before and after" (issue 15): the full solve with the code of main
+before issue 15's speed-up (commit ``reference.BEFORE_ISSUE_15``, taken from git
+at run time) and with the current code, each in its own child process,
+alternating for ``--rounds`` rounds; each side's best round is printed in CPU
+seconds (``time.process_time`` of the child: the machine is shared, and CPU
+time is what other processes disturb least), with the ratio and both results.
+
+Run: ``.venv/bin/python bench/bench_zilch_solve.py [--rounds R] [--busche] [--json]``.
+The goals: under 60 seconds on two cores (issue 3), under 10 s of CPU with the
+result unchanged to 12 digits (issue 15).
 Nothing is read from or written to the solver cache.
 """
 
@@ -21,10 +29,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import reference
 from zanzibar.games.zilch.options import SCHEMA, scoring_table
 from zanzibar.games.zilch.solver import SolverRules, solve
 from zanzibar.games.zilch.turn_dp import build_model, expected_turn, scoring_unit
@@ -50,12 +61,68 @@ def _two_player(preset: str | None, target: int | None, cap: int = 3000) -> Any:
     return solve(SolverRules.from_options(SCHEMA.resolve(preset, overrides), cap_points=cap))
 
 
+def _worker() -> None:
+    """Child process: the full solve; one JSON line with its CPU seconds and result."""
+    solution, _, cpu = _timed(lambda: _two_player(None, None))
+    print(json.dumps({"cpu_seconds": cpu, "first_player_win": solution.first_player_win}))
+
+
+def _before_after(rounds: int) -> dict[str, Any] | None:
+    """Old code and new code, alternating rounds; each side's least CPU time."""
+    old_source = reference.extract()
+    if old_source is None:
+        return None
+    script = Path(__file__).resolve()
+    best = {"before": float("inf"), "after": float("inf")}
+    value = {"before": 0.0, "after": 0.0}
+    try:
+        for _ in range(rounds):
+            for side, source in (("before", old_source), ("after", reference.current_source())):
+                answer = reference.run_child(source, script, [])
+                best[side] = min(best[side], answer["cpu_seconds"])
+                value[side] = answer["first_player_win"]
+    finally:
+        reference.discard(old_source)
+    return {
+        "reference_commit": reference.BEFORE_ISSUE_15,
+        "rounds": rounds,
+        "before_cpu_seconds": best["before"],
+        "after_cpu_seconds": best["after"],
+        "ratio": best["before"] / best["after"],
+        "before_first_player_win": value["before"],
+        "after_first_player_win": value["after"],
+        "difference": abs(value["before"] - value["after"]),
+    }
+
+
 def main() -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busche", action="store_true", help="also solve Busche & Neller's Farkle")
+    parser.add_argument("--rounds", type=int, default=2, help="before/after rounds (0: skip)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker()
+        return
+    compared = _before_after(args.rounds) if args.rounds > 0 else None
+    if compared is not None and not args.json:
+        print(
+            f"full solve (seed 004), CPU seconds, best of {compared['rounds']} alternating rounds:"
+        )
+        print(
+            f"  before (main at {compared['reference_commit']}): "
+            f"{compared['before_cpu_seconds']:.2f} s   now: {compared['after_cpu_seconds']:.2f} s"
+            f"   ratio {compared['ratio']:.2f}"
+        )
+        print(
+            f"  first player wins: before {compared['before_first_player_win']!r}, "
+            f"now {compared['after_first_player_win']!r} "
+            f"(difference {compared['difference']:.1e})"
+        )
+    elif args.rounds > 0 and compared is None:
+        print("before/after skipped: git cannot provide the reference commit here", file=sys.stderr)
     rows: list[dict[str, Any]] = []
 
     value, wall, cpu = _timed(_turn_dp)
@@ -100,7 +167,7 @@ def main() -> None:
             }
         )
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"before_after": compared, "rows": rows}, indent=2))
         return
     for row in rows:
         line = f"{row['name']:<44} wall {row['wall']:7.2f} s  cpu {row['cpu']:7.2f} s"

@@ -217,21 +217,48 @@ class Match(Generic[S, A]):
         return match
 
     def play_bots(self, bots: Mapping[int, Any], max_steps: int = 1_000_000) -> None:
-        """Let bots play every seat they hold until a human must act or the game ends."""
+        """Let bots play every seat they hold until a human must act or the game ends.
+
+        The hot loop of all-bot games, so :meth:`_commit` and :meth:`_resolve_chance`
+        are written out here (same log entries, same events, same dice, in the
+        same order; the state and the log move together at every step, so an
+        error leaves them consistent).
+        """
         rules = self.rules
         to_act, apply_action, action_to_json = (
             rules.to_act,
             rules.apply_action,
             rules.action_to_json,
         )
+        chance_request, apply_chance, roll = rules.chance_request, rules.apply_chance, self.rng.roll
+        log = self.log
+        log_append, add_events = log.append, self.events.extend
+        entry = tuple.__new__  # LogEntry(...) without its Python-level __new__
+        state = self.state
         for _ in range(max_steps):
-            seat = to_act(self.state)
+            seat = to_act(state)
             if seat is None or seat not in bots:
                 return
             # ``seat`` is the seat to act, so ``rules.apply``'s turn checks are
             # already done; ``apply_action`` still refuses an illegal bot move.
-            action = bots[seat].choose(self.state)
-            transition = apply_action(self.state, action)
-            self._commit(LogEntry("action", seat, action_to_json(action)), transition)
-            self._resolve_chance()
+            action = bots[seat].choose(state)
+            transition = apply_action(state, action)
+            index = len(log)
+            log_append(entry(LogEntry, ("action", seat, action_to_json(action))))
+            state = self.state = transition.state
+            if transition.events:
+                add_events([(index, event) for event in transition.events])
+            for _ in range(_MAX_CHANCE_STEPS):
+                request = chance_request(state)
+                if request is None:
+                    break
+                dice = roll(request)
+                transition = apply_chance(state, dice)
+                index = len(log)
+                log_append(entry(LogEntry, ("chance", None, dice)))
+                state = self.state = transition.state
+                if transition.events:
+                    add_events([(index, event) for event in transition.events])
+            else:
+                raise ZanzibarError("too many chance steps in a row: rules bug")
         raise ZanzibarError("bot game did not finish")

@@ -138,3 +138,17 @@ def test_immediate_end_rule_solves() -> None:
     solution = solve(rules)
     assert 0.5 < solution.first_player_win < 0.7
     assert solution.residual < DEFAULT_TOLERANCE
+
+
+#: The first player's winning chance under seed 004's rules, as main's solver gave it
+#: before issue 15's speed-up (computed once with that code, tolerance 1e-10).
+SEED_004_FIRST_PLAYER = 0.5425201599928388
+
+
+@pytest.mark.slow
+def test_seed_004_solve_is_unchanged() -> None:
+    """The full solve (about 5 s) gives the same value as before the speed-up, to 12 digits."""
+    solution = solve(SolverRules.from_options(SCHEMA.resolve()))
+    assert abs(solution.first_player_win - SEED_004_FIRST_PLAYER) < 1e-12
+    assert round(solution.first_player_win, 12) == round(SEED_004_FIRST_PLAYER, 12)
+    assert solution.residual < DEFAULT_TOLERANCE

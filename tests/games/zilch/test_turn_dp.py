@@ -83,3 +83,53 @@ def test_banking_is_best_well_below_the_cap() -> None:
 
 def test_unit() -> None:
     assert scoring_unit(ScoringTable(), 5000, 500, 350) == 50
+
+
+@pytest.mark.parametrize("compulsory", [False, True])
+@pytest.mark.parametrize("every_option", [False, True])
+@pytest.mark.parametrize("batch", [1, 5, 64, 300])
+def test_turn_start_is_solve_turn_to_rounding(
+    compulsory: bool, every_option: bool, batch: int
+) -> None:
+    """The solver's fast path gives the start values of the reference DP (to 1e-14)."""
+    from zanzibar.games.zilch.options import SCHEMA, scoring_table
+    from zanzibar.games.zilch.turn_dp import FORBIDDEN, solve_turn, turn_start
+
+    table = scoring_table(SCHEMA.resolve())
+    model = build_model(table, scoring_unit(table), compulsory, every_option=every_option)
+    rng = np.random.default_rng(batch)
+    top = 90
+    bank = rng.random((top + 1, batch))
+    bank[: rng.integers(1, 10)] = FORBIDDEN  # a bank threshold
+    zilch = rng.random(batch)
+    expected = solve_turn(model, bank, zilch).start
+    got = turn_start(model, bank, zilch)
+    assert got.shape == (batch,)
+    assert np.abs(got - expected).max() < 1e-14
+    # Not a copy of the inputs: the values are those of a real decision problem.
+    assert ((got >= zilch * model.zilch_probability(6) - 1e-12) & (got <= 1.0)).all()
+
+
+def test_padded_groups_keep_every_option_once_per_group() -> None:
+    """Padding repeats a group's own options only, and the weights are its probabilities."""
+    from zanzibar.games.zilch.options import SCHEMA, scoring_table
+
+    table = scoring_table(SCHEMA.resolve())
+    model = build_model(table, scoring_unit(table), False, every_option=True)
+    layout = model.padded
+    # Each roll size's groups carry the probability of scoring with that many dice.
+    for n in range(1, 7):
+        assert layout.weights[n - 1].sum() == pytest.approx(1.0 - model.zilch_probability(n))
+    total_groups = sum(len(g.probs) for g in model.groups)
+    assert layout.weights.shape == (6, total_groups)
+    assert sum(groups for _, groups, _, _ in layout.classes) == total_groups
+    positions = set()
+    for g in model.groups:
+        positions.update(
+            (int(gain) - 1) * 7 + int(slot) for gain, slot in zip(g.gains, g.slots, strict=True)
+        )
+    used = set()
+    for _, groups, size, index in layout.classes:
+        assert len(index) == groups * size
+        used.update(int(i) for i in index)
+    assert used == positions

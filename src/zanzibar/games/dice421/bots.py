@@ -57,6 +57,8 @@ from zanzibar.games.dice421.combos import (
 from zanzibar.games.dice421.options import Config
 from zanzibar.games.dice421.solver import (
     N_THROWS,
+    STOP_CODE,
+    TRANSITIONS,
     Array,
     GoPlan,
     final_distribution,
@@ -99,6 +101,7 @@ class TurnModel:
         self._chase: dict[tuple[int, int, int], Array] = {}
         self._q: dict[tuple[int, int, int], Array] = {}
         self._plans: dict[tuple[object, ...], tuple[bytes, ...]] = {}
+        self._wins: dict[tuple[object, ...], Array] = {}
 
     # -- comparing throws ------------------------------------------------------------
 
@@ -252,10 +255,72 @@ class TurnModel:
         if found is None:
             if len(self._plans) >= MAX_PLANS:
                 self._plans.clear()
-            decision = self.go_plan(context).decision
-            found = tuple(bytes(int(code) for code in row) for row in decision)
+            found = _decision_rows(self.stop_rows(context))
             self._plans[context] = found
         return found
+
+    def stop_rows(self, context: tuple[object, ...]) -> Array:
+        """``S[j][t]`` for j = 0..limit: the same numbers as :meth:`_stop_score`, all rows at once.
+
+        The parts that do not depend on the token caps (chances of winning and of
+        losing, per roll count) are cached per (throws on the table, players after,
+        limit), and combined here with the same floating-point operations in the
+        same order as :meth:`_stop_score`, so the plans are identical (the tests
+        compare them on many random contexts). A cache miss costs a few numpy
+        operations instead of a Python loop over the roll counts.
+        """
+        if context[0] == "charge":
+            _, worst, later, limit, pot = context
+            lose = self._lose_rows(worst, later, limit)
+            if pot:
+                return -lose * np.minimum(self.values, pot)  # type: ignore[call-overload]
+            return -lose
+        _, worst, best, later, limit, give_cap, receive_cap = context
+        lose = self._lose_rows(worst, later, limit)
+        penalty = 2.0 * self.is_nenette if self.config.nenette == "penalty2" else 0.0
+        if best is None:
+            win, receive = self._first_rows(later, limit)
+            receive = receive + penalty
+        else:
+            win = self._win_rows(worst, best, later, limit)  # type: ignore[arg-type]
+            assert isinstance(best, tuple)
+            best_value = float(self.values[_index_of_power(self.power, best[0])])
+            receive = np.minimum(best_value + penalty, receive_cap)  # type: ignore[call-overload]
+        give = np.minimum(self.values, give_cap)  # type: ignore[call-overload]
+        return win * give - lose * receive
+
+    @cache  # noqa: B019
+    def _lose_rows(self, worst: Target | None, later: int, limit: int) -> Array:
+        rows = np.zeros((limit + 1, N_THROWS))
+        for j in range(1, limit + 1):
+            rows[j] = self._lose_chance(worst, later, j)
+        return rows
+
+    @cache  # noqa: B019
+    def _first_rows(self, later: int, limit: int) -> tuple[Array, Array]:
+        win = np.zeros((limit + 1, N_THROWS))
+        receive = np.zeros((limit + 1, N_THROWS))
+        for j in range(1, limit + 1):
+            win[j] = self._nobody_beats_first(later, j)
+            receive[j] = self._expected_best_after(later, j)
+        return win, receive
+
+    def _win_rows(self, worst: Target, best: Target, later: int, limit: int) -> Array:
+        """Chance of winning the décharge turn, per roll count and throw (bounded cache).
+
+        The only one of these tables with a large key space (two targets), so its
+        cache starts afresh past ``MAX_PLANS`` entries, like the plans.
+        """
+        key = (worst, best, later, limit)
+        rows = self._wins.get(key)
+        if rows is None:
+            if len(self._wins) >= MAX_PLANS:
+                self._wins.clear()
+            rows = np.zeros((limit + 1, N_THROWS))
+            for j in range(1, limit + 1):
+                rows[j] = self.versus(j, best) * self._nobody_beats_after(worst, later, j, j)
+            self._wins[key] = rows
+        return rows
 
     @property
     def cached_plans(self) -> int:
@@ -292,8 +357,10 @@ class TurnModel:
         give_cap = min(state.tokens[me], 10) or 1
         receive_cap = 12
         if best is not None:
-            # The cap only matters below the best value (plus a nénette penalty).
-            receive_cap = min(state.tokens[best_holder], self.value_of_power[best[0]] + 2)
+            # The cap only matters below the best value (plus a nénette penalty, when
+            # the options have one): larger caps give the same plan, so one key.
+            extra = 2 if config.nenette == "penalty2" else 0
+            receive_cap = min(state.tokens[best_holder], self.value_of_power[best[0]] + extra)
         return ("decharge", worst, best, later, state.limit, give_cap, receive_cap)
 
     def go_plan(self, context: tuple[object, ...]) -> GoPlan:
@@ -341,6 +408,34 @@ def _index_of_power(power: np.ndarray, p: int) -> int:
     return int(np.nonzero(power == p)[0][0])
 
 
+#: The reroll transitions, masks 1..7 (the continuation values of plan_go).
+_REROLLS = TRANSITIONS[1:]
+
+
+def _decision_rows(stop: Array) -> tuple[bytes, ...]:
+    """The decision table of :func:`~zanzibar.games.dice421.solver.plan_go`, as bytes rows.
+
+    The same backward induction with the same operations and the same tie rules
+    (stop on a tie within 1e-12, else the smallest mask), keeping only the
+    decisions: one ``bytes`` row per roll count, since indexing bytes gives a
+    Python int several times faster than indexing a numpy array.
+    """
+    limit = stop.shape[0] - 1
+    rows = [_STOP_ROW] * (limit + 1)
+    value = stop[limit]
+    for j in range(limit - 1, 0, -1):
+        cont = _REROLLS @ value
+        best = cont.argmax(axis=0)
+        best_value = cont.max(axis=0)
+        stop_better = stop[j] >= best_value - 1e-12
+        value = np.where(stop_better, stop[j], best_value)
+        rows[j] = np.where(stop_better, STOP_CODE, best + 1).astype(np.uint8).tobytes()
+    return tuple(rows)
+
+
+_STOP_ROW = bytes(N_THROWS)
+
+
 @cache
 def turn_model(config: Config) -> TurnModel:
     """The shared model of a set of options (plans are shared by all bots)."""
@@ -353,12 +448,35 @@ class ExpertBot:
     def __init__(self, config: Config, seed: int = 0) -> None:
         self.model = turn_model(config)
         self.seed = seed
+        # The plan of the go in progress, and the state fields it was computed from.
+        self._plan: tuple[bytes, ...] = ()
+        self._key: tuple[object, ...] = ()
 
     def choose(self, state: State) -> Action:
-        """The plan's decision for the current dice."""
-        if state.rolls == 0:
+        """The plan's decision for the current dice.
+
+        A go's later decisions reuse its plan: the plan is a function of the
+        state's ``done``, ``order``, ``tokens``, ``phase``, ``limit`` and ``pot``
+        only, and while the same objects (and equal numbers) come back, the
+        context need not be rebuilt. Identity is only a shortcut: any other
+        state takes the full path, so the decision is always the plan's.
+        """
+        rolls = state.rolls
+        if rolls == 0:
             return ROLL_ALL
-        return ROLL_BY_MASK[self.model.plan(state)[state.rolls][_INDEX[state.dice]]]
+        key = self._key
+        if (
+            not key
+            or state.done is not key[0]
+            or state.order is not key[1]
+            or state.tokens is not key[2]
+            or state.limit != key[3]
+            or state.pot != key[4]
+            or state.phase != key[5]
+        ):
+            self._plan = self.model.plan(state)
+            self._key = (state.done, state.order, state.tokens, state.limit, state.pot, state.phase)
+        return ROLL_BY_MASK[self._plan[rolls][_INDEX[state.dice]]]
 
 
 def _throw(dice: Sequence[int]) -> Throw:

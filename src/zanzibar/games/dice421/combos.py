@@ -117,8 +117,11 @@ def strength(fiche_order: str = "salon") -> Mapping[Throw, int]:
     return {throw: len(order) - 1 - i for i, throw in enumerate(order)}
 
 
+@cache
 def value(throw: Throw, nenette: str = "value4") -> int:
     """Tokens a throw is worth (seed 000 for all, seed 002 for the nénette at 2).
+
+    Cached: the rules look it up at the end of every turn (112 entries at most).
 
     >>> [value(t) for t in [(4, 2, 1), (1, 1, 1), (6, 6, 6), (3, 1, 1), (6, 5, 4), (6, 6, 5)]]
     [10, 7, 6, 3, 2, 1]

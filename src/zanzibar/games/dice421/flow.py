@@ -26,7 +26,21 @@ def _event(kind: str, seat: int | None, **data: object) -> Event:
 
     Equal to ``Event(kind, seat, {...})`` with lists in place of the tuples.
     """
-    return Event(kind, seat, tuple(sorted(data.items())))
+    return _raw_event(kind, seat, tuple(sorted(data.items())))
+
+
+def _raw_event(kind: str, seat: int | None, data: tuple[tuple[str, object], ...]) -> Event:
+    """``Event(kind, seat, data)`` for data already frozen and sorted by key.
+
+    Skips the frozen dataclass's ``__init__`` (three guarded attribute writes and
+    a ``__post_init__`` that would find nothing to do): the hot path of every roll.
+    """
+    event = _new_event(Event)
+    event.__dict__.update(kind=kind, seat=seat, data=data)
+    return event
+
+
+_new_event = object.__new__
 
 
 def new_state(seats: int, config: Config) -> State:
@@ -51,16 +65,9 @@ def start_turn(state: State, starter: int, events: Events) -> State:
     """Begin a turn: the starter first, then clockwise among those still in play."""
     order = _rotate(state.in_play, starter)
     limit = state.config.rolls_allowed(state.phase)
-    events.append(
-        _event(
-            "turn_start",
-            starter,
-            phase=state.phase,
-            limit=limit,
-            pot=state.pot,
-            turn=state.turns + 1,
-        )
-    )
+    # Hot path: the data pairs are written already sorted by key, as Event stores them.
+    data = (("limit", limit), ("phase", state.phase), ("pot", state.pot), ("turn", state.turns + 1))
+    events.append(_raw_event("turn_start", starter, data))
     return evolve(
         state,
         order=order,
@@ -76,6 +83,13 @@ def start_turn(state: State, starter: int, events: Events) -> State:
     )
 
 
+#: The die positions kept by each reroll (positions sorted, as the rules store them).
+_KEPT: dict[tuple[int, ...], tuple[int, ...]] = {
+    tuple(i for i in range(3) if mask >> i & 1): tuple(i for i in range(3) if not mask >> i & 1)
+    for mask in range(1, 8)
+}
+
+
 def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     """The dice of the rolling player landed on the pending positions.
 
@@ -87,14 +101,16 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
     if len(pending) == 3:
         kept: tuple[int, ...] = ()
     else:
-        old = state.dice
-        kept = tuple(old[i] for i in (0, 1, 2) if i not in pending)
+        positions = _KEPT.get(pending)
+        if positions is None:  # a stored state may list the positions in another order
+            positions = tuple(i for i in (0, 1, 2) if i not in pending)
+        kept = tuple(map(state.dice.__getitem__, positions))
     a, b, c = sorted(kept + outcome, reverse=True)
     throw = (a, b, c)
     rolls = state.rolls + 1
     # Hot path: the data pairs are written already sorted by key, as Event stores them.
     data = (("dice", throw), ("kept", kept), ("limit", state.limit), ("roll", rolls))
-    events.append(Event("roll", seat, data))
+    events.append(_raw_event("roll", seat, data))
     if rolls >= state.limit:
         return _finish(state, seat, throw, rolls, events)
     return evolve(state, dice=throw, rolls=rolls, pending=())
@@ -103,7 +119,7 @@ def roll_dice(state: State, outcome: tuple[int, ...], events: Events) -> State:
 def stop(state: State, events: Events) -> State:
     """The rolling player keeps the throw."""
     seat = state.order[len(state.done)]
-    events.append(_event("stop", seat, dice=state.dice, rolls=state.rolls))
+    events.append(_raw_event("stop", seat, (("dice", state.dice), ("rolls", state.rolls))))
     a, b, c = state.dice
     return _finish(state, seat, (a, b, c), state.rolls, events)
 
@@ -113,7 +129,7 @@ def _finish(state: State, seat: int, throw: Throw, rolls: int, events: Events) -
     done = (*state.done, (seat, throw, rolls))
     state = evolve(state, done=done, limit=rolls, dice=(), rolls=0, pending=())
     if len(done) < len(state.order):
-        events.append(Event("next", state.order[len(done)], (("limit", rolls),)))
+        events.append(_raw_event("next", state.order[len(done)], (("limit", rolls),)))
         return state
     return _resolve_turn(state, events)
 
@@ -128,9 +144,10 @@ def _keys(state: State) -> list[tuple[int, int, int]]:
     and (read closely) the same combination in fewer rolls wins -- except for the
     nénette, where both seeds say a new nénette beats an older one.
     """
-    power = strength(state.config.fiche_order)
-    later = state.config.ties == "later_wins"
-    fewer = state.config.fewer_rolls_win
+    config = state.config
+    power = strength(config.fiche_order)
+    later = config.ties == "later_wins"
+    fewer = config.fewer_rolls_win
     keys = []
     for position, (_, throw, rolls) in enumerate(state.done):
         if throw == NENETTE:
@@ -146,12 +163,18 @@ def _resolve_turn(state: State, events: Events) -> State:
     group = [state.done[i][0] for i, key in enumerate(keys) if key == worst]
     if len(group) > 1:
         return _start_playoff(state, "worst", tuple(reversed(group)), events)
-    return _after_loser(state, group[0], events)
+    return _after_loser(state, group[0], events, keys)
 
 
-def _after_loser(state: State, loser: int, events: Events) -> State:
-    """The turn's loser is known; find the winner (a rampo if that matters)."""
-    keys = _keys(state)
+def _after_loser(
+    state: State, loser: int, events: Events, keys: list[tuple[int, int, int]] | None = None
+) -> State:
+    """The turn's loser is known; find the winner (a rampo if that matters).
+
+    ``keys``: the throws' comparison keys when the caller has them already.
+    """
+    if keys is None:
+        keys = _keys(state)
     candidates = [
         (key, state.done[i][0]) for i, key in enumerate(keys) if state.done[i][0] != loser
     ]
@@ -244,19 +267,16 @@ def _settle(state: State, loser: int, winner: int, events: Events) -> State:
         amount = min(wanted, tokens[winner])
         tokens[winner] -= amount
     tokens[loser] += amount
-    events.append(
-        _event(
-            "turn_end",
-            loser,
-            phase=state.phase,
-            winner=winner,
-            amount=amount,
-            wanted=wanted,
-            pot=pot,
-            loser_dice=loser_throw,
-            winner_dice=winner_throw,
-        )
-    )
+    data = (
+        ("amount", amount),
+        ("loser_dice", loser_throw),
+        ("phase", state.phase),
+        ("pot", pot),
+        ("wanted", wanted),
+        ("winner", winner),
+        ("winner_dice", winner_throw),
+    )  # sorted by key, as Event stores them
+    events.append(_raw_event("turn_end", loser, data))
     state = evolve(state, tokens=tuple(tokens), pot=pot, turns=state.turns + 1)
     return _after_tokens(state, loser, winner, events)
 

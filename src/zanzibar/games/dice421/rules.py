@@ -53,8 +53,6 @@ _OUTCOMES: dict[int, frozenset[tuple[int, ...]]] = {
     n: frozenset(product(range(1, 7), repeat=n)) for n in (1, 2, 3)
 }
 
-_INT_ONLY = {int}  # 1.0 and True equal 1 in a set: the types are checked too
-
 #: The three possible dice requests (requests are immutable values).
 _REQUESTS: dict[int, DiceRequest] = {n: DiceRequest(n) for n in (1, 2, 3)}
 
@@ -62,6 +60,19 @@ _REQUESTS: dict[int, DiceRequest] = {n: DiceRequest(n) for n in (1, 2, 3)}
 _POSITIONS: dict[frozenset[int], tuple[int, ...]] = {
     frozenset(mask_positions(mask)): mask_positions(mask) for mask in REROLL_MASKS
 }
+
+
+def _transition(state: State, events: tuple[Event, ...]) -> Transition[State]:
+    """``Transition(state, events)`` without the frozen dataclass's guarded ``__init__``.
+
+    Built for every step of every game; equal to the plain constructor's result.
+    """
+    transition: Transition[State] = _new(Transition)
+    transition.__dict__.update(state=state, events=events)
+    return transition
+
+
+_new = object.__new__
 
 
 class Dice421Rules(GameRules[State, Action]):
@@ -145,7 +156,7 @@ class Dice421Rules(GameRules[State, Action]):
             if state.rolls == 0:
                 raise IllegalActionError("roll at least once before stopping")
             events: list[Event] = []
-            return Transition(flow.stop(state, events), tuple(events))
+            return _transition(flow.stop(state, events), tuple(events))
         if type(action) is not Roll:
             raise IllegalActionError(f"not a 421 action: {action!r}")
         positions = _POSITIONS.get(action.reroll)
@@ -155,7 +166,7 @@ class Dice421Rules(GameRules[State, Action]):
             raise IllegalActionError("the first roll throws all three dice")
         if state.rolls >= state.limit:
             raise IllegalActionError(f"no rolls left: the limit is {state.limit}")
-        return Transition(evolve(state, pending=positions))
+        return _transition(evolve(state, pending=positions), ())
 
     def apply_chance(self, state: State, outcome: tuple[int, ...]) -> Transition[State]:
         """Dice landed: a player's (re)roll, or a play-off throw."""
@@ -165,15 +176,19 @@ class Dice421Rules(GameRules[State, Action]):
             count = 3
         else:
             raise IllegalActionError("no dice are expected now")
-        outcome = tuple(outcome)
-        if outcome not in _OUTCOMES[count] or set(map(type, outcome)) != _INT_ONLY:
+        if type(outcome) is not tuple:
+            outcome = tuple(outcome)
+        if outcome not in _OUTCOMES[count]:
             raise IllegalActionError(f"expected {count} dice from 1 to 6, got {outcome!r}")
+        for face in outcome:  # 1.0 and True equal 1 in a set: the types are checked too
+            if type(face) is not int:
+                raise IllegalActionError(f"expected {count} dice from 1 to 6, got {outcome!r}")
         events: list[Event] = []
         if state.pending:
             new = flow.roll_dice(state, outcome, events)
         else:
             new = flow.playoff_roll(state, outcome, events)
-        return Transition(new, tuple(events))
+        return _transition(new, tuple(events))
 
     # -- serialising ------------------------------------------------------------
 

@@ -154,10 +154,15 @@ def evolve(state: State, **changes: Any) -> State:
     >>> evolve(s, pot=20).pot, s.pot
     (20, 21)
     """
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    new = _new(State)
+    _set(new, "__dict__", fields)  # one dict, handed over whole
     return new
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def state_to_json(state: State) -> dict[str, Any]:

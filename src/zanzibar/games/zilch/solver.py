@@ -62,6 +62,7 @@ from zanzibar.games.zilch.turn_dp import (
     build_model,
     scoring_unit,
     solve_turn,
+    turn_start,
 )
 
 FORMAT_VERSION = 1
@@ -236,7 +237,7 @@ def beat_values(
     bank[allowed & (t > margins[None, :])] = 1.0
     bank[allowed & (t == margins[None, :])] = tie_value
     zilch = np.where(margins == 0, tie_value, 0.0)
-    return solve_turn(model, bank, zilch).start
+    return turn_start(model, bank, zilch)
 
 
 def _tie_break(rules: SolverRules, model: TurnModel, tolerance: float) -> float:
@@ -347,7 +348,7 @@ def solve(
             bank = np.where(block.inside[:, cols], inside, final[:, cols])
             bank[block.forbidden[:, cols]] = FORBIDDEN
             zilch = 1.0 - x[block.partner[cols]]
-            return solve_turn(model, bank, zilch).start.copy()
+            return turn_start(model, bank, zilch)
 
         x, count, pair_evaluations, residual = _solve_block(evaluate, block, tolerance)
         W[block.a, block.b] = x
