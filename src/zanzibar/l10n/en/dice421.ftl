@@ -1,0 +1,1 @@
+# dice421: see docs/l10n.md (ids start with "dice421-")

@@ -1,0 +1,1 @@
+# zilch: see docs/l10n.md (ids start with "zilch-")

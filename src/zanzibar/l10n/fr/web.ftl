@@ -1,0 +1,1 @@
+# web: see docs/l10n.md (ids start with "web-")
