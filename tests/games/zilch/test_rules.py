@@ -365,7 +365,8 @@ def test_help_and_rules_texts_are_short_sentences_without_sources() -> None:
     for lang in ("en", "fr"):
         assert "Shift" in RULES.help_text(lang) or "Maj" in RULES.help_text(lang)
         text = RULES.rules_text(lang, RULES.options.resolve())
-        assert "500" in text and "350" in text and "5\u202f000" in text or "5,000" in text
+        assert "500" in text and "350" in text
+        assert ("5\u202f000" in text) if lang == "fr" else ("5,000" in text)
         assert "seed" not in text and "graine" not in text and "(" not in text
         assert max(len(line) for line in text.splitlines()) <= 160
     seed_en = RULES.rules_text("en", RULES.options.resolve())
