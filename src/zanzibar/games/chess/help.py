@@ -12,38 +12,6 @@ from typing import Any
 
 from zanzibar.games.chess.variant import Variant
 
-HELP: dict[str, str] = {
-    "en": """\
-Chess keys and commands
-- Type a move in coordinates (f2h4, e11e12q: from-square, to-square, promotion
-  letter) or in algebraic notation (Zxe4, exd5, e12=G, O-O). Capital letters are
-  pieces, small letters are files.
-- board: read the board rank by rank, from your side; square e4: what is on e4.
-- turn, status (check, last move, draw offers), scores (material), moves (your
-  legal moves), history (the moves so far).
-- setup N or setup KQGL UF: in Zanzibar-S, Black chooses one of the 48
-  arrangements (King, Queen, Eagle, Lion on f12 g12 f11 g11 in the order given,
-  then Rhinoceros and Buffalo on e12 h12); White copies it.
-- resign; draw (offer a draw, or accept the one offered to you).
-Every move is announced as a sentence: "White Giraffe from c1 to e4, takes the Camel."
-""",
-    "fr": """\
-Touches et commandes des échecs
-- Tapez un coup en coordonnées (f2h4, e11e12q : case de départ, case d'arrivée,
-  lettre de promotion) ou en notation algébrique (Zxe4, exd5, e12=G, O-O). Les
-  majuscules sont les pièces, les minuscules les colonnes.
-- board : lire l'échiquier rangée par rangée, de votre côté ; square e4 : ce qui
-  se trouve en e4.
-- turn, status (échec, dernier coup, proposition de nulle), scores (matériel),
-  moves (vos coups légaux), history (les coups joués).
-- setup N ou setup KQGL UF : au Zanzibar-S, les Noirs choisissent l'une des 48
-  dispositions (Roi, Dame, Aigle, Lion en f12 g12 f11 g11 dans l'ordre donné,
-  puis Rhinocéros et Buffle en e12 h12) ; les Blancs la copient.
-- resign (abandonner) ; draw (proposer la nulle, ou accepter celle qu'on vous propose).
-Chaque coup est annoncé par une phrase : « Girafe blanche de c1 à e4, prend le Chameau. »
-""",
-}
-
 ZANZIBAR_S_RULES: dict[str, str] = {
     "en": """\
 Zanzibar-S (Jean-Louis Cazaux)

@@ -91,3 +91,15 @@ help-zilch-minimum = After that, each bank needs at least { $points } points in 
 help-zilch-penalty = Three zilches in a row cost { $points } points. A score may go below zero.
 help-zilch-last-turn = The first player to reach { $target } warns the others, who each take one last turn. The highest score wins. Tied players each take another turn until the tie breaks.
 help-zilch-immediate = The first player to bank { $target } points wins at once.
+
+## Chess variants
+
+help-chess-keys =
+    Chess keys and commands.
+    Type a move in coordinates, from-square then to-square and a promotion letter: “f2h4”, “e11e12q”.
+    Or in algebraic notation: “Zxe4”, “exd5”, “e12=G”. Capital letters are pieces, small letters are files.
+    “board”: the board rank by rank, from your side. “square e4”: what is on e4.
+    “turn”, “status”: check, last move and draw offers. “scores”: the material. “moves”: your legal moves. “history”: the moves so far.
+    In Zanzibar-S, Black first chooses one of the 48 arrangements with “setup N” or “setup KQGL UF”, and White copies it.
+    “resign” gives up. “draw” offers a draw, or accepts the one offered to you.
+    Every move is announced as a sentence: “White Giraffe from c1 to e4, takes the Camel.”

@@ -47,7 +47,10 @@ help-dice421-starts-lowest = Qui commence : chacun lance une fois, et le plus p
 help-dice421-starts-seat = Qui commence : le premier siège.
 help-dice421-rounds = { $rounds ->
     [1] Une seule manche : qui garde tous les jetons perd la partie.
-   *[other] Qui garde tous les jetons perd la manche et commence une nouvelle charge. Le premier à perdre { $rounds } manches perd la partie.
+   *[other] Qui garde tous les jetons perd la manche et commence une nouvelle charge. Le premier à perdre { $rounds } { $rounds ->
+        [one] manche
+       *[other] manches
+    } perd la partie.
 }
 
 ## Zilch 5000
@@ -91,3 +94,15 @@ help-zilch-minimum = Ensuite, il faut au moins { $points } points par tour pour 
 help-zilch-penalty = Trois zilchs de suite coûtent { $points } points. Un score peut devenir négatif.
 help-zilch-last-turn = Le premier à atteindre { $target } prévient les autres, qui jouent chacun un dernier tour. Le plus haut score gagne. En cas d'égalité, les ex æquo rejouent chacun un tour jusqu'à ce que l'égalité soit rompue.
 help-zilch-immediate = Le premier à marquer { $target } points gagne aussitôt.
+
+## Variantes d'échecs
+
+help-chess-keys =
+    Touches et commandes des échecs.
+    Tapez un coup en coordonnées, case de départ puis case d'arrivée et lettre de promotion : « f2h4 », « e11e12q ».
+    Ou en notation algébrique : « Zxe4 », « exd5 », « e12=G ». Les majuscules sont les pièces, les minuscules les colonnes.
+    « board » : l'échiquier rangée par rangée, de votre côté. « square e4 » : ce qui se trouve en e4.
+    « turn », « status » : échec, dernier coup et propositions de nulle. « scores » : le matériel. « moves » : vos coups légaux. « history » : les coups joués.
+    Au Zanzibar-S, les Noirs choisissent d'abord l'une des 48 dispositions avec « setup N » ou « setup KQGL UF », et les Blancs la copient.
+    « resign » abandonne. « draw » propose la nulle, ou accepte celle qu'on vous propose.
+    Chaque coup est annoncé par une phrase : « Girafe blanche de c1 à e4, prend le Chameau. »
