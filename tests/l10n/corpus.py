@@ -189,10 +189,9 @@ def sentences(lang: str) -> Iterator[tuple[str, str]]:
             yield f"{game} preset {preset['name']}", str(preset.get("description", ""))
         for line in rules.help_text(lang).splitlines():
             yield f"{game} help", line
-        if game in DICE_GAMES:  # the chess variants' rules are still written in code
-            for preset in rules.options.presets:
-                for line in rules.rules_text(lang, rules.options.resolve(preset.name)).splitlines():
-                    yield f"{game} rules {preset.name}", line
+        for preset in rules.options.presets:
+            for line in rules.rules_text(lang, rules.options.resolve(preset.name)).splitlines():
+                yield f"{game} rules {preset.name}", line
         for level in rules.bot_levels():
             yield f"{game} bot {level}", bot_name(1, level, lang)
     table = Table(1, get_rules("zilch"), None, {}, 2, [])
