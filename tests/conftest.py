@@ -2,6 +2,8 @@
 
 The servers start on first use only (a run without live tests starts none);
 see ``tests/_services.py`` for how and why.
+
+Every test also speaks through the catalogue strictly: a missing message or variable raises.
 """
 
 from __future__ import annotations
@@ -12,11 +14,15 @@ from collections.abc import Iterator
 
 import pytest
 
+os.environ.setdefault("ZANZIBAR_L10N_STRICT", "1")  # server subprocesses inherit it
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 from _services import PostgresServer, RedisServer  # noqa: E402
+from zanzibar.l10n import set_strict  # noqa: E402
+
+set_strict(os.environ["ZANZIBAR_L10N_STRICT"] not in ("", "0"))
 
 
 @pytest.fixture(scope="session")

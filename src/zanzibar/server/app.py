@@ -38,6 +38,7 @@ from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
 from zanzibar.server import openapi
 from zanzibar.server.guards import BodyLimit, abort_function, client_of, refusal
+from zanzibar.server.l10n_api import l10n_messages
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Settings, TransportLimits
 
@@ -130,8 +131,8 @@ def error_response(
     )
 
 
-def _zanzibar_error_response(exc: ZanzibarError) -> JSONResponse:
-    body = exc.to_json()
+def _zanzibar_error_response(exc: ZanzibarError, lang: Any = "en") -> JSONResponse:
+    body = exc.to_json(lang if lang in ("en", "fr") else "en")
     headers = {}
     if isinstance(body.get("retry_after"), int):
         headers["Retry-After"] = str(body["retry_after"])
@@ -221,7 +222,7 @@ async def guest(request: Request) -> Response:
             data["name"], data.get("lang", "en"), address=client_address(request)
         )
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -235,7 +236,7 @@ async def register(request: Request) -> Response:
             data["name"], data["password"], data.get("lang", "en"), address=client_address(request)
         )
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -249,7 +250,7 @@ async def login(request: Request) -> Response:
             data["name"], data["password"], address=client_address(request)
         )
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -356,7 +357,7 @@ async def game_record(request: Request) -> Response:
     try:
         record = await _salon(request).game_record(int(raw), viewer)
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, _lang(request))
     if record is None:
         return error_response("not_found", f"no game {raw}")
     return JSONResponse(to_jsonable(record))
@@ -368,7 +369,7 @@ async def user_stats(request: Request) -> Response:
     try:
         stats = await _salon(request).user_stats(name)
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, _lang(request))
     if stats is None:
         return error_response("not_found", f"no player named {name!r}")
     return JSONResponse(to_jsonable(stats))
@@ -710,6 +711,7 @@ def create_app(
         Route("/api/games/{game_id}", game_record, methods=["GET"]),
         Route("/api/users/{name}/stats", user_stats, methods=["GET"]),
         Route("/api/openapi.json", openapi_schema, methods=["GET"]),
+        Route("/api/l10n/{lang}.json", l10n_messages, methods=["GET"]),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/", StaticFiles(directory=STATIC_DIR, html=True, check_dir=False), name="static"),
     ]

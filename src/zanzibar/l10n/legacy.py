@@ -1,0 +1,96 @@
+"""Refusals raised with an English sentence, mapped back to their catalogue message.
+
+Many refusals are raised as ``SalonError("conflict", f"seat {wanted} is taken")``
+deep in the salon and the rules. Rather than threading a message id through
+every call site, the English pattern of each ``error-*`` message is turned into
+a regular expression once, and a refusal's English text is matched against
+them: ``seat 3 is taken`` becomes ``Msg("error-seat-taken", seat=3)`` and can be
+said in any language. New code passes a :class:`Msg` directly; a test scans the
+sources so that every literal refusal has its message.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from fluent.syntax import ast
+
+from zanzibar.l10n.catalogue import SOURCE_LANGUAGE, Catalogue, default_catalogue
+from zanzibar.l10n.msg import Msg
+
+#: Ids of messages that may be matched from English text.
+PREFIX = "error-"
+
+
+def _regex(pattern: ast.Pattern) -> str | None:
+    parts: list[str] = []
+    for element in pattern.elements:
+        if isinstance(element, ast.TextElement):
+            parts.append(re.escape(element.value))
+        elif isinstance(element, ast.Placeable) and isinstance(
+            element.expression, ast.VariableReference
+        ):
+            name = element.expression.id.name
+            if f"(?P<{name}>" in "".join(parts):
+                parts.append(f"(?P={name})")
+            else:
+                parts.append(f"(?P<{name}>.+?)")
+        elif isinstance(element, ast.Placeable) and isinstance(
+            element.expression, ast.StringLiteral
+        ):
+            parts.append(re.escape(element.expression.parse()["value"]))
+        else:
+            return None
+    # repr() quotes strings but not numbers: "'abc' is not ..." and "5.5 is not ..."
+    return re.sub(
+        r"'\(\?P<(\w+)>\.\+\?\)'",
+        r"(?:'(?P<\1>.+?)'|(?P<\1__num>-?\\d+(?:\\.\\d+)?))",
+        "".join(parts),
+    )
+
+
+@functools.cache
+def _patterns(catalogue: Catalogue) -> Sequence[tuple[int, str, re.Pattern[str]]]:
+    out = []
+    for _, message in catalogue.languages[SOURCE_LANGUAGE].messages():
+        name = message.id.name
+        if not name.startswith(PREFIX) or message.value is None:
+            continue
+        source = _regex(message.value)
+        if source is None:
+            continue
+        literal = len(re.sub(r"\(\?P[^)]*\)", "", source))
+        out.append((literal, name, re.compile(source, re.DOTALL)))
+    out.sort(key=lambda t: -t[0])
+    return tuple(out)
+
+
+def _value(text: str) -> str | int:
+    return int(text) if re.fullmatch(r"-?\d{1,15}", text) else text
+
+
+def from_english(text: str, catalogue: Catalogue | None = None, depth: int = 0) -> Msg | None:
+    """The message whose English pattern ``text`` matches (the most specific one), or None.
+
+    A captured part that is itself a refusal (``option 'x': 5 is above the
+    maximum 3``) becomes a nested message, so it is translated too.
+
+    >>> from_english("seat 3 is taken")
+    Msg('error-seat-taken', wanted=3)
+    """
+    cat = catalogue or default_catalogue()
+    for _, name, regex in _patterns(cat):
+        found = regex.fullmatch(text)
+        if found:
+            args: dict[str, Any] = {}
+            for key, value in found.groupdict().items():
+                if value is None:
+                    continue
+                key = key.removesuffix("__num")
+                inner = from_english(value, cat, depth + 1) if depth < 2 else None
+                args[key] = inner if inner is not None else _value(value)
+            return Msg(name, **args)
+    return None
