@@ -62,7 +62,7 @@ class Limits:
     ws_frame_burst: int = 100
     #: Messages, and bytes, waiting for one socket before it counts as too slow to follow.
     outbox_max_messages: int = 2048
-    outbox_max_bytes: int = 8 * 1024 * 1024
+    outbox_max_bytes: int = 2 * 1024 * 1024
 
 
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
