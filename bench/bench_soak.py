@@ -11,7 +11,7 @@ whole measured window. The honest side is bench/bench_load.py's machinery
 process of their own, share out these attacks (round robin):
 
 * ``slow_reader``: a socket with a 4 KiB receive buffer asks for the game list
-  again and again and never reads (it should be cut off; it reconnects);
+  and the lobby again and again and never reads (it should be cut off; it reconnects);
 * ``big_body``: a 400 MiB declared body, and an endless chunked body;
 * ``slowloris``: request headers one byte every half second (5 at a time);
 * ``no_hello``: WebSockets that never say hello (5 at a time);
@@ -183,14 +183,17 @@ async def slow_reader(attack: Attack, http: Any) -> None:
         stats.attempts += 1
         _reader, writer = await ws_handshake(attack, rcvbuf=4096)
         writer.write(ws_frame(json.dumps({"v": 1, "type": "hello", "token": token}).encode()))
-        frame = ws_frame(json.dumps({"v": 1, "type": "games.list", "lang": "fr"}).encode())
+        frames = [  # the two biggest replies: the game list, and the lobby's table list
+            ws_frame(json.dumps({"v": 1, "type": "games.list"}).encode()),
+            ws_frame(json.dumps({"v": 1, "type": "lobby.subscribe"}).encode()),
+        ]
         started = time.monotonic()
         outcome = "still open at the end"
         try:
             for n in range(MAX_FRAMES_PER_SOCKET):
                 if not attack.live():
                     break
-                writer.write(frame)
+                writer.write(frames[n % 2])
                 async with asyncio.timeout(max(0.1, attack.left())):
                     await writer.drain()
                 if n >= 2000:  # enough asked for: now just wait, still reading nothing

@@ -38,15 +38,19 @@ LIMIT_ARGS = [
     "1",
     "--body-timeout",
     "1",
-    "--ws-ping-interval",
-    "0.5",
-    "--ws-ping-timeout",
-    "0.5",
+    "--ws-frames-per-second",
+    "100",
+    "--ws-frame-burst",
+    "100",
     "--outbox-max-messages",
     "500",
     "--outbox-max-bytes",
     "262144",
 ]
+
+
+#: Pings every half second (a separate server: a throttled flood delays the pongs too).
+PING_ARGS = [*LIMIT_ARGS, "--ws-ping-interval", "0.5", "--ws-ping-timeout", "0.5"]
 
 
 @pytest.fixture(scope="module")
@@ -310,6 +314,37 @@ def test_a_client_that_stops_reading_is_cut_off_and_resumes(hostile_server: Serv
         loop.close()
 
 
+def test_a_flooding_socket_is_read_slower_and_others_are_not(
+    hostile_server: ServerProcess,
+) -> None:
+    """600 frames at once: the server reads the flooder at 100 a second; others go on."""
+
+    async def scenario() -> None:
+        flooder = await WsClient.guest(hostile_server.url, "Flooder")
+        calm = await WsClient.guest(hostile_server.url, "Calm")
+        try:
+            started = time.monotonic()
+            frames = [json.dumps({"v": 1, "type": "ping", "id": n}) for n in range(600)]
+            for frame in frames:
+                await flooder.send_raw(frame)
+            await asyncio.sleep(1.0)  # in the middle of the flood
+            calm_started = time.monotonic()
+            assert (await calm.ping())["type"] == "pong"
+            calm_seconds = time.monotonic() - calm_started
+            await flooder.wait_for(lambda m: m.get("id") == 599, timeout=30)
+            flood_seconds = time.monotonic() - started
+            pongs = [m["id"] for m in flooder.received if m["type"] == "pong"]
+            assert pongs == list(range(600))  # slowed down, nothing lost
+            assert flood_seconds >= 4.0  # (600 - 100) / 100 a second, at least
+            assert calm_seconds < 2.0
+        finally:
+            await flooder.close()
+            await calm.close()
+
+    asyncio.run(scenario())
+    assert "sends over 100 frames a second; reading it slower" in hostile_server.logs()
+
+
 # -- point 6: request bodies refused while they stream --------------------------------
 
 
@@ -416,15 +451,30 @@ def test_a_websocket_that_never_says_hello_is_closed(hostile_server: ServerProce
     ws.close()
 
 
-def test_a_websocket_that_never_answers_pings_is_dropped(hostile_server: ServerProcess) -> None:
-    session = asyncio.run(sign_in_guest(hostile_server.url, "Mute"))
-    ws = RawWs.open(hostile_server.url)
-    ws.send_json({"type": "hello", "token": session["token"], "id": 1})
-    assert ws.read_message()["type"] == "welcome"
-    # From now on it reads nothing and answers no ping.
-    time.sleep(2.5)
-    assert closed_within(ws.sock, 3)
-    ws.close()
+def test_a_websocket_that_never_answers_pings_is_dropped(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "data", extra_args=PING_ARGS)
+    try:
+        session = asyncio.run(sign_in_guest(server.url, "Mute"))
+        ws = RawWs.open(server.url)
+        ws.send_json({"type": "hello", "token": session["token"], "id": 1})
+        assert ws.read_message()["type"] == "welcome"
+        # From now on it reads nothing and answers no ping.
+        time.sleep(2.5)
+        assert closed_within(ws.sock, 3)
+        ws.close()
+
+        async def honest() -> None:  # a client that answers its pings stays
+            anna = await WsClient.guest(server.url, "Answers")
+            try:
+                await asyncio.sleep(2.0)  # four ping rounds
+                assert (await anna.ping())["type"] == "pong"
+                assert not anna.closed
+            finally:
+                await anna.close()
+
+        asyncio.run(honest())
+    finally:
+        server.stop()
 
 
 def test_headers_sent_one_byte_at_a_time_time_out(hostile_server: ServerProcess) -> None:
@@ -477,8 +527,9 @@ def test_honest_clients_are_unaffected(hostile_server: ServerProcess) -> None:
                 await asyncio.sleep(0.3)
         anna = await WsClient.guest(hostile_server.url, "Honest")
         try:
-            await asyncio.sleep(1.5)  # several ping rounds, answered by the client library
-            assert (await anna.ping())["type"] == "pong"
+            for _ in range(20):  # a lively client, well under the frame budget
+                assert (await anna.ping())["type"] == "pong"
+            assert not anna.closed
         finally:
             await anna.close()
 

@@ -148,6 +148,8 @@ _LIMIT_FLAGS: tuple[tuple[str, str, str], ...] = (
     ("hello_timeout", "S", "seconds a new WebSocket has to say hello"),
     ("ws_ping_interval", "S", "seconds between WebSocket pings (0: none)"),
     ("ws_ping_timeout", "S", "seconds to wait for a ping's answer before dropping the socket"),
+    ("ws_frames_per_second", "N", "frames a second a WebSocket may send on average"),
+    ("ws_frame_burst", "N", "frames a WebSocket may send at once before reading slows down"),
     (
         "outbox_max_messages",
         "N",

@@ -566,6 +566,35 @@ async def _next_frame(websocket: WebSocket) -> str | bytes | None:
     return bytes(message.get("bytes") or b"")
 
 
+class FrameBudget:
+    """A token bucket over one socket's incoming frames.
+
+    Past ``burst`` frames at once or ``rate`` a second on average, :meth:`take`
+    says how long to wait before reading the next frame. Not reading is the
+    point: uvicorn stops reading the TCP connection, the client's own buffers
+    fill and a flood slows its sender down instead of the salon.
+
+    >>> budget = FrameBudget(rate=10, burst=2, now=0.0)
+    >>> [budget.take(0.0) for _ in range(4)]
+    [0.0, 0.0, 0.1, 0.2]
+    >>> budget.take(10.0)
+    0.0
+    """
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = now
+
+    def take(self, now: float) -> float:
+        """Spend one frame; the seconds to wait before reading it (0.0: at once)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1.0
+        return 0.0 if self.tokens >= 0 else round(-self.tokens / self.rate, 6)
+
+
 async def _frame_before(websocket: WebSocket, deadline: float | None) -> str | bytes | None:
     """The next frame (None once the client has gone); TimeoutError after ``deadline``."""
     if deadline is None:
@@ -599,12 +628,24 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         )
     loop = asyncio.get_running_loop()
     hello_deadline: float | None = loop.time() + limits.hello_timeout
+    budget = FrameBudget(limits.ws_frames_per_second, limits.ws_frame_burst, loop.time())
+    slowed = False
     try:
         while True:  # one frame per turn, until the client leaves
             if hello_deadline is not None and getattr(conn, "user", None) is not None:
                 hello_deadline = None
             if outbox.gone.is_set():
                 break
+            wait = budget.take(loop.time())
+            if wait > 0:
+                if not slowed:
+                    slowed = True
+                    log.warning(
+                        "websocket %s sends over %g frames a second; reading it slower",
+                        outbox.peer,
+                        limits.ws_frames_per_second,
+                    )
+                await asyncio.sleep(wait)
             try:
                 frame = await _frame_before(websocket, hello_deadline)
             except TimeoutError:

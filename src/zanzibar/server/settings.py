@@ -58,9 +58,13 @@ class TransportLimits:
     #: Seconds between WebSocket ping frames, and to wait for each answer (0: no pings).
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
+    #: Frames a second one WebSocket may send on average, and at once: beyond, the server
+    #: stops reading it for a while (TCP pushes back), so a flood costs its sender.
+    ws_frames_per_second: float = 50.0
+    ws_frame_burst: int = 100
     #: Messages, and bytes, waiting for one socket before it counts as too slow to follow.
     outbox_max_messages: int = 2048
-    outbox_max_bytes: int = 8 * 1024 * 1024
+    outbox_max_bytes: int = 2 * 1024 * 1024
 
 
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
