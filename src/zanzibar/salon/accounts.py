@@ -259,14 +259,18 @@ class AccountBook:
             max_workers=max(1, self.limits.hash_workers), thread_name_prefix="argon2"
         )
         self._hashing = 0
-        self._dummy_hash: str | None = None
+        #: The hash an unknown name is checked against (so its refusal takes as long).
+        self._dummy: asyncio.Future[str] | None = None
 
     async def load(self) -> None:
         """Read every user from storage; prepare the dummy hash."""
         for row in await self.store.read(select(m.users)):
             user = User(row.id, row.name, row.lang, bool(row.guest))
             self._remember(user, row.password_hash)
-        self._dummy_hash = await self._in_pool(_hasher.hash, secrets.token_urlsafe(18))
+        # made in the background: a start does not wait for one slow hash
+        self._dummy = asyncio.get_running_loop().run_in_executor(
+            self._pool, _hasher.hash, secrets.token_urlsafe(18)
+        )
 
     def close(self) -> None:
         """Stop the hashing threads (the salon is stopping)."""
@@ -305,6 +309,11 @@ class AccountBook:
             return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
         finally:
             self._hashing -= 1
+
+    async def _dummy_hash(self) -> str:
+        if self._dummy is None:  # load() was not called (tests of the book alone)
+            self._dummy = asyncio.ensure_future(self._in_pool(_hasher.hash, "not a password"))
+        return await self._dummy
 
     def _address_checks(self, rule: Any, address: str | None) -> list[Any]:
         if self.limits.exempt(address):
@@ -360,9 +369,7 @@ class AccountBook:
             raise
         user = self.find(name)
         stored = self.password_hashes.get(user.id) if user is not None else None
-        against = stored if stored is not None else self._dummy_hash
-        if against is None:  # not loaded yet
-            against = self._dummy_hash = await self._in_pool(_hasher.hash, "not a password")
+        against = stored if stored is not None else await self._dummy_hash()
         matches = await self._in_pool(_verify_hash, against, password)
         if user is None or stored is None or not matches:
             log.info("failed sign-in for %r from %s", key, address or "?")

@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Text, cast, func, insert, select, update
 
 from zanzibar.engine.errors import CorruptDataError, OptionError, ZanzibarError
 from zanzibar.engine.events import Event
@@ -1914,12 +1914,15 @@ class Salon:
             return
         open_ids = [row.id for row in rows]
         items_by_table: dict[int, list[Item]] = {tid: [] for tid in open_ids}
+        # the stored JSON text is kept as the item's text: decoding it here (and
+        # encoding it again) was most of the cost of a restart
+        raw = cast(m.history.c.item, Text).label("raw")
         for h in await self.store.read(
-            select(m.history)
+            select(m.history.c.table_id, m.history.c.seq, m.history.c.channel, raw)
             .where(m.history.c.table_id.in_(open_ids))
             .order_by(m.history.c.table_id, m.history.c.seq)
         ):
-            items_by_table[h.table_id].append(Item.of(h.seq, h.channel, dict(h.item)))
+            items_by_table[h.table_id].append(Item(h.seq, h.channel, h.raw))
         players = await self._players_by_table(open_ids)
         for row in rows:
             try:
