@@ -232,20 +232,25 @@ async def _expiry(server: ServerProcess) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         idle = (await http.post("/api/guest", json={"name": "Idle"})).json()["token"]
         busy = (await http.post("/api/guest", json={"name": "Busy"})).json()["token"]
-    # Busy uses its token every second for 5 s: the expiry slides; Idle's expires
-    for _ in range(5):
-        client = await WsClient.with_token(server.url, busy, "Busy")
-        await client.close()
-        await asyncio.sleep(1.0)
-    client = await WsClient.with_token(server.url, busy, "Busy")
-    await client.close()
-    stale = await WsClient.open(server.ws_url, "Idle")
+    # both stay connected; Busy sends a ping every half second for 5 s (its session
+    # slides), Idle says nothing for as long (its session, idle 2.5 s, expires)
+    busy_socket = await WsClient.with_token(server.url, busy, "Busy")
+    idle_socket = await WsClient.with_token(server.url, idle, "Idle")
     try:
-        refused = await stale.hello(idle)
+        for _ in range(10):
+            assert (await busy_socket.ping())["type"] == "pong"
+            await asyncio.sleep(0.5)
+        refused = await idle_socket.request("lobby.subscribe")
         assert refused["type"] == "error" and refused["code"] == "unauthenticated"
         assert "expired" in refused["message"]
+        again = await idle_socket.hello(idle)
+        assert again["type"] == "error" and again["code"] == "unauthenticated"
+        # a fresh socket with the busy token is still welcome
+        fresh = await WsClient.with_token(server.url, busy, "Busy-2")
+        await fresh.close()
     finally:
-        await stale.close()
+        await busy_socket.close()
+        await idle_socket.close()
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         out = await http.post("/api/logout", headers={"Authorization": f"Bearer {idle}"})
         assert out.status_code == 401

@@ -214,6 +214,11 @@ async def verify_password(stored: str, password: str) -> bool:
     return await asyncio.to_thread(_verify_hash, stored, password)
 
 
+def _log_write_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("storing a session's last use failed: %s", task.exception())
+
+
 @dataclass
 class SessionInfo:
     """A known session: whose, since when, last used when (and last stored when)."""
@@ -426,6 +431,33 @@ class AccountBook:
                 ]
             )
         return digest, info
+
+    def touch(self, digest: str) -> bool:
+        """A message on a socket signed in with this session: False if it expired or was revoked.
+
+        Slides the expiry in memory; the stored last use is brought up to date in
+        the background (at most every ``session_idle / 30`` seconds).
+        """
+        info = self.sessions.get(digest)
+        now = self.clock()
+        if info is None or self._expired(info, now):
+            self.sessions.pop(digest, None)
+            return False
+        info.last_used = now
+        if now - info.stored_last_used > self.limits.session_idle / 30:
+            info.stored_last_used = now
+            task = asyncio.ensure_future(
+                self.store.write(
+                    [
+                        (
+                            update(m.sessions).where(m.sessions.c.token_hash == digest),
+                            {"last_used": now},
+                        )
+                    ]
+                )
+            )
+            task.add_done_callback(_log_write_failure)
+        return True
 
     async def resume(self, token: Any) -> User | None:
         """The user of a live session token (unknown, expired and revoked tokens give None)."""

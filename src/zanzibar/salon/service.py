@@ -509,6 +509,7 @@ class Salon:
         """Act on one message; every refusal becomes an ``error`` reply, never an exception."""
         reply_id = request_id(message)
         try:
+            self._check_session(conn, message)
             self._count_message(conn)
             if not isinstance(message, dict):
                 raise SalonError("invalid", "a message must be a JSON object")
@@ -537,6 +538,18 @@ class Salon:
                     reply_id, SalonError("internal", "the salon failed; nothing was changed")
                 )
             )
+
+    def _check_session(self, conn: Connection, message: Any) -> None:
+        """A signed-in socket whose session expired (or was revoked) is signed out first;
+        anything but a new ``hello`` is then refused."""
+        digest = self._digests.get(conn.id)
+        if digest is None or self.accounts.touch(digest):
+            return
+        user = self._forget_user(conn)
+        if user is not None and not self._connected(user.id):
+            self._spawn(self._user_left(user), name=f"expired-{user.id}")
+        if not (isinstance(message, dict) and message.get("type") == "hello"):
+            raise SalonError("unauthenticated", "your session has expired; sign in again")
 
     def _count_message(self, conn: Connection) -> None:
         """Count one message against its account and address (``rate_limited`` beyond)."""
