@@ -158,7 +158,20 @@ def name_skeleton(name: str) -> str:
     return skeleton_key(folded, digit_policy="tr39") or name_key(name)
 
 
-_RESERVED_SKELETONS = frozenset(name_skeleton(n) for n in RESERVED_NAMES)
+def name_skeletons(name: str) -> frozenset[str]:
+    """The skeletons of a name as written, in lower case and in upper case.
+
+    TR39 maps a capital I to l but leaves a small i alone, so "Iris" and "iris"
+    have different skeletons; comparing the three forms catches such pairs.
+
+    >>> bool(name_skeletons("Iris") & name_skeletons("iris"))
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name)
+    return frozenset(name_skeleton(form) for form in (folded, folded.lower(), folded.upper()))
+
+
+_RESERVED_SKELETONS = frozenset().union(*(name_skeletons(n) for n in RESERVED_NAMES))
 
 
 def is_reserved(name: str) -> bool:
@@ -167,8 +180,8 @@ def is_reserved(name: str) -> bool:
     >>> is_reserved("SYSTEM"), is_reserved("Robot 3 (facile)"), is_reserved("Botticelli")
     (True, True, False)
     """
-    skeleton = name_skeleton(name)
-    return skeleton in _RESERVED_SKELETONS or bool(_BOT_LIKE.match(skeleton))
+    forms = name_skeletons(name)
+    return bool(forms & _RESERVED_SKELETONS) or any(_BOT_LIKE.match(form) for form in forms)
 
 
 def clean_lang(raw: Any, default: str = "en") -> str:
@@ -284,7 +297,8 @@ class AccountBook:
     def _remember(self, user: User, password_hash: str | None) -> None:
         self.users[user.id] = user
         self.user_keys.setdefault(name_key(user.name), user.id)
-        self.user_skeletons.setdefault(name_skeleton(user.name), user.id)
+        for skeleton in name_skeletons(user.name):
+            self.user_skeletons.setdefault(skeleton, user.id)
         self.password_hashes[user.id] = password_hash
 
     def find(self, name: str) -> User | None:
@@ -294,7 +308,7 @@ class AccountBook:
 
     def taken(self, name: str) -> bool:
         """True if ``name`` or a look-alike of it belongs to someone."""
-        return name_skeleton(name) in self.user_skeletons
+        return any(form in self.user_skeletons for form in name_skeletons(name))
 
     # -- hashing ---------------------------------------------------------------------
 
@@ -529,9 +543,10 @@ class AccountBook:
     async def _create(self, name: str, lang: str, password_hash: str | None) -> Session:
         user = User(self.next_id(), name, lang, password_hash is None)
         key = name_key(name)
-        skeleton = name_skeleton(name)
+        skeletons = name_skeletons(name)
         self.user_keys[key] = user.id  # reserve the name before waiting
-        self.user_skeletons[skeleton] = user.id
+        for skeleton in skeletons:
+            self.user_skeletons[skeleton] = user.id
         token = new_token()
         now = self.clock()
         row = {
@@ -553,7 +568,8 @@ class AccountBook:
             await self.store.write([(insert(m.users), row), (insert(m.sessions), session)])
         except Exception:
             self.user_keys.pop(key, None)
-            self.user_skeletons.pop(skeleton, None)
+            for skeleton in skeletons:
+                self.user_skeletons.pop(skeleton, None)
             raise SalonError("internal", "the account could not be stored") from None
         self.users[user.id] = user
         self.password_hashes[user.id] = password_hash
