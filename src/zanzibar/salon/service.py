@@ -57,7 +57,7 @@ from zanzibar.salon.fields import (
     since_field,
 )
 from zanzibar.salon.history import CHANNELS, History, Item
-from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates, take_tokens
 from zanzibar.salon.messages import bot_name, your_turn_text
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.records import read_match_record, read_record
@@ -160,8 +160,8 @@ class Salon:
         self._table_address: dict[int, str] = {}
         self._chat_limit = RateLimiter()
         self.gate = RateGate()
-        self._message_rate_user = rates(self.limits.message_rate_user)
-        self._message_rate_address = rates(self.limits.message_rate_address)
+        self._message_rate_user = TokenBuckets(self.limits.message_rate_user)
+        self._message_rate_address = TokenBuckets(self.limits.message_rate_address)
         self._create_rate_user = rates(self.limits.table_create_rate_user)
         self._create_rate_address = rates(self.limits.table_create_rate_address)
         self._next_ids: dict[str, int] = {}
@@ -555,12 +555,11 @@ class Salon:
         """Count one message against its account and address (``rate_limited`` beyond)."""
         checks = []
         if conn.user is not None:
-            checks.append((self._message_rate_user, f"user:{conn.user.id}"))
+            checks.append((self._message_rate_user, str(conn.user.id)))
         address = self._addresses.get(conn.id)
-        if not self.limits.exempt(address):
-            checks.append((self._message_rate_address, f"address:{address}"))
-        if checks:
-            self.gate.take(checks, "messages")
+        if address is not None and not self.limits.exempt(address):
+            checks.append((self._message_rate_address, address))
+        take_tokens(checks, "messages")
 
     def _ok(self, conn: Connection, message: dict[str, Any], **fields: Any) -> None:
         reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
