@@ -44,6 +44,12 @@ def test_options(tmp_path: Path) -> None:
         tmp_path,
         0.0,
     )
+    settings, _ = parse_settings(
+        ["--limit", "tables_per_user=3", "--limit", "login_rate_name=3/minute;10/hour"]
+    )
+    assert settings.limits.tables_per_user == 3
+    assert settings.limits.login_rate_name == "3/minute;10/hour"
+    assert settings.limits.sockets_per_user == 8  # the others keep their defaults
     settings, _ = parse_settings(["--db", "postgresql+asyncpg://u@127.0.0.1/z", "--durable"])
     assert settings.database_url == "postgresql+asyncpg://u@127.0.0.1/z"
     assert settings.durable
@@ -51,7 +57,15 @@ def test_options(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [["--port", "70000"], ["--bot-delay", "-1"], ["--takeover-delay", "-2"], ["--port", "x"]],
+    [
+        ["--port", "70000"],
+        ["--bot-delay", "-1"],
+        ["--takeover-delay", "-2"],
+        ["--port", "x"],
+        ["--limit", "no_such_limit=3"],
+        ["--limit", "tables_per_user=0"],
+        ["--limit", "message_rate_user=very fast"],
+    ],
 )
 def test_bad_options_are_refused(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exit_:

@@ -115,6 +115,11 @@ def test_names_are_unique_by_skeleton_and_the_salons_names_are_reserved(
         assert lily == "Lily"
         again = http.post("/api/guest", json={"name": "LiIy"}).json()["user"]["name"]
         assert again == "LiIy 2"  # a capital i passes for an l
+        iris = http.post("/api/register", json={"name": "Iris", "password": "secret-pw"})
+        assert iris.status_code == 200
+        for copy in ("iris", "IRIS", "lris"):
+            taken = http.post("/api/register", json={"name": copy, "password": "secret-pw"})
+            assert taken.status_code == 409, copy
         for reserved in (
             "System",
             "SYSTEM",

@@ -10,6 +10,7 @@ not exempt (``--limit exempt_addresses=``).
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -127,10 +128,10 @@ def test_sockets_are_capped_per_account_and_per_address(tmp_path: Path) -> None:
 async def _summed_rates(server: ServerProcess) -> None:
     session = await sign_in_guest(server.url, "Chatty")
     friend = await WsClient.guest(server.url, "Listener")
+    started = time.monotonic()
     sockets = [
         await WsClient.with_token(server.url, session["token"], f"Chatty-{i}") for i in range(20)
     ]
-    await asyncio.sleep(1.2)  # the hellos above are out of the message rate's window
     try:
         # 20 sockets each send one private line at the same moment: the chat limit
         # (5 lines per 5 seconds) holds for the account, not per socket
@@ -144,7 +145,9 @@ async def _summed_rates(server: ServerProcess) -> None:
         delivered = [r for r in replies if r["type"] == "ok"]
         assert len(delivered) == 5, [r.get("code") for r in replies]
         assert {r["code"] for r in replies if r["type"] == "error"} == {"rate_limited"}
-        # messages of any kind: 40 per second summed over all sockets
+        # messages of any kind: 60 a minute summed over all sockets (the 20 chat
+        # lines spent 20 of them; one more comes back every second; a hello, sent
+        # before the socket belongs to the account, counts for its address only)
         pings = [[await s.send("ping") for _ in range(4)] for s in sockets]
         answers: list[dict[str, Any]] = []
         for s, ids_of_s in zip(sockets, pings, strict=True):
@@ -159,7 +162,9 @@ async def _summed_rates(server: ServerProcess) -> None:
         assert refused, "80 pings at once over 20 sockets must meet the account's message rate"
         assert all(m["code"] == "rate_limited" for m in refused)
         pongs = [m for m in answers if m["type"] == "pong"]
-        assert len(pongs) <= 40 and "messages" in refused[0]["message"]
+        elapsed = time.monotonic() - started
+        assert len(pongs) <= 40 + elapsed + 1, (len(pongs), elapsed)
+        assert "messages" in refused[0]["message"]
         # the listener is not affected
         assert (await friend.ping())["type"] == "pong"
     finally:
@@ -170,7 +175,7 @@ async def _summed_rates(server: ServerProcess) -> None:
 def test_rates_are_summed_over_all_sockets_of_an_account(tmp_path: Path) -> None:
     server = start_server(
         tmp_path / "data",
-        extra_args=["--limit", "sockets_per_user=20", "--limit", "message_rate_user=40/second"],
+        extra_args=["--limit", "sockets_per_user=20", "--limit", "message_rate_user=60/minute"],
     )
     try:
         asyncio.run(_summed_rates(server))

@@ -158,7 +158,20 @@ def name_skeleton(name: str) -> str:
     return skeleton_key(folded, digit_policy="tr39") or name_key(name)
 
 
-_RESERVED_SKELETONS = frozenset(name_skeleton(n) for n in RESERVED_NAMES)
+def name_skeletons(name: str) -> frozenset[str]:
+    """The skeletons of a name as written, in lower case and in upper case.
+
+    TR39 maps a capital I to l but leaves a small i alone, so "Iris" and "iris"
+    have different skeletons; comparing the three forms catches such pairs.
+
+    >>> bool(name_skeletons("Iris") & name_skeletons("iris"))
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name)
+    return frozenset(name_skeleton(form) for form in (folded, folded.lower(), folded.upper()))
+
+
+_RESERVED_SKELETONS = frozenset().union(*(name_skeletons(n) for n in RESERVED_NAMES))
 
 
 def is_reserved(name: str) -> bool:
@@ -167,8 +180,8 @@ def is_reserved(name: str) -> bool:
     >>> is_reserved("SYSTEM"), is_reserved("Robot 3 (facile)"), is_reserved("Botticelli")
     (True, True, False)
     """
-    skeleton = name_skeleton(name)
-    return skeleton in _RESERVED_SKELETONS or bool(_BOT_LIKE.match(skeleton))
+    forms = name_skeletons(name)
+    return bool(forms & _RESERVED_SKELETONS) or any(_BOT_LIKE.match(form) for form in forms)
 
 
 def clean_lang(raw: Any, default: str = "en") -> str:
@@ -212,6 +225,11 @@ async def hash_password(password: str) -> str:
 async def verify_password(stored: str, password: str) -> bool:
     """True if ``password`` matches the stored hash (off the event loop)."""
     return await asyncio.to_thread(_verify_hash, stored, password)
+
+
+def _log_write_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("storing a session's last use failed: %s", task.exception())
 
 
 @dataclass
@@ -259,14 +277,18 @@ class AccountBook:
             max_workers=max(1, self.limits.hash_workers), thread_name_prefix="argon2"
         )
         self._hashing = 0
-        self._dummy_hash: str | None = None
+        #: The hash an unknown name is checked against (so its refusal takes as long).
+        self._dummy: asyncio.Future[str] | None = None
 
     async def load(self) -> None:
         """Read every user from storage; prepare the dummy hash."""
         for row in await self.store.read(select(m.users)):
             user = User(row.id, row.name, row.lang, bool(row.guest))
             self._remember(user, row.password_hash)
-        self._dummy_hash = await self._in_pool(_hasher.hash, secrets.token_urlsafe(18))
+        # made in the background: a start does not wait for one slow hash
+        self._dummy = asyncio.get_running_loop().run_in_executor(
+            self._pool, _hasher.hash, secrets.token_urlsafe(18)
+        )
 
     def close(self) -> None:
         """Stop the hashing threads (the salon is stopping)."""
@@ -275,7 +297,8 @@ class AccountBook:
     def _remember(self, user: User, password_hash: str | None) -> None:
         self.users[user.id] = user
         self.user_keys.setdefault(name_key(user.name), user.id)
-        self.user_skeletons.setdefault(name_skeleton(user.name), user.id)
+        for skeleton in name_skeletons(user.name):
+            self.user_skeletons.setdefault(skeleton, user.id)
         self.password_hashes[user.id] = password_hash
 
     def find(self, name: str) -> User | None:
@@ -285,7 +308,7 @@ class AccountBook:
 
     def taken(self, name: str) -> bool:
         """True if ``name`` or a look-alike of it belongs to someone."""
-        return name_skeleton(name) in self.user_skeletons
+        return any(form in self.user_skeletons for form in name_skeletons(name))
 
     # -- hashing ---------------------------------------------------------------------
 
@@ -305,6 +328,11 @@ class AccountBook:
             return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
         finally:
             self._hashing -= 1
+
+    async def _dummy_hash(self) -> str:
+        if self._dummy is None:  # load() was not called (tests of the book alone)
+            self._dummy = asyncio.ensure_future(self._in_pool(_hasher.hash, "not a password"))
+        return await self._dummy
 
     def _address_checks(self, rule: Any, address: str | None) -> list[Any]:
         if self.limits.exempt(address):
@@ -360,9 +388,7 @@ class AccountBook:
             raise
         user = self.find(name)
         stored = self.password_hashes.get(user.id) if user is not None else None
-        against = stored if stored is not None else self._dummy_hash
-        if against is None:  # not loaded yet
-            against = self._dummy_hash = await self._in_pool(_hasher.hash, "not a password")
+        against = stored if stored is not None else await self._dummy_hash()
         matches = await self._in_pool(_verify_hash, against, password)
         if user is None or stored is None or not matches:
             log.info("failed sign-in for %r from %s", key, address or "?")
@@ -419,6 +445,33 @@ class AccountBook:
                 ]
             )
         return digest, info
+
+    def touch(self, digest: str) -> bool:
+        """A message on a socket signed in with this session: False if it expired or was revoked.
+
+        Slides the expiry in memory; the stored last use is brought up to date in
+        the background (at most every ``session_idle / 30`` seconds).
+        """
+        info = self.sessions.get(digest)
+        now = self.clock()
+        if info is None or self._expired(info, now):
+            self.sessions.pop(digest, None)
+            return False
+        info.last_used = now
+        if now - info.stored_last_used > self.limits.session_idle / 30:
+            info.stored_last_used = now
+            task = asyncio.ensure_future(
+                self.store.write(
+                    [
+                        (
+                            update(m.sessions).where(m.sessions.c.token_hash == digest),
+                            {"last_used": now},
+                        )
+                    ]
+                )
+            )
+            task.add_done_callback(_log_write_failure)
+        return True
 
     async def resume(self, token: Any) -> User | None:
         """The user of a live session token (unknown, expired and revoked tokens give None)."""
@@ -490,9 +543,10 @@ class AccountBook:
     async def _create(self, name: str, lang: str, password_hash: str | None) -> Session:
         user = User(self.next_id(), name, lang, password_hash is None)
         key = name_key(name)
-        skeleton = name_skeleton(name)
+        skeletons = name_skeletons(name)
         self.user_keys[key] = user.id  # reserve the name before waiting
-        self.user_skeletons[skeleton] = user.id
+        for skeleton in skeletons:
+            self.user_skeletons[skeleton] = user.id
         token = new_token()
         now = self.clock()
         row = {
@@ -514,7 +568,8 @@ class AccountBook:
             await self.store.write([(insert(m.users), row), (insert(m.sessions), session)])
         except Exception:
             self.user_keys.pop(key, None)
-            self.user_skeletons.pop(skeleton, None)
+            for skeleton in skeletons:
+                self.user_skeletons.pop(skeleton, None)
             raise SalonError("internal", "the account could not be stored") from None
         self.users[user.id] = user
         self.password_hashes[user.id] = password_hash

@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Text, cast, func, insert, select, update
 
 from zanzibar.engine.errors import CorruptDataError, OptionError, ZanzibarError
 from zanzibar.engine.events import Event
@@ -57,7 +57,7 @@ from zanzibar.salon.fields import (
     since_field,
 )
 from zanzibar.salon.history import CHANNELS, History, Item
-from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates, take_tokens
 from zanzibar.salon.messages import bot_name, your_turn_text
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.records import read_match_record, read_record
@@ -160,8 +160,8 @@ class Salon:
         self._table_address: dict[int, str] = {}
         self._chat_limit = RateLimiter()
         self.gate = RateGate()
-        self._message_rate_user = rates(self.limits.message_rate_user)
-        self._message_rate_address = rates(self.limits.message_rate_address)
+        self._message_rate_user = TokenBuckets(self.limits.message_rate_user)
+        self._message_rate_address = TokenBuckets(self.limits.message_rate_address)
         self._create_rate_user = rates(self.limits.table_create_rate_user)
         self._create_rate_address = rates(self.limits.table_create_rate_address)
         self._next_ids: dict[str, int] = {}
@@ -509,6 +509,7 @@ class Salon:
         """Act on one message; every refusal becomes an ``error`` reply, never an exception."""
         reply_id = request_id(message)
         try:
+            self._check_session(conn, message)
             self._count_message(conn)
             if not isinstance(message, dict):
                 raise SalonError("invalid", "a message must be a JSON object")
@@ -538,16 +539,27 @@ class Salon:
                 )
             )
 
+    def _check_session(self, conn: Connection, message: Any) -> None:
+        """A signed-in socket whose session expired (or was revoked) is signed out first;
+        anything but a new ``hello`` is then refused."""
+        digest = self._digests.get(conn.id)
+        if digest is None or self.accounts.touch(digest):
+            return
+        user = self._forget_user(conn)
+        if user is not None and not self._connected(user.id):
+            self._spawn(self._user_left(user), name=f"expired-{user.id}")
+        if not (isinstance(message, dict) and message.get("type") == "hello"):
+            raise SalonError("unauthenticated", "your session has expired; sign in again")
+
     def _count_message(self, conn: Connection) -> None:
         """Count one message against its account and address (``rate_limited`` beyond)."""
         checks = []
         if conn.user is not None:
-            checks.append((self._message_rate_user, f"user:{conn.user.id}"))
+            checks.append((self._message_rate_user, str(conn.user.id)))
         address = self._addresses.get(conn.id)
-        if not self.limits.exempt(address):
-            checks.append((self._message_rate_address, f"address:{address}"))
-        if checks:
-            self.gate.take(checks, "messages")
+        if address is not None and not self.limits.exempt(address):
+            checks.append((self._message_rate_address, address))
+        take_tokens(checks, "messages")
 
     def _ok(self, conn: Connection, message: dict[str, Any], **fields: Any) -> None:
         reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
@@ -1924,12 +1936,15 @@ class Salon:
             return
         open_ids = [row.id for row in rows]
         items_by_table: dict[int, list[Item]] = {tid: [] for tid in open_ids}
+        # the stored JSON text is kept as the item's text: decoding it here (and
+        # encoding it again) was most of the cost of a restart
+        raw = cast(m.history.c.item, Text).label("raw")
         for h in await self.store.read(
-            select(m.history)
+            select(m.history.c.table_id, m.history.c.seq, m.history.c.channel, raw)
             .where(m.history.c.table_id.in_(open_ids))
             .order_by(m.history.c.table_id, m.history.c.seq)
         ):
-            items_by_table[h.table_id].append(Item.of(h.seq, h.channel, dict(h.item)))
+            items_by_table[h.table_id].append(Item(h.seq, h.channel, h.raw))
         players = await self._players_by_table(open_ids)
         for row in rows:
             try:
