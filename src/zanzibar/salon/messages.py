@@ -51,7 +51,7 @@ SYSTEM: Catalogue = {
         "kicked": "{name} a été renvoyé par l'hôte.",
         "takeover": "{name} est absent ; un robot joue à sa place.",
         "returned": "{name} est de retour et reprend la main.",
-        "game_started": "La partie de {game} commence : {players}.",
+        "game_started": "La partie commence ({game}) : {players}.",
         "game_over": "La partie est finie. Gagnant : {winners}.",
         "game_draw": "La partie est finie : match nul.",
         "game_abandoned": "La partie a été abandonnée.",
@@ -91,7 +91,9 @@ def system_text(kind: str, lang: str, values: Mapping[str, Any]) -> str:
     """
     formatted: dict[str, Any] = {}
     for key, value in values.items():
-        if isinstance(value, list | tuple):
+        if isinstance(value, Mapping):  # words in each language (a game's title)
+            formatted[key] = value.get(lang) or value.get("en") or ""
+        elif isinstance(value, list | tuple):
             words = [str(v) for v in value]
             formatted[key] = join_words(words, lang) if words else translate(SYSTEM, lang, "nobody")
         else:

@@ -1219,7 +1219,9 @@ class Salon:
             )
             table.games[game_id] = info
             table.stage_system(
-                "game_started", game=table.rules.name, players=[s.name or "" for s in players]
+                "game_started",
+                game=dict(table.rules.title) or table.rules.name,
+                players=[s.name or "" for s in players],
             )
             ops: list[Op] = [
                 (

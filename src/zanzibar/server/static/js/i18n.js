@@ -129,6 +129,7 @@ const STRINGS = {
     dice_heading: "Dice",
     die_n: "Die {n}: {value}",
     die_selected: "selected",
+    die_unselected: "not selected",
     die_not_rolled: "not rolled yet",
     dice_text: "Dice: {dice}",
     no_dice: "No dice rolled yet.",
@@ -205,6 +206,12 @@ const STRINGS = {
     sound_chat: "Chat messages",
     // help
     help_heading: "Help",
+    help_heading_game: "Help: {game}",
+    say_board: "Board (V)",
+    say_moves: "Legal moves (G)",
+    say_history: "Moves so far (P)",
+    say_last_events: "Last events (L)",
+    last_events: "Last: {events}",
     rules_heading: "Rules",
     rules_at_table: "The full rules in force are shown at a table (Ctrl+F1 there). Here are the rule sets and options of the game chosen in the form.",
     help_common: [
@@ -229,13 +236,14 @@ const STRINGS = {
       "Space: say which dice are selected and which are not (on a die's button, Space and Enter toggle that die).",
       "R or Enter: roll (421: the selected dice, all three if none is selected; Zilch: set the selected dice aside and roll the others).",
       "K: keep your throw and stop (421). B: set the selected dice aside and bank (Zilch). A: select every scoring die (Zilch).",
-      "D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play.",
+      "D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play. L: the last events.",
     ],
     help_chess: [
       "Arrow keys move over the squares of the board; Home and End go to the ends of a rank.",
       "Enter or Space picks the piece on the square, then its target; the legal targets are announced.",
       "Escape cancels a pick. Moves can also be typed in the move field (M goes there, B back to the board).",
       "L: say the last move. T: whose turn it is. S: the game status.",
+      "V: read the whole board. G: your legal moves. P: the moves played so far.",
     ],
     phase_draw: "who starts",
     phase_charge: "charge",
@@ -266,6 +274,51 @@ const STRINGS = {
     set_aside_bank: "Set aside the selected dice and bank",
     set_aside: "Set aside: {dice}",
     loading: "Loading…",
+    // h13: the look, the legend, words for the salon's internal names
+    theme_dark: "Dark theme",
+    legend_heading: "The pieces and their moves",
+    move_k: "one step in any direction; on its first move it may jump two squares (straight, diagonal or like a Knight) to an empty square.",
+    move_q: "any distance straight or diagonally.",
+    move_g: "one diagonal step, then on outward along either straight line (the Eagle).",
+    move_u: "one straight step, then on outward along either diagonal.",
+    move_l: "leaps to any square within two King steps.",
+    move_f: "leaps like a Knight, a Camel or a Giraffe.",
+    move_r: "any distance straight.",
+    move_c: "moves like a Rook; captures by jumping exactly one piece on its line.",
+    move_v: "moves like a Bishop; captures by jumping exactly one piece on its diagonal.",
+    move_b: "any distance diagonally.",
+    move_n: "leaps one square and two (an L).",
+    move_z: "leaps two squares and three.",
+    move_m: "leaps one square and three.",
+    move_e: "one diagonal step, or a leap to the second diagonal square.",
+    move_w: "one straight step, or a leap to the second square straight.",
+    move_i: "one step in any direction (not royal); a double step forward from any rank when not capturing.",
+    move_p: "one step forward, captures one step diagonally forward; a double step forward from any rank.",
+    bot_level_names: { expert: "expert", simple: "simple", random: "random", expected: "expected-value", optimal: "optimal", easy: "easy", medium: "medium", casual: "casual", hard: "hard", instant: "instant" },
+    bots_field: "Bots to seat now",
+    bots_hint: "They take the last seats; you can add or remove them at the table too.",
+    bots_level_field: "Level of the bots",
+    players_seated: "{n} of {max} seats taken",
+    seats_free: "{n} free",
+    no_open_tables: "No table is open. Create one below.",
+    option_names: {
+      tokens: "Tokens in the pot", dry_charge: "Dry charge", zero_after_charge: "No tokens after the charge",
+      token_amount: "Tokens the loser takes", nenette: "Nénette", ties: "Ties", fewer_rolls_win: "Fewer rolls win ties",
+      first_player: "First player", rounds_to_lose: "Rounds to lose", fiche_order: "Fiches", max_rolls: "Rolls per turn",
+      target: "Target", entry: "Points to enter", minimum: "Minimum to bank", end: "End of the game",
+      hot_dice_compulsory: "Hot dice must roll again", three_ones: "Three 1s", kinds: "Three or more of a kind",
+      straight: "Straight", three_pairs: "Three pairs", four_and_pair: "Four and a pair", two_triplets: "Two triples",
+      nothing: "Nothing on six dice", zilch_penalty: "Penalty after three zilches",
+      repetition: "Draw by repetition", move_rule: "Draw after moves without capture", setup: "Setup",
+      seed_promotions: "Promotions of the seed text",
+    },
+    preset_names: {
+      salon: "The Salon's rules", bar: "Bar rules", zilch5000: "Zilch 5000", farkle10000: "Common Farkle",
+      farkle_boxed: "Boxed Farkle", zilch_online: "Online Zilch", farkle_social: "Social-network Farkle",
+      farkle_busche: "Farkle (Busche & Neller)", standard: "Standard rules", quick: "Default setup",
+      seed: "With the seed text's promotions",
+    },
+    game_names: { "421": "421 / Zanzibar", zilch: "Zilch 5000", "zanzibar-s": "Zanzibar-S", chess: "Chess", shako: "Shako", metamachy: "Metamachy" },
     error_prefix: "Error: {message}",
   },
   fr: {
@@ -389,6 +442,7 @@ const STRINGS = {
     dice_heading: "Dés",
     die_n: "Dé {n} : {value}",
     die_selected: "sélectionné",
+    die_unselected: "non sélectionné",
     die_not_rolled: "pas encore lancé",
     dice_text: "Dés : {dice}",
     no_dice: "Aucun dé lancé pour l'instant.",
@@ -462,6 +516,12 @@ const STRINGS = {
     sound_game: "Dés",
     sound_chat: "Messages de discussion",
     help_heading: "Aide",
+    help_heading_game: "Aide : {game}",
+    say_board: "Échiquier (V)",
+    say_moves: "Coups possibles (G)",
+    say_history: "Coups joués (P)",
+    say_last_events: "Derniers événements (L)",
+    last_events: "Derniers : {events}",
     rules_heading: "Règles",
     rules_at_table: "Les règles complètes en vigueur s'affichent à une table (Ctrl+F1 là-bas). Voici les jeux de règles et les options du jeu choisi dans le formulaire.",
     help_common: [
@@ -486,13 +546,14 @@ const STRINGS = {
       "Espace : dire quels dés sont sélectionnés et lesquels ne le sont pas (sur le bouton d'un dé, Espace et Entrée basculent ce dé).",
       "R ou Entrée : lancer (421 : les dés sélectionnés, les trois si aucun ; Zilch : mettre de côté les dés sélectionnés et relancer les autres).",
       "K : garder son jet et s'arrêter (421). B : mettre de côté les dés sélectionnés et encaisser (Zilch). A : sélectionner tous les dés qui marquent (Zilch).",
-      "D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie.",
+      "D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie. L : les derniers événements.",
     ],
     help_chess: [
       "Les flèches parcourent les cases de l'échiquier ; Début et Fin vont aux bouts d'une rangée.",
       "Entrée ou Espace choisit la pièce de la case, puis sa destination ; les cases possibles sont annoncées.",
       "Échap annule le choix. On peut aussi taper un coup dans le champ prévu (M y mène, B ramène à l'échiquier).",
       "L : dire le dernier coup. T : à qui le tour. S : l'état de la partie.",
+      "V : lire tout l'échiquier. G : vos coups possibles. P : les coups joués.",
     ],
     phase_draw: "qui commence",
     phase_charge: "charge",
@@ -523,6 +584,50 @@ const STRINGS = {
     set_aside_bank: "Mettre de côté les dés sélectionnés et encaisser",
     set_aside: "De côté : {dice}",
     loading: "Chargement…",
+    theme_dark: "Thème sombre",
+    legend_heading: "Les pièces et leur marche",
+    move_k: "un pas dans toute direction ; à son premier coup il peut sauter de deux cases (droit, en diagonale ou comme un Cavalier) sur une case vide.",
+    move_q: "toute distance en ligne droite ou en diagonale.",
+    move_g: "un pas en diagonale, puis plus loin le long de l'une ou l'autre ligne droite vers l'extérieur.",
+    move_u: "un pas en ligne droite, puis plus loin le long de l'une ou l'autre diagonale vers l'extérieur.",
+    move_l: "saute sur toute case à deux pas de Roi au plus.",
+    move_f: "saute comme un Cavalier, un Chameau ou une Girafe.",
+    move_r: "toute distance en ligne droite.",
+    move_c: "se déplace comme une Tour ; prend en sautant exactement une pièce sur sa ligne.",
+    move_v: "se déplace comme un Fou ; prend en sautant exactement une pièce sur sa diagonale.",
+    move_b: "toute distance en diagonale.",
+    move_n: "saute d'une case et deux (en L).",
+    move_z: "saute de deux cases et trois.",
+    move_m: "saute d'une case et trois.",
+    move_e: "un pas en diagonale, ou un saut à la deuxième case en diagonale.",
+    move_w: "un pas en ligne droite, ou un saut à la deuxième case en ligne droite.",
+    move_i: "un pas dans toute direction (il n'est pas royal) ; un double pas en avant depuis toute rangée, sans prendre.",
+    move_p: "un pas en avant, prend d'un pas en diagonale avant ; un double pas en avant depuis toute rangée.",
+    bot_level_names: { expert: "expert", simple: "simple", random: "au hasard", expected: "espérance", optimal: "optimal", easy: "facile", medium: "moyen", casual: "détendu", hard: "difficile", instant: "instantané" },
+    bots_field: "Robots à asseoir tout de suite",
+    bots_hint: "Ils prennent les dernières places ; on peut aussi en ajouter ou en retirer à la table.",
+    bots_level_field: "Niveau des robots",
+    players_seated: "{n} places prises sur {max}",
+    seats_free: "{n} libre(s)",
+    no_open_tables: "Aucune table n'est ouverte. Créez-en une ci-dessous.",
+    option_names: {
+      tokens: "Jetons dans le pot", dry_charge: "Charge sèche", zero_after_charge: "Sans jeton après la charge",
+      token_amount: "Jetons pris par le perdant", nenette: "Nénette", ties: "Égalités", fewer_rolls_win: "Moins de lancers gagne les égalités",
+      first_player: "Premier joueur", rounds_to_lose: "Manches à perdre", fiche_order: "Fiches", max_rolls: "Lancers par tour",
+      target: "But", entry: "Points pour entrer", minimum: "Minimum pour encaisser", end: "Fin de partie",
+      hot_dice_compulsory: "Dés brûlants : relance obligatoire", three_ones: "Trois 1", kinds: "Brelans et plus",
+      straight: "Suite", three_pairs: "Trois paires", four_and_pair: "Carré et paire", two_triplets: "Deux brelans",
+      nothing: "Rien sur six dés", zilch_penalty: "Pénalité après trois zilchs",
+      repetition: "Nulle par répétition", move_rule: "Nulle après des coups sans prise", setup: "Placement",
+      seed_promotions: "Promotions du texte d'origine",
+    },
+    preset_names: {
+      salon: "Règles du Salon", bar: "Règles de bar", zilch5000: "Zilch 5000", farkle10000: "Farkle courant",
+      farkle_boxed: "Farkle en boîte", zilch_online: "Zilch en ligne", farkle_social: "Farkle des réseaux sociaux",
+      farkle_busche: "Farkle (Busche et Neller)", standard: "Règles standard", quick: "Placement par défaut",
+      seed: "Avec les promotions du texte d'origine",
+    },
+    game_names: { "421": "421 / Zanzibar", zilch: "Zilch 5000", "zanzibar-s": "Zanzibar-S", chess: "Échecs", shako: "Shako", metamachy: "Métamachie" },
     error_prefix: "Erreur : {message}",
   },
 };
@@ -547,8 +652,19 @@ export function t(key, vars = {}) {
   const table = STRINGS[current] || STRINGS.en;
   let text = key in table ? table[key] : STRINGS.en[key];
   if (text === undefined) return key;
-  if (Array.isArray(text)) return text;
+  if (Array.isArray(text) || typeof text === "object") return text;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+/** A word from one of the name tables above (bot levels, options, presets, games), or null. */
+export function nameOf(table, key) {
+  const names = t(table);
+  return names && typeof names === "object" && !Array.isArray(names) && key in names ? names[key] : null;
+}
+
+/** A bot level in words ("expected" -> "espérance" in French). */
+export function botLevel(level) {
+  return nameOf("bot_level_names", level) || level;
 }
 
 /** Pick the language a visitor probably wants: saved choice, then the browser's. */

@@ -3,11 +3,11 @@
 // render(ctx), handleKey(ctx, event) and helpLines(ctx).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, botLevel } from "./i18n.js";
 import { announce } from "./announce.js";
 import { betweenGames, isFreeSeat } from "./seats.js";
 import { renderHistory, scrollHistory } from "./history.js";
-import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, optionControl } from "./options.js";
+import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, optionControl, presetLabel, cleanText } from "./options.js";
 import * as dice from "./dice.js";
 import * as chess from "./chess.js";
 
@@ -76,9 +76,9 @@ function seatLine(app, seat, ctx) {
   const parts = [t("seat_n", { n: seat.seat + 1 }), ": "];
   const badges = [];
   if (seat.name) parts.push(seat.name);
-  else if (seat.bot) parts.push(t("bot_named", { level: seat.bot }));
+  else if (seat.bot) parts.push(t("bot_named", { level: botLevel(seat.bot) }));
   else parts.push(t("empty_seat"));
-  if (seat.away) badges.push(h("span", { class: "badge" }, t("away_bot", { level: seat.bot || "" })));
+  if (seat.away) badges.push(h("span", { class: "badge" }, t("away_bot", { level: botLevel(seat.bot || "") })));
   else if (seat.bot && seat.user == null) badges.push(h("span", { class: "badge" }, t("bot_badge")));
   if (isMe) badges.push(h("span", { class: "badge" }, t("you_mark")));
   if (isHost) badges.push(h("span", { class: "badge" }, t("host_mark")));
@@ -134,7 +134,7 @@ function hostControls(app) {
       waiting && levels.length
         ? [h("label", { for: "bot-level" }, t("bot_level")),
             h("select", { id: "bot-level", value: ui.level || levels[0], onchange: (e) => { ui.level = e.target.value; } },
-              levels.map((level) => h("option", { value: level, selected: level === (ui.level || levels[0]) }, level)))]
+              levels.map((level) => h("option", { value: level, selected: level === (ui.level || levels[0]) }, botLevel(level))))]
         : null,
       waiting ? h("button", {
         type: "button", id: "add-bot-button", "aria-disabled": freeSeat ? null : "true",
@@ -186,7 +186,7 @@ function optionsEditor(app, info, ui) {
         ? h("div", { class: "field" },
             h("label", { for: "table-preset" }, t("preset")),
             h("select", { id: "table-preset", value: ui.preset, onchange: (e) => { ui.preset = e.target.value; ui.values = presetValues(info, ui.preset); app.rerender(); } },
-              presets(info).map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, `${p.name}: ${localized(p.description)}`))))
+              presets(info).map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, `${presetLabel(p)}: ${cleanText(localized(p.description))}`))))
         : null,
       h("div", { class: "field" },
         h("label", { for: "table-seats" }, t("seats")),

@@ -1,0 +1,408 @@
+"""The web salon as sighted and blind players use it, on a phone as on a desktop (issue 13).
+
+One server and one Chromium serve the whole module. First the reproduced bugs,
+each with a test that fails on the client before the fix; then whole games of
+421, Zilch and Zanzibar-S against bots, by keyboard and by pointer, at 390x844
+and 1280x800, light and dark, English and French: on every screen no sideways
+scrolling and no axe-core violation of any impact, with a screenshot left in
+test-artifacts/screenshots/. Chess games use the instant bot level ("easy")
+and a short path: a few moves, then the player resigns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_helpers import (
+    AXE_REPORTS,
+    Player,
+    check_announcements,
+    create_table,
+    launch_browser,
+    play_zilch_step,
+    press_button,
+    screenshot,
+    settle,
+    turn_messages,
+    wait_until,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for the module."""
+    yield from launch_browser()
+
+
+@pytest.fixture
+def server(shared_server: Any) -> Any:
+    """One salon for the module (each test uses names of its own)."""
+    return shared_server
+
+
+def player(
+    browser: Any,
+    server: Any,
+    name: str,
+    lang: str = "en",
+    size: dict[str, int] | None = None,
+    theme: str = "light",
+) -> Player:
+    """A signed-in guest in a viewport of ``size`` with the theme chosen before the first paint."""
+    p = Player(browser, server.url, name, lang=lang)
+    p.page.set_viewport_size(size or DESKTOP)
+    p.context.add_init_script(f"localStorage.setItem('zanzibar.theme', {json.dumps(theme)})")
+    p.sign_in_as_guest()
+    assert p.page.evaluate("document.documentElement.dataset.theme") == theme
+    return p
+
+
+def all_axe_violations(page: Any, name: str) -> list[str]:
+    """axe-core on the page: every violation, whatever its impact (the report is saved)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    AXE_REPORTS.mkdir(parents=True, exist_ok=True)
+    (AXE_REPORTS / f"{name}.json").write_text(json.dumps(violations, indent=2))
+    return [
+        f"{v['id']} ({v['impact']}): " + "; ".join(str(n["target"]) for n in v["nodes"][:4])
+        for v in violations
+    ]
+
+
+def check_screen(p: Player, name: str) -> None:
+    """No sideways scrolling, no axe violation, and a screenshot."""
+    settle(p)
+    width = p.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"{name}: the page scrolls sideways ({width})"
+    screenshot(p.page, name)
+    assert all_axe_violations(p.page, name) == []
+
+
+# -- the reproduced bugs --------------------------------------------------------------
+
+
+def test_select_every_scoring_die_selects_a_legal_set(browser: Any, server: Any) -> None:
+    """Four sixes where only three of a kind score: A selects three of them, not four."""
+    p = Player(browser, server.url, "Sel")
+    try:
+        p.page.goto(server.url)
+        chosen = p.page.evaluate(
+            """async () => {
+                const { diceModel } = await import("./js/dicemodel.js");
+                const keeps = [[0,1,2],[0,1,3],[0,2,3],[1,2,3]];
+                const legal = keeps.flatMap((keep) => [{type: "roll", keep}]);
+                const view = {state: {phase: "choose", roll: [6,6,6,6,2,3]}, legal};
+                return diceModel({game: "zilch", view, names: ["a", "b"]}).selectAll();
+            }"""
+        )
+        assert sorted(chosen) in ([0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3])
+    finally:
+        p.close()
+
+
+def test_a_vanishing_line_does_not_move_the_focus(browser: Any, server: Any) -> None:
+    """The opponent's set-aside dice line goes away: the focused button stays focused."""
+    p = Player(browser, server.url, "Foc")
+    try:
+        p.page.goto(server.url)
+        same = p.page.evaluate(
+            """async () => {
+                const { h, render } = await import("./js/dom.js");
+                const box = document.createElement("div");
+                document.body.append(box);
+                const tree = (extra) => [h("p", {id: "dice-text"}, "Dice"), extra ? h("p", {id: "dice-extra"}, "Set aside: 5") : null,
+                    h("div", {id: "dice-row"}, "dice"), h("div", {id: "dice-questions"}, h("button", {id: "say-scores"}, "Scores"))];
+                render(box, tree(true));
+                const button = document.getElementById("say-scores");
+                button.focus();
+                render(box, tree(false));
+                return document.activeElement === button && button.isConnected;
+            }"""
+        )
+        assert same
+    finally:
+        p.close()
+
+
+def test_lobby_cards_hide_finished_tables_and_read_options_in_words(
+    browser: Any, server: Any
+) -> None:
+    p = player(browser, server, "Lou", size=PHONE)
+    try:
+        p.page.wait_for_timeout(300)  # the salon's own lobby message has come
+        p.page.evaluate(
+            """() => {
+                const app = window.__app;
+                const seat = (n, name, extra) => ({seat: n, name, user: name ? 100 + n : null, bot: null, connected: false, ...extra});
+                app.tables = [
+                  {id: 901, game: "zilch", state: "finished", seats: [seat(0, "Gone"), seat(1, "Away")], options: {}, preset: "zilch5000"},
+                  {id: 902, game: "zilch", state: "waiting", seats: [seat(0, "Ann", {connected: true}), seat(1, null)], options: {target: 1000}, preset: "zilch5000"},
+                  {id: 903, game: "421", state: "playing", seats: [seat(0, "Bea", {connected: true}), seat(1, null, {bot: "expert", name: null})], options: {}, preset: "bar"},
+                ];
+                app.rerender();
+            }"""
+        )
+        cards = p.page.locator("#tables-list > li")
+        assert cards.count() == 2
+        texts = cards.all_inner_texts()
+        assert "903" in texts[0] and "902" in texts[1], "running tables first"
+        assert "Target: 1000" in texts[1] and "1 free" in texts[1]
+        assert "Bar rules" in texts[0]
+        assert "_" not in " ".join(texts)
+        width = p.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+    finally:
+        p.close()
+
+
+def test_history_numbers_and_long_words_fit(browser: Any, server: Any) -> None:
+    p = player(browser, server, "Hal", size=PHONE)
+    try:
+        create_table(p, "zilch", 2, {})
+        p.page.evaluate(
+            """() => {
+                const app = window.__app;
+                for (let i = 0; i < 130; i++) app.items.push({type: "system", channel: "system", text: `line ${i}`});
+                app.items.push({type: "chat", channel: "chat", from: "Hal", text: "x".repeat(300)});
+                app.rerender();
+            }"""
+        )
+        sizes = p.page.evaluate(
+            """() => { const list = document.getElementById("history-list");
+                return [list.scrollWidth, list.clientWidth, parseFloat(getComputedStyle(list).paddingLeft)]; }"""
+        )
+        assert sizes[0] <= sizes[1], "a long word overflows the history"
+        assert sizes[2] >= 40, "three-digit numbers are clipped"
+        assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        p.close()
+
+
+def test_host_screen_and_create_form_in_french(browser: Any, server: Any) -> None:
+    """French words for bot levels and games; a bots field; no axe violation on the host's screen."""
+    p = player(browser, server, "Noé", lang="fr", size=PHONE, theme="dark")
+    try:
+        p.page.select_option("#create-game", "zilch")
+        levels = p.page.locator("#create-bot-level option").all_inner_texts()
+        assert "espérance" in levels
+        p.page.fill("#create-bots", "1")
+        p.page.focus("#create-submit")
+        p.press("Enter")
+        p.wait_for_screen("table")
+        p.page.wait_for_function("window.__app.table.seats[1] && window.__app.table.seats[1].bot")
+        assert "robot (espérance)" in p.page.inner_text("#seat-list")
+        p.page.click("#options-editor summary")
+        check_screen(p, "table-host-fr-phone-dark")
+        press_button(p, "#start-button")
+        wait_until(lambda: any("commence" in e["text"] for e in p.live()), what="the start")
+        start = next(e["text"] for e in p.live() if "commence" in e["text"])
+        assert "Zilch 5000" in start and "zilch " not in start
+    finally:
+        p.close()
+
+
+# -- whole games ------------------------------------------------------------------------
+
+
+def start_against_bot(
+    p: Player, game: str, seats: int, options: dict[str, Any], level: str | None = None
+) -> None:
+    p.page.select_option("#create-game", game)
+    if level:
+        p.page.select_option("#create-bot-level", level)
+    p.page.fill("#create-bots", str(seats - 1))
+    create_table(p, game, seats, options)
+    p.page.wait_for_function(f"window.__app.table.seats.filter(s => s.bot).length === {seats - 1}")
+    press_button(p, "#start-button")
+    p.page.wait_for_function("window.__app.view !== null")
+
+
+def dice_turn_once_each(p: Player) -> None:
+    """Each "your turn" went to the assertive region once; no polite copy of it."""
+    settle(p)
+    live = p.live()
+    assertive = [e for e in live if e["region"] == "live-assertive"]
+    assert len(assertive) == len(turn_messages(p)) >= 1
+    for entry in live:
+        if entry["region"] == "live-polite":
+            assert entry["text"].strip(".").lower() not in {"your turn", "à vous"}, entry
+
+
+def click_zilch_step(p: Player) -> None:
+    view = p.view()
+    assert view is not None
+    before = p.log_length()
+    if view["state"]["phase"] == "start":
+        p.page.click("#roll-button")
+    else:
+        banks = [a for a in view["legal"] if a["type"] == "bank"]
+        p.page.click("#select-all-button")
+        if banks:
+            p.page.click("#stop-button")
+        else:
+            p.page.click("#roll-button")
+    wait_until(
+        lambda: p.log_length() > before or p.game_over() or not p.my_turn(),
+        what="the click's action",
+    )
+
+
+@pytest.mark.parametrize(
+    ("how", "size", "theme", "lang"),
+    [("keys", PHONE, "dark", "fr"), ("pointer", DESKTOP, "light", "en")],
+)
+def test_whole_zilch_game(
+    browser: Any, server: Any, how: str, size: dict[str, int], theme: str, lang: str
+) -> None:
+    tag = f"zilch-{how}-{size['width']}-{theme}-{lang}"
+    p = player(browser, server, "Zoé" if lang == "fr" else "Zed", lang=lang, size=size, theme=theme)
+    try:
+        check_screen(p, f"lobby-{tag}")
+        start_against_bot(p, "zilch", 2, {"target": 1000, "entry": 0, "minimum": 0}, level="simple")
+        steps, shot = 0, False
+        while not p.game_over():
+            if p.my_turn():
+                # Disabled dice are no tab stops.
+                if p.view()["state"]["phase"] == "start":
+                    assert p.page.get_attribute("#die-1", "tabindex") == "-1"
+                (play_zilch_step if how == "keys" else click_zilch_step)(p)
+                steps += 1
+                if not shot and p.my_turn() and p.view()["state"]["phase"] == "choose":
+                    shot = True
+                    check_screen(p, f"table-{tag}")
+            else:
+                p.page.wait_for_timeout(30)
+            assert steps < 800, "the game does not end"
+        check_screen(p, f"over-{tag}")
+        dice_turn_once_each(p)
+        check_announcements(p, [], [])
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def play_421_step(p: Player, how: str) -> None:
+    view = p.view()
+    assert view is not None
+    before = p.log_length()
+    stop = any(a["type"] == "stop" for a in view["legal"])
+    rolled = bool(view["state"].get("dice")) and bool(view["state"].get("rolls"))
+    if how == "keys":
+        p.focus_body()
+        p.press("KeyK" if stop and rolled else "KeyR")
+    else:
+        p.page.click("#stop-button" if stop and rolled else "#roll-button")
+    wait_until(
+        lambda: p.log_length() > before or p.game_over() or not p.my_turn(), what="the 421 action"
+    )
+
+
+@pytest.mark.parametrize(
+    ("how", "size", "theme", "lang"),
+    [("pointer", PHONE, "light", "en"), ("keys", DESKTOP, "dark", "fr")],
+)
+def test_whole_421_game(
+    browser: Any, server: Any, how: str, size: dict[str, int], theme: str, lang: str
+) -> None:
+    tag = f"421-{how}-{size['width']}-{theme}-{lang}"
+    p = player(browser, server, "Una" if lang == "en" else "Ugo", lang=lang, size=size, theme=theme)
+    try:
+        start_against_bot(p, "421", 2, {"tokens": 5}, level="random")
+        steps, shot = 0, False
+        while not p.game_over():
+            if p.my_turn():
+                play_421_step(p, how)
+                steps += 1
+                if not shot and p.my_turn():
+                    shot = True
+                    check_screen(p, f"table-{tag}")
+            else:
+                p.page.wait_for_timeout(30)
+            assert steps < 800, "the game does not end"
+        check_screen(p, f"over-{tag}")
+        dice_turn_once_each(p)
+        check_announcements(p, [], [])
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def legal_moves(p: Player) -> list[str]:
+    moves: list[str] = p.app("app.view.legal.filter(a => a.move).map(a => a.move)")
+    return moves
+
+
+@pytest.mark.parametrize(
+    ("how", "size", "theme", "lang"),
+    [("keys", DESKTOP, "dark", "fr"), ("pointer", PHONE, "light", "en")],
+)
+def test_zanzibar_s_against_the_instant_bot(
+    browser: Any, server: Any, how: str, size: dict[str, int], theme: str, lang: str
+) -> None:
+    tag = f"chess-{how}-{size['width']}-{theme}-{lang}"
+    p = player(
+        browser, server, "Cyd" if lang == "en" else "Céline", lang=lang, size=size, theme=theme
+    )
+    try:
+        start_against_bot(p, "zanzibar-s", 2, {"setup": "default"}, level="easy")
+        wait_until(p.my_turn, what="White to move")
+        board = p.page.locator("#board")
+        box = board.bounding_box()
+        assert box is not None and box["width"] <= size["width"], "the 12x12 board fits the width"
+        # Ranks 1 and 2 are on screen with the board in view.
+        board.scroll_into_view_if_needed()
+        p.page.evaluate("document.getElementById('board').scrollIntoView({block: 'start'})")
+        rank1 = p.page.locator("[data-square='a1']").bounding_box()
+        assert rank1 is not None and rank1["y"] + rank1["height"] <= size["height"] + 1
+        squares = p.page.locator("[data-square='f1']").bounding_box()
+        assert squares is not None and squares["width"] >= 24 and squares["height"] >= 24
+        # Every piece of the game is drawn, and named in the legend.
+        drawn = p.page.evaluate(
+            "[...new Set([...document.querySelectorAll('#board svg[data-piece]')].map(e => e.dataset.piece.slice(1)))].sort().join('')"
+        )
+        assert drawn == "".join(sorted("kqgulfrcvbnzmewip"))
+        p.page.click("#piece-legend summary")
+        assert p.page.locator("#piece-legend li").count() == 17
+        check_screen(p, f"table-{tag}")
+        for _ in range(3):
+            wait_until(p.my_turn, what="my move")
+            before = p.log_length()
+            pawn_moves = [m for m in legal_moves(p) if m[0] in "abcdefghijkl" and m[1] == "3"]
+            move = pawn_moves[0]
+            src, dst = move[:2], move[2:4]
+            if how == "keys":
+                p.focus_body()
+                p.press("KeyM")
+                p.page.keyboard.type(move)
+                p.press("Enter")
+            else:
+                p.page.click(f"[data-square='{src}']")
+                assert p.page.get_attribute(f"[data-square='{dst}']", "data-target") == "true"
+                p.page.click(f"[data-square='{dst}']")
+            wait_until(lambda: p.log_length() > before + 1 or p.game_over(), what="the bot's reply")
+        wait_until(p.my_turn, what="my move")
+        assert p.page.locator("[data-last='true']").count() == 2
+        # The web's own read-outs: the board (V) and the legal moves (G).
+        count = len(p.announcements())
+        p.focus_body()
+        p.press("KeyV")
+        wait_until(lambda: len(p.announcements()) > count, what="the board read-out")
+        check_screen(p, f"table-moves-{tag}")
+        p.page.once("dialog", lambda dialog: dialog.accept())
+        p.page.click("#resign-button")
+        p.page.wait_for_function("window.__app.view && window.__app.view.over")
+        check_screen(p, f"over-{tag}")
+        dice_turn_once_each(p)
+        check_announcements(p, [], [])
+        assert p.errors == []
+    finally:
+        p.close()
