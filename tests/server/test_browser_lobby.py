@@ -9,10 +9,9 @@ lobby's help.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
-
-import re
 
 import httpx
 import pytest

@@ -199,7 +199,7 @@ def test_host_screen_and_create_form_in_french(browser: Any, server: Any) -> Non
         p.press("Enter")
         p.wait_for_screen("table")
         p.page.wait_for_function("window.__app.table.seats[1] && window.__app.table.seats[1].bot")
-        assert "robot (espérance)" in p.page.inner_text("#seat-list")
+        assert "Robot 2 (espérance)" in p.page.inner_text("#seat-list")
         p.page.click("#options-editor summary")
         check_screen(p, "table-host-fr-phone-dark")
         press_button(p, "#start-button")
@@ -220,7 +220,13 @@ def start_against_bot(
     if level:
         p.page.select_option("#create-bot-level", level)
     p.page.fill("#create-bots", str(seats - 1))
-    create_table(p, game, seats, options)
+    typed = {}
+    for name, value in options.items():
+        if p.page.evaluate(f"document.getElementById('opt-{name}').nodeName") == "SELECT":
+            p.page.select_option(f"#opt-{name}", value)
+        else:
+            typed[name] = value
+    create_table(p, game, seats, typed)
     p.page.wait_for_function(f"window.__app.table.seats.filter(s => s.bot).length === {seats - 1}")
     press_button(p, "#start-button")
     p.page.wait_for_function("window.__app.view !== null")
@@ -388,7 +394,9 @@ def test_zanzibar_s_against_the_instant_bot(
                 p.page.click(f"[data-square='{src}']")
                 assert p.page.get_attribute(f"[data-square='{dst}']", "data-target") == "true"
                 p.page.click(f"[data-square='{dst}']")
-            wait_until(lambda: p.log_length() > before + 1 or p.game_over(), what="the bot's reply")
+            wait_until(
+                lambda n=before: p.log_length() > n + 1 or p.game_over(), what="the bot's reply"
+            )
         wait_until(p.my_turn, what="my move")
         assert p.page.locator("[data-last='true']").count() == 2
         # The web's own read-outs: the board (V) and the legal moves (G).

@@ -18,7 +18,7 @@ export function helpLines() {
 
 function seatText(seat) {
   if (seat.away) return `${seat.name} (${t("away_bot", { level: botLevel(seat.bot || "") })})`;
-  if (seat.bot && seat.user == null) return seat.name ? `${seat.name} (${t("bot_badge")})` : t("bot_named", { level: botLevel(seat.bot) });
+  if (seat.bot && seat.user == null) return t("bot_seat_name", { n: seat.seat + 1, level: botLevel(seat.bot) });
   if (seat.name) return seat.connected === false ? `${seat.name} (${t("offline")})` : seat.name;
   return t("free_seat");
 }

@@ -75,8 +75,8 @@ function seatLine(app, seat, ctx) {
   const isHost = seat.user != null && seat.user === table.host;
   const parts = [t("seat_n", { n: seat.seat + 1 }), ": "];
   const badges = [];
-  if (seat.name) parts.push(seat.name);
-  else if (seat.bot) parts.push(t("bot_named", { level: botLevel(seat.bot) }));
+  if (seat.bot && seat.user == null) parts.push(t("bot_seat_name", { n: seat.seat + 1, level: botLevel(seat.bot) }));
+  else if (seat.name) parts.push(seat.name);
   else parts.push(t("empty_seat"));
   if (seat.away) badges.push(h("span", { class: "badge" }, t("away_bot", { level: botLevel(seat.bot || "") })));
   else if (seat.bot && seat.user == null) badges.push(h("span", { class: "badge" }, t("bot_badge")));
