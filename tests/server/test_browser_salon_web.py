@@ -21,7 +21,9 @@ from browser_helpers import (
     Player,
     check_announcements,
     create_table,
+    item_text,
     launch_browser,
+    own_turn_line,
     play_zilch_step,
     press_button,
     screenshot,
@@ -414,3 +416,109 @@ def test_zanzibar_s_against_the_instant_bot(
         assert p.errors == []
     finally:
         p.close()
+
+
+# -- the announcement policy, exactly ------------------------------------------------------
+
+TURN = "<your turn>"
+
+
+def heard(p: Player) -> list[str]:
+    """What the player's live regions got from the table (key answers aside), "your turn"
+    marked as TURN where it was said; events read with it come just before it."""
+    settle(p)
+    live = p.live()
+    log = p.announcements()
+    assert [e["text"] for e in live] == [a["text"] for a in log]
+    out: list[str] = []
+    for entry in log:
+        if entry["channel"] == "ui":
+            continue
+        if entry["channel"] == "turn":
+            assert entry["politeness"] == "assertive"
+            out.extend([*entry["parts"][:-1], TURN])
+        else:
+            assert entry["politeness"] == "polite"
+            out.append(entry["text"])
+    return out
+
+
+def expected_hearing(p: Player) -> list[str]:
+    """The table's stream, each item once, in order, with "your turn" once before each of
+    the player's turns (a run of the player's own game events) and the game's own "your
+    turn" line left to the history."""
+    seat = p.my_seat()
+    out: list[str] = []
+    mine_before = False
+    for item in p.items():
+        if own_turn_line(item, seat):
+            continue
+        event = item.get("event") or {}
+        if item.get("channel") == "game":
+            mine = event.get("seat") == seat
+            if mine and not mine_before:
+                out.append(TURN)
+            mine_before = mine
+        out.append(item_text(item))
+    return out
+
+
+def test_two_players_hear_each_event_once_and_your_turn_once_per_turn(
+    browser: Any, server: Any
+) -> None:
+    ada = player(browser, server, "Ada")
+    ben = player(browser, server, "Ben", lang="fr", size=PHONE, theme="dark")
+    try:
+        create_table(ada, "zilch", 2, {"target": 600, "entry": 0, "minimum": 0})
+        table_id = ada.app("app.tableId")
+        ben.page.wait_for_selector(f"button[aria-label='Rejoindre la table {table_id}']")
+        ben.page.click(f"button[aria-label='Rejoindre la table {table_id}']")
+        ben.wait_for_screen("table")
+        ada.page.wait_for_function("window.__app.table.seats[1].name === 'Ben'")
+        press_button(ada, "#start-button")
+        steps = 0
+        while not ada.game_over():
+            for p in (ada, ben):
+                if p.my_turn():
+                    play_zilch_step(p)
+                    steps += 1
+            ada.page.wait_for_timeout(20)
+            assert steps < 600
+        wait_until(ben.game_over, what="Ben sees the end")
+        for p in (ada, ben):
+            got, want = heard(p), expected_hearing(p)
+            assert got == want, (p.name, got, want)
+            assert got.count(TURN) >= 2
+    finally:
+        ada.close()
+        ben.close()
+
+    white = player(browser, server, "Wim", lang="fr")
+    black = player(browser, server, "Bea", size=PHONE, theme="dark")
+    try:
+        create_table(white, "zanzibar-s", 2, {})
+        table_id = white.app("app.tableId")
+        black.page.click(f"button[aria-label='Join table {table_id}']")
+        black.wait_for_screen("table")
+        white.page.wait_for_function("window.__app.table.seats[1].name === 'Bea'")
+        press_button(white, "#start-button")
+        wait_until(black.my_turn, what="Black's setup")
+        black.page.click("#setup-submit")
+        for mover, move in [(white, "a3a5"), (black, "l10l8"), (white, "b3b5"), (black, "k10k8")]:
+            wait_until(mover.my_turn, what=f"{mover.name} to move")
+            before = mover.log_length()
+            mover.page.fill("#move-input", move)
+            mover.page.click("#move-submit")
+            wait_until(lambda m=mover, n=before: m.log_length() > n, what="the move")
+        wait_until(white.my_turn, what="White to move")
+        white.page.once("dialog", lambda dialog: dialog.accept())
+        white.page.click("#resign-button")
+        for p in (white, black):
+            p.page.wait_for_function("window.__app.view && window.__app.view.over")
+        for p in (white, black):
+            got, want = heard(p), expected_hearing(p)
+            assert got == want, (p.name, got, want)
+        assert heard(white).count(TURN) == 3 and heard(black).count(TURN) == 3
+    finally:
+        white.close()
+        black.close()
