@@ -138,7 +138,7 @@ def test_a_vanishing_line_does_not_move_the_focus(browser: Any, server: Any) -> 
 def test_lobby_cards_hide_finished_tables_and_read_options_in_words(
     browser: Any, server: Any
 ) -> None:
-    p = player(browser, server, "Lou", size=PHONE)
+    p = player(browser, server, "Lou", size={"width": 360, "height": 740})
     try:
         p.page.wait_for_timeout(300)  # the salon's own lobby message has come
         p.page.evaluate(
@@ -161,7 +161,17 @@ def test_lobby_cards_hide_finished_tables_and_read_options_in_words(
         assert "Bar rules" in texts[0]
         assert "_" not in " ".join(texts)
         width = p.page.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"]
+        assert width <= 360
+        # Every target is at least 24 x 24 CSS px, the Join button 44 px high.
+        small = p.page.evaluate(
+            """() => [...document.querySelectorAll("button, select, input, summary")]
+                .filter((e) => e.offsetParent !== null)
+                .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+                .filter(([, r]) => r.width < 24 || r.height < 24).map(([n]) => n)"""
+        )
+        assert small == []
+        join = p.page.locator("button[aria-label='Join table 902']").bounding_box()
+        assert join is not None and join["height"] >= 44
     finally:
         p.close()
 
