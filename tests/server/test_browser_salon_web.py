@@ -479,7 +479,7 @@ def test_two_players_hear_each_event_once_and_your_turn_once_per_turn(
     ada = player(browser, server, "Ada")
     ben = player(browser, server, "Ben", lang="fr", size=PHONE, theme="dark")
     try:
-        create_table(ada, "zilch", 2, {"target": 600, "entry": 0, "minimum": 0})
+        create_table(ada, "zilch", 2, {"target": 1000, "entry": 0, "minimum": 0})
         table_id = ada.app("app.tableId")
         ben.page.wait_for_selector(f"button[aria-label='Rejoindre la table {table_id}']")
         ben.page.click(f"button[aria-label='Rejoindre la table {table_id}']")
@@ -498,7 +498,7 @@ def test_two_players_hear_each_event_once_and_your_turn_once_per_turn(
         for p in (ada, ben):
             got, want = heard(p), expected_hearing(p)
             assert got == want, (p.name, got, want)
-            assert got.count(TURN) >= 2
+            assert got.count(TURN) >= 1
     finally:
         ada.close()
         ben.close()

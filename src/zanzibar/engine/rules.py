@@ -18,6 +18,8 @@ from zanzibar.engine.chance import DiceRequest
 from zanzibar.engine.errors import IllegalActionError, NotYourTurnError
 from zanzibar.engine.events import Event
 from zanzibar.engine.options import OptionSchema
+from zanzibar.l10n.msg import Msg
+from zanzibar.l10n.voice import Listener, Voice
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -163,11 +165,25 @@ class GameRules(abc.ABC, Generic[S, A]):
 
     # -- words ---------------------------------------------------------------------
 
-    @abc.abstractmethod
+    def message_of(self, event: Event) -> Msg:
+        """The catalogue message of an event: its id and arguments, no words.
+
+        Games override this; the seat that acted is passed as a
+        :class:`~zanzibar.l10n.Seat` so that one message reads "You ..." to that
+        seat's player and "Anna ..." to everybody else. The default names the
+        event's kind, so an event a game forgot to word is still heard.
+        """
+        return Msg("engine-event-unknown", kind=event.kind)
+
     def render_event(
         self, event: Event, lang: str, viewer: int | None, names: Sequence[str]
     ) -> str:
-        """One short sentence for a screen reader, in ``lang``, from ``viewer``'s seat."""
+        """One short sentence for a screen reader, in ``lang``, from ``viewer``'s seat.
+
+        Every client (terminal, web, replay) goes through here, so the same
+        event reads the same everywhere.
+        """
+        return Voice(lang).say(self.message_of(event), Listener(viewer, tuple(names)))
 
     @abc.abstractmethod
     def describe(

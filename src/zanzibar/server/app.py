@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
 from zanzibar.server import openapi
+from zanzibar.server.l10n_api import l10n_messages
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Settings
 
@@ -448,6 +449,7 @@ def create_app(salon_or_settings: SalonService | Settings | None = None) -> Star
         Route("/api/games/{game_id}", game_record, methods=["GET"]),
         Route("/api/users/{name}/stats", user_stats, methods=["GET"]),
         Route("/api/openapi.json", openapi_schema, methods=["GET"]),
+        Route("/api/l10n/{lang}.json", l10n_messages, methods=["GET"]),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/", StaticFiles(directory=STATIC_DIR, html=True, check_dir=False), name="static"),
     ]

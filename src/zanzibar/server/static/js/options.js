@@ -14,8 +14,8 @@ export function cleanText(text) {
   return String(text || "")
     .replace(/\s*\([^()]*\b(?:seeds?|graines?)\b[^()]*\)/gi, "")
     .replace(/\s*\((?:[a-z0-9]+_[a-z0-9_]+)\)/g, "")
-    .replace(/\s*\bas in seeds? [0-9/]+/gi, "")
-    .replace(/\s+([,.;:])/g, "$1")
+    .replace(/\s*\b(?:as in |comme (?:la |les )?)(?:seeds?|graines?) [0-9/]+/gi, "")
+    .replace(/\s+([,.])/g, "$1")
     .trim();
 }
 

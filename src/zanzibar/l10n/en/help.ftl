@@ -1,0 +1,1 @@
+# help: see docs/l10n.md (ids start with "help-")

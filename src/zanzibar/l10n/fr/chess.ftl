@@ -1,0 +1,1 @@
+# chess: see docs/l10n.md (ids start with "chess-")

@@ -1,0 +1,1 @@
+# cli: see docs/l10n.md (ids start with "cli-")

@@ -1,0 +1,1 @@
+# salon: see docs/l10n.md (ids start with "salon-")

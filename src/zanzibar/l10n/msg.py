@@ -1,0 +1,97 @@
+"""A message: an id of the catalogue and its arguments, not yet a sentence.
+
+Games, the salon and refusals hand out :class:`Msg` values; only the edge that
+knows the listener (their language, their seat, the players' names) turns one
+into words with :class:`zanzibar.l10n.voice.Voice`. Keeping the data apart
+from the words is what lets one event read "You rolled" to its roller and
+"Anna a lancé" to a French spectator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+#: What an argument may be: a number, a word, a seat, another message, or a list
+#: of those (joined as a sentence joins them: "a, b and c").
+Arg = Union[str, int, float, "Seat", "Msg", "Sequence[Arg]", None]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat named from the listener's point of view.
+
+    As the argument ``name`` it fills ``$name`` with the seat's display name and
+    ``$who`` with ``you`` (the listener's own seat) or ``name``; as any other
+    argument ``K`` it fills ``$K`` and ``$K_who``. In a list, the listener's
+    seat reads as the catalogue's ``voice-you`` word.
+    """
+
+    index: int
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+class Msg:
+    """A catalogue id with arguments.
+
+    >>> Msg("zilch-bank", points=300, total=1200)
+    Msg('zilch-bank', points=300, total=1200)
+    >>> Msg.from_json(Msg("a", n=1, sub=Msg("b")).to_json()) == Msg("a", n=1, sub=Msg("b"))
+    True
+    """
+
+    __slots__ = ("args", "id")
+
+    def __init__(self, id: str, /, **args: Arg) -> None:
+        if not id or not isinstance(id, str):
+            raise ValueError(f"a message id must be a non-empty string, not {id!r}")
+        self.id = id
+        self.args: Mapping[str, Any] = {k: _freeze(v) for k, v in args.items()}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and self.id == other.id and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.id, tuple(sorted(self.args.items()))))
+
+    def __repr__(self) -> str:
+        inner = "".join(f", {k}={v!r}" for k, v in self.args.items())
+        return f"Msg({self.id!r}{inner})"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form, for storing or sending a message still to be rendered."""
+        return {"id": self.id, "args": {k: _arg_to_json(v) for k, v in self.args.items()}}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Msg:
+        """Inverse of :meth:`to_json`."""
+        args = obj.get("args") or {}
+        return cls(str(obj["id"]), **{str(k): _arg_from_json(v) for k, v in args.items()})
+
+
+def _arg_to_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"msg": value.to_json()}
+    if isinstance(value, Seat):
+        return {"seat": value.index}
+    if isinstance(value, tuple):
+        return [_arg_to_json(v) for v in value]
+    return value
+
+
+def _arg_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "msg" in value:
+        return Msg.from_json(value["msg"])
+    if isinstance(value, dict) and "seat" in value:
+        return Seat(int(value["seat"]))
+    if isinstance(value, list):
+        return tuple(_arg_from_json(v) for v in value)
+    return value

@@ -1,0 +1,164 @@
+"""Turning messages into sentences for one listener.
+
+A :class:`Voice` speaks one language; :meth:`Voice.say` formats a :class:`Msg`
+for a :class:`Listener` (their seat and the players' names), so the same event
+reads "You bank 300" to its player and "Anna marque 300" to a French spectator.
+
+Players never get silence or a raw id: a message missing in their language is
+said in English and logged once. Tests run strict (``ZANZIBAR_L10N_STRICT=1`` or
+:func:`set_strict`), where a missing message, a missing variable or any Fluent
+error raises :class:`L10nError` instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zanzibar.l10n.catalogue import SOURCE_LANGUAGE, Catalogue, default_catalogue
+from zanzibar.l10n.msg import Msg, Seat
+
+log = logging.getLogger(__name__)
+
+_strict = os.environ.get("ZANZIBAR_L10N_STRICT", "") not in ("", "0")
+_logged: set[tuple[str, str]] = set()
+
+
+class L10nError(Exception):
+    """A message could not be said exactly (strict mode only)."""
+
+
+def set_strict(on: bool) -> bool:
+    """Turn strict mode on or off for every Voice; returns the previous setting."""
+    global _strict
+    before, _strict = _strict, on
+    return before
+
+
+def is_strict() -> bool:
+    """Whether missing messages and format errors raise."""
+    return _strict
+
+
+@dataclass(frozen=True)
+class Listener:
+    """Who hears a sentence: their seat (``None`` for spectators and replays) and the names."""
+
+    seat: int | None = None
+    names: Sequence[str] = ()
+
+    def name(self, seat: int) -> str:
+        """A seat's display name, or a numbered fallback ("#3")."""
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return str(self.names[seat])
+        return f"#{seat + 1}"
+
+
+NOBODY = Listener()
+
+
+class Voice:
+    """Says messages in one language.
+
+    >>> Voice("fr").say(Msg("voice-test-tokens", n=0))
+    '0 jeton'
+    >>> Voice("fr").say(Msg("voice-test-turn", name=Seat(0)), Listener(1, ["Anna", "Bruno"]))
+    "Au tour d'Anna."
+    """
+
+    def __init__(
+        self, lang: str, catalogue: Catalogue | None = None, *, strict: bool | None = None
+    ) -> None:
+        self.catalogue = catalogue or default_catalogue()
+        self.strict = _strict if strict is None else strict
+        if lang not in self.catalogue.languages:
+            if self.strict:
+                raise L10nError(f"no messages for language {lang!r}")
+            lang = SOURCE_LANGUAGE
+        self.lang = lang
+
+    # -- saying --------------------------------------------------------------------
+
+    def say(self, msg: Msg | str, listener: Listener = NOBODY) -> str:
+        """The sentence of ``msg`` (a Msg, or a plain id with no arguments)."""
+        if isinstance(msg, str):
+            msg = Msg(msg)
+        args = self._args(msg.args, listener)
+        return self._format(msg.id, args)
+
+    def text(self, msg_id: str, /, **args: Any) -> str:
+        """Shortcut: ``say(Msg(msg_id, **args))`` for a listener-free message."""
+        return self.say(Msg(msg_id, **args))
+
+    def join(self, items: Sequence[str]) -> str:
+        """Words joined as a sentence joins them: "a, b and c" / "a, b et c"."""
+        words = [str(i) for i in items]
+        if not words:
+            return self._format("voice-list-none", {})
+        if len(words) == 1:
+            return words[0]
+        sep = self._format("voice-list-separator", {})
+        return self._format("voice-list-and", {"head": sep.join(words[:-1]), "last": words[-1]})
+
+    # -- internals -----------------------------------------------------------------
+
+    def _args(self, raw: Mapping[str, Any], listener: Listener) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in raw.items():
+            if isinstance(value, Seat):
+                out[key] = listener.name(value.index)
+                you = (
+                    "you" if listener.seat is not None and value.index == listener.seat else "name"
+                )
+                out["who" if key == "name" else f"{key}_who"] = you
+            else:
+                out[key] = self._value(value, listener)
+        return out
+
+    def _value(self, value: Any, listener: Listener) -> Any:
+        if isinstance(value, Msg):
+            return self.say(value, listener)
+        if isinstance(value, Seat):
+            if listener.seat is not None and value.index == listener.seat:
+                return self._format("voice-you", {})
+            return listener.name(value.index)
+        if isinstance(value, tuple | list):
+            return self.join([str(self._value(v, listener)) for v in value])
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return int(value)
+        return value
+
+    def _format(self, msg_id: str, args: dict[str, Any]) -> str:
+        lang = self.lang
+        bundle = self.catalogue.bundle(lang)
+        if not bundle.has_message(msg_id):
+            self._problem(f"message {msg_id!r} is missing in {lang!r}", (lang, msg_id))
+            lang = SOURCE_LANGUAGE
+            bundle = self.catalogue.bundle(lang)
+            if not bundle.has_message(msg_id):
+                return msg_id
+        message = bundle.get_message(msg_id)
+        if message.value is None:
+            self._problem(f"message {msg_id!r} has no value in {lang!r}", (lang, msg_id))
+            return msg_id
+        text, errors = bundle.format_pattern(message.value, args)
+        if errors:
+            self._problem(f"{lang} {msg_id}: {'; '.join(map(str, errors))}", (lang, msg_id))
+        return str(text)
+
+    def _problem(self, text: str, key: tuple[str, str]) -> None:
+        if self.strict:
+            raise L10nError(text)
+        if key not in _logged:
+            _logged.add(key)
+            log.warning("l10n: %s", text)
+
+
+def say(msg: Msg | str, lang: str, listener: Listener = NOBODY) -> str:
+    """One-off: ``Voice(lang).say(msg, listener)``."""
+    return Voice(lang).say(msg, listener)
