@@ -303,6 +303,9 @@ def test_whole_zilch_game(
         check_screen(p, f"over-{tag}")
         dice_turn_once_each(p)
         check_announcements(p, [], [])
+        if how == "keys":
+            # Shift+digit took a die back, and said so.
+            assert any(a["text"].endswith(", non sélectionné") for a in p.announcements())
         assert p.errors == []
     finally:
         p.close()
@@ -532,3 +535,82 @@ def test_two_players_hear_each_event_once_and_your_turn_once_per_turn(
     finally:
         white.close()
         black.close()
+
+
+# -- help, themes, motion, every screen -------------------------------------------------------
+
+
+def test_f1_help_once_with_the_web_read_outs(browser: Any, server: Any) -> None:
+    """F1 at a chess table: each line once, no terminal-only commands, the web's read-out keys."""
+    p = player(browser, server, "Hugo")
+    try:
+        start_against_bot(p, "zanzibar-s", 2, {"setup": "default"}, level="easy")
+        p.focus_body()
+        p.press("F1")
+        p.page.wait_for_selector("#dialog[open]")
+        p.page.wait_for_timeout(300)  # the old client added the server's help a moment later
+        lines = [
+            line for line in p.page.locator("#dialog-body li").all_inner_texts() if line.strip()
+        ]
+        assert len(lines) == len(set(lines)), "a help line is doubled"
+        body = p.page.inner_text("#dialog-body")
+        assert "typed:" not in body and "board " not in body.lower().replace("the board", "")
+        assert "V: read the whole board" in body and "G: your legal moves" in body
+        p.press("Escape")
+        # The read-outs answer from the server: V (the board) and G (the legal moves).
+        for key in ("KeyV", "KeyG", "KeyP"):
+            count = len(p.announcements())
+            p.focus_body()
+            p.press(key)
+            wait_until(lambda n=count: len(p.announcements()) > n, what=f"the answer to {key}")
+            assert p.announcements()[-1]["channel"] == "ui"
+    finally:
+        p.close()
+
+
+def test_theme_follows_the_system_until_chosen_and_is_remembered(browser: Any, server: Any) -> None:
+    p = Player(browser, server.url, "Tim")
+    try:
+        p.page.emulate_media(color_scheme="dark")
+        p.page.goto(server.url)
+        p.page.wait_for_selector("#guest-name")
+        assert p.page.evaluate("document.documentElement.dataset.theme") == "dark"
+        p.page.click("#theme-button")
+        assert p.page.evaluate("document.documentElement.dataset.theme") == "light"
+        assert p.page.get_attribute("#theme-button", "aria-pressed") == "false"
+        p.page.reload()
+        p.page.wait_for_selector("#guest-name")
+        assert p.page.evaluate("document.documentElement.dataset.theme") == "light"
+        # Reduced motion: no roll animation, no lifting.
+        p.page.emulate_media(reduced_motion="reduce")
+        animation = p.page.evaluate(
+            """() => { const b = document.createElement("button"); b.className = "die rolling";
+                b.innerHTML = '<svg class="die-svg"></svg>'; document.body.append(b);
+                return getComputedStyle(b.querySelector("svg")).animationName; }"""
+        )
+        assert animation == "none"
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390", "1280"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_sign_in_and_lobby_screens(
+    browser: Any, server: Any, size: dict[str, int], theme: str
+) -> None:
+    """The two screens before a table, at both sizes and in both themes (200 % zoom at 1280
+    is a 640 px wide page: the 390 px layout covers it)."""
+    p = Player(browser, server.url, f"S{size['width']}{theme}")
+    try:
+        p.page.set_viewport_size(size)
+        p.context.add_init_script(f"localStorage.setItem('zanzibar.theme', {json.dumps(theme)})")
+        p.page.goto(server.url)
+        p.page.wait_for_selector("#guest-name")
+        check_screen(p, f"signin-{size['width']}-{theme}")
+        p.page.fill("#guest-name", p.name)
+        p.press("Enter")
+        p.wait_for_screen("lobby")
+        p.page.wait_for_function("window.__app.games.length > 0")
+        check_screen(p, f"lobby-{size['width']}-{theme}")
+    finally:
+        p.close()

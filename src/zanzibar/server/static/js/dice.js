@@ -204,7 +204,7 @@ export function render(ctx) {
     ? t("dice_text", { dice: model.dice.map((v) => v ?? "-").join(" ") })
     : t("no_dice");
   return h("div", { id: "dice-view", "data-game": ctx.game },
-    h("ul", { class: "row", id: "dice-facts", style: "list-style:none;padding:0" },
+    h("ul", { class: "row", id: "dice-facts" },
       model.facts.map((fact, i) => h("li", { "data-key": `f${i}`, class: "badge" }, fact))),
     h("h3", { id: "dice-heading", tabindex: "-1" }, t("dice_heading")),
     ctx.view.over ? null : h("p", { class: "dice-text", id: "dice-text" }, diceText, model.combination ? ` — ${model.combination}` : ""),

@@ -28,7 +28,8 @@ export function context(app) {
   const table = app.table;
   const view = app.view;
   const seats = table?.seats || [];
-  const names = seats.map((s) => s.name || (s.bot ? `Bot ${s.seat + 1}` : `#${s.seat + 1}`));
+  const names = seats.map((s) =>
+    s.bot && s.user == null ? t("bot_seat_name", { n: s.seat + 1, level: botLevel(s.bot) }) : s.name || `#${s.seat + 1}`);
   const mySeat = table?.you?.seat ?? null;
   app.ui.game = app.ui.game && app.ui.game.table === table?.id ? app.ui.game : { table: table?.id };
   return {
