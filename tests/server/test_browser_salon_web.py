@@ -491,10 +491,20 @@ def test_two_players_hear_each_event_once_and_your_turn_once_per_turn(
         press_button(ada, "#start-button")
         steps = 0
         while not ada.game_over():
-            for p in (ada, ben):
-                if p.my_turn():
-                    play_zilch_step(p)
-                    steps += 1
+            if ada.my_turn():
+                # Ben waits on a button, or on a die, while Ada plays: his focus stays there
+                # (or, when that die goes, on the nearest die still in play).
+                spot = "#say-scores" if steps % 2 else "#dice-row button:last-child"
+                ben.page.focus(spot)
+                play_zilch_step(ada)
+                ben.page.wait_for_timeout(50)
+                if not ada.game_over():
+                    where = ben.page.evaluate("document.activeElement.id")
+                    assert where == "say-scores" if steps % 2 else where.startswith("die-"), where
+                steps += 1
+            if ben.my_turn():
+                play_zilch_step(ben)
+                steps += 1
             ada.page.wait_for_timeout(20)
             assert steps < 600
         wait_until(ben.game_over, what="Ben sees the end")
@@ -542,9 +552,15 @@ def test_two_players_hear_each_event_once_and_your_turn_once_per_turn(
 
 def test_f1_help_once_with_the_web_read_outs(browser: Any, server: Any) -> None:
     """F1 at a chess table: each line once, no terminal-only commands, the web's read-out keys."""
-    p = player(browser, server, "Hugo")
+    p = Player(browser, server.url, "Hugo")
+    p.sign_in_as_guest()
     try:
-        start_against_bot(p, "zanzibar-s", 2, {"setup": "default"}, level="easy")
+        create_table(p, "zanzibar-s", 2, {})
+        p.page.select_option("#bot-level", "easy")
+        press_button(p, "#add-bot-button")
+        p.page.wait_for_function("window.__app.table.seats[1].bot !== null")
+        press_button(p, "#start-button")
+        wait_until(p.my_turn, what="White to move")
         p.focus_body()
         p.press("F1")
         p.page.wait_for_selector("#dialog[open]")

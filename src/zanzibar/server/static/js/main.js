@@ -87,9 +87,10 @@ function rerender() {
   const screen = document.getElementById("screen");
   const before = document.activeElement;
   const section = before && screen.contains(before) ? before.closest("section[id]")?.id : null;
+  const lostId = before?.id || null;
   render(screen, module.render(app));
   renderHeader();
-  if (before && before !== document.body && !before.isConnected) keepFocusNear(section);
+  if (before && before !== document.body && !before.isConnected) keepFocusNear(section, lostId);
 }
 
 /**
@@ -97,7 +98,18 @@ function rerender() {
  * applies): put the focus on the heading of the section it was in, so the
  * player is never dropped at the top of the page.
  */
-function keepFocusNear(sectionId) {
+function keepFocusNear(sectionId, lostId = null) {
+  // A die that went away (fewer dice in play): the nearest die still there.
+  const die = /^die-(\d+)$/.exec(lostId || "");
+  if (die) {
+    for (let n = Number(die[1]) - 1; n >= 1; n--) {
+      const other = document.getElementById(`die-${n}`);
+      if (other) {
+        other.focus({ preventScroll: true });
+        return;
+      }
+    }
+  }
   const section = sectionId ? document.getElementById(sectionId) : null;
   const target = section?.querySelector("h2[tabindex], h3[tabindex]") || document.getElementById("page-title");
   target.focus({ preventScroll: false });
