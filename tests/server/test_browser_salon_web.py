@@ -80,13 +80,33 @@ def all_axe_violations(page: Any, name: str) -> list[str]:
     ]
 
 
-def check_screen(p: Player, name: str) -> None:
-    """No sideways scrolling, no axe violation, and a screenshot."""
-    settle(p)
+def check_one(p: Player, name: str) -> None:
+    """This screen as it is: no sideways scrolling, no axe violation, a screenshot."""
     width = p.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"{name}: the page scrolls sideways ({width})"
     screenshot(p.page, name)
     assert all_axe_violations(p.page, name) == []
+
+
+def check_screen(p: Player, name: str) -> None:
+    """The screen at both sizes and in both themes (the game is not replayed: the page is
+    resized and its theme switched, then put back)."""
+    settle(p)
+    size = p.page.viewport_size
+    theme = p.page.evaluate("document.documentElement.dataset.theme")
+    check_one(p, name)
+    other_size = PHONE if size["width"] > PHONE["width"] else DESKTOP
+    other_theme = "dark" if theme == "light" else "light"
+    for variant_size, variant_theme in (
+        (size, other_theme),
+        (other_size, theme),
+        (other_size, other_theme),
+    ):
+        p.page.set_viewport_size(variant_size)
+        p.page.evaluate(f"document.documentElement.dataset.theme = {json.dumps(variant_theme)}")
+        check_one(p, f"{name}--{variant_size['width']}-{variant_theme}")
+    p.page.set_viewport_size(size)
+    p.page.evaluate(f"document.documentElement.dataset.theme = {json.dumps(theme)}")
 
 
 # -- the reproduced bugs --------------------------------------------------------------
@@ -284,7 +304,8 @@ def test_whole_zilch_game(
     tag = f"zilch-{how}-{size['width']}-{theme}-{lang}"
     p = player(browser, server, "Zoé" if lang == "fr" else "Zed", lang=lang, size=size, theme=theme)
     try:
-        check_screen(p, f"lobby-{tag}")
+        settle(p)
+        check_one(p, f"lobby-{tag}")
         start_against_bot(p, "zilch", 2, {"target": 1000, "entry": 0, "minimum": 0}, level="simple")
         steps, shot = 0, False
         while not p.game_over():
@@ -419,7 +440,8 @@ def test_zanzibar_s_against_the_instant_bot(
         p.focus_body()
         p.press("KeyV")
         wait_until(lambda: len(p.announcements()) > count, what="the board read-out")
-        check_screen(p, f"table-moves-{tag}")
+        settle(p)
+        check_one(p, f"table-moves-{tag}")
         p.page.once("dialog", lambda dialog: dialog.accept())
         p.page.click("#resign-button")
         p.page.wait_for_function("window.__app.view && window.__app.view.over")
@@ -622,11 +644,13 @@ def test_sign_in_and_lobby_screens(
         p.context.add_init_script(f"localStorage.setItem('zanzibar.theme', {json.dumps(theme)})")
         p.page.goto(server.url)
         p.page.wait_for_selector("#guest-name")
-        check_screen(p, f"signin-{size['width']}-{theme}")
+        settle(p)
+        check_one(p, f"signin-{size['width']}-{theme}")
         p.page.fill("#guest-name", p.name)
         p.press("Enter")
         p.wait_for_screen("lobby")
         p.page.wait_for_function("window.__app.games.length > 0")
-        check_screen(p, f"lobby-{size['width']}-{theme}")
+        settle(p)
+        check_one(p, f"lobby-{size['width']}-{theme}")
     finally:
         p.close()
