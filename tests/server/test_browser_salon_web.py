@@ -168,6 +168,7 @@ def test_lobby_cards_hide_finished_tables_and_read_options_in_words(
                 app.tables = [
                   {id: 901, game: "zilch", state: "finished", seats: [seat(0, "Gone"), seat(1, "Away")], options: {}, preset: "zilch5000"},
                   {id: 902, game: "zilch", state: "waiting", seats: [seat(0, "Ann", {connected: true}), seat(1, null)], options: {target: 1000}, preset: "zilch5000"},
+                  {id: 904, game: "zilch", state: "waiting", seats: [seat(0, "Left"), seat(1, null)], options: {}, preset: "zilch5000"},
                   {id: 903, game: "421", state: "playing", seats: [seat(0, "Bea", {connected: true}), seat(1, null, {bot: "expert", name: null})], options: {}, preset: "bar"},
                 ];
                 app.rerender();

@@ -27,12 +27,17 @@ const STATE_ORDER = { playing: 0, paused: 0, waiting: 1, finished: 2 };
 
 /**
  * The tables worth showing: running and waiting ones first (newest first);
- * finished ones only where this user sits.
+ * finished or deserted ones (every person seated offline) only where this user sits.
  */
 export function visibleTables(app) {
   const mine = (table) => (table.seats || []).some((s) => s.user != null && s.user === app.user?.id);
+  // Nobody there any more: every person seated has gone offline.
+  const deserted = (table) => {
+    const people = (table.seats || []).filter((s) => s.user != null);
+    return people.length > 0 && people.every((s) => s.connected === false);
+  };
   return (app.tables || [])
-    .filter((table) => table.state !== "finished" || mine(table))
+    .filter((table) => mine(table) || (table.state !== "finished" && !deserted(table)))
     .sort((a, b) => (STATE_ORDER[a.state] ?? 3) - (STATE_ORDER[b.state] ?? 3) || b.id - a.id);
 }
 
