@@ -281,13 +281,19 @@ function statusLine(app, ctx) {
   else if (table.state === "paused") text = table.hold ? t("paused_held") : t("paused");
   else if (view.over) {
     const last = [...app.items].reverse().find((item) => item.channel === "game");
-    text = last ? `${t("game_over")} ${last.text}` : t("game_over");
+    text = last ? `${t("game_over")} ${capitalized(last.text)}` : t("game_over");
   }
   else if (ctx.myTurn) text = t("your_turn_badge");
   else if (view.to_act != null) text = t("turn_of", { name: ctx.names[view.to_act] ?? `#${view.to_act + 1}` });
   else text = "";
   return h("p", { id: "turn-status", class: ctx.myTurn ? "your-turn" : "" },
     text, table.you?.spectator ? ` ${t("spectating")}` : "");
+}
+
+/** "you win with 1,300" -> "You win with 1,300" (a sentence after another). */
+function capitalized(text) {
+  const value = String(text || "");
+  return value.charAt(0).toLocaleUpperCase() + value.slice(1);
 }
 
 export function render(app) {
