@@ -413,6 +413,13 @@ def test_zanzibar_s_against_the_instant_bot(
             "[...new Set([...document.querySelectorAll('#board svg[data-piece]')].map(e => e.dataset.piece.slice(1)))].sort().join('')"
         )
         assert drawn == "".join(sorted("kqgulfrcvbnzmewip"))
+        # 200 % zoom of 1280 x 800 is a 640 x 400 page: still no sideways scrolling, and
+        # squares still 24 px at least.
+        p.page.set_viewport_size({"width": 640, "height": 400})
+        assert p.page.evaluate("document.documentElement.scrollWidth") <= 640
+        zoomed = p.page.locator("[data-square='f1']").bounding_box()
+        assert zoomed is not None and zoomed["width"] >= 24
+        p.page.set_viewport_size(size)
         p.page.click("#piece-legend summary")
         assert p.page.locator("#piece-legend li").count() == 17
         check_screen(p, f"table-{tag}")
