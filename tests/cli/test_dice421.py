@@ -45,7 +45,7 @@ def test_play_through_a_pipe_to_the_end() -> None:
     assert "Keys:" in lines and "  Ctrl+F1: the rules in force" in lines
     assert any(line.startswith("  D: repeat the last roll") for line in lines)
     assert "You: 0 tokens; Anna: 0 tokens; Bruno: 0 tokens; pot 21." in lines
-    assert "Rules: preset 'salon'." in lines
+    assert "Rules “salon”." in lines
     assert any(line.startswith("You rolled ") for line in lines)
     assert any(line.startswith("Anna rolled ") for line in lines)
     assert any(line.startswith("Reroll: ") for line in lines)
@@ -211,7 +211,7 @@ def test_single_keys_in_a_real_terminal() -> None:
         os.write(master, b"t")  # whose turn
         _read_until(master, "Your turn: roll 2 of up to 3.", out)
         os.write(master, b"\x1b[1;5P")  # Ctrl+F1: the rules
-        _read_until(master, "Rules: preset 'salon'.", out)
+        _read_until(master, "Rules “salon”.", out)
         os.write(master, b"k")  # keep the throw
         _read_until(master, "You stop at", out)
         os.write(master, b"q")
@@ -228,7 +228,7 @@ def test_azerty_digit_row_in_a_real_terminal() -> None:
     """On AZERTY the unshifted digit keys type & é " ' ( -: they select, the digits unselect."""
     out: list[str] = []
     with _play_in_a_terminal("--layout", "azerty", "--lang", "fr") as (master, process):
-        _read_until(master, "À vous : lancer 1 sur 3 au plus.", out)
+        _read_until(master, "À vous\u00a0: lancer 1 sur 3 au plus.", out)
         os.write(master, b"r")
         _read_until(master, "Vous avez lancé", out)
         os.write(master, "é".encode())  # the key of 2, unshifted: select die 2

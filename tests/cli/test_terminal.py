@@ -68,7 +68,7 @@ def test_generic_commands_and_refusals() -> None:
     assert "Zoé" not in lines[1]  # the viewer is "you"
     assert lines[1] == "You: 0 tokens; Anna: 0 tokens; pot 21."
     assert lines[2] == "Your turn: roll 1 of up to 3."
-    assert lines[3] == "Rules: preset 'salon'."
+    assert lines[3] == "Rules “salon”."
     assert "Roll at least once before stopping." in lines
     assert "Unknown command 'warp'. Type help for the list." in lines
     assert lines[-1] == "You left the game."

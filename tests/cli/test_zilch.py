@@ -113,7 +113,7 @@ def test_typed_commands() -> None:
     assert "selected: 2 3 (dice 1 2); these do not all score" in text
     assert "only scoring dice may be set aside" in text
     assert "last roll: 2 3 1 6 4 4" in text
-    assert "You 0 (not entered), Bot 1 0 (not entered)" in text
+    assert "You: 0 points (not entered yet), Bot 1: 0 points (not entered yet)" in text
     assert "you have 0 points this turn and must choose among 2 3 1 6 4 4" in text
 
 
@@ -151,7 +151,7 @@ def test_a_whole_game_through_a_pipe() -> None:
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "your turn: roll the six dice; banking needs 500 in the turn"
+    assert lines[0] == "your turn: roll the six dice; banking needs 500 points in the turn"
     assert "your turn" in lines
     assert any(line.startswith("you rolled ") for line in lines)
     assert any(" wins with " in line or line.startswith("you win with ") for line in lines)

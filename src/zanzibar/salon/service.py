@@ -420,7 +420,7 @@ class Salon:
                 raise SalonError("unauthenticated", "say hello with your session token first")
             await handler(conn, message)
         except ZanzibarError as exc:
-            conn.put(error_reply(reply_id, exc))
+            conn.put(error_reply(reply_id, exc, conn.lang))
         except Exception:
             log.exception("failed to handle %r", message)
             conn.put(
@@ -1219,9 +1219,7 @@ class Salon:
             )
             table.games[game_id] = info
             table.stage_system(
-                "game_started",
-                game=dict(table.rules.title) or table.rules.name,
-                players=[s.name or "" for s in players],
+                "game_started", game=table.rules.name, players=[s.name or "" for s in players]
             )
             ops: list[Op] = [
                 (

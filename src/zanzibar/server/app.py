@@ -122,8 +122,8 @@ def error_response(
     )
 
 
-def _zanzibar_error_response(exc: ZanzibarError) -> JSONResponse:
-    body = exc.to_json()
+def _zanzibar_error_response(exc: ZanzibarError, lang: Any = "en") -> JSONResponse:
+    body = exc.to_json(lang if lang in ("en", "fr") else "en")
     return JSONResponse(body, status_code=_HTTP_STATUS.get(str(body["code"]), 400))
 
 
@@ -197,7 +197,7 @@ async def guest(request: Request) -> Response:
     try:
         session = await _salon(request).guest(data["name"], data.get("lang", "en"))
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -211,7 +211,7 @@ async def register(request: Request) -> Response:
             data["name"], data["password"], data.get("lang", "en")
         )
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -223,7 +223,7 @@ async def login(request: Request) -> Response:
     try:
         session = await _salon(request).login(data["name"], data["password"])
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -261,7 +261,7 @@ async def game_record(request: Request) -> Response:
     try:
         record = await _salon(request).game_record(int(raw))
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, _lang(request))
     if record is None:
         return error_response("not_found", f"no game {raw}")
     return JSONResponse(to_jsonable(record))
@@ -273,7 +273,7 @@ async def user_stats(request: Request) -> Response:
     try:
         stats = await _salon(request).user_stats(name)
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, _lang(request))
     if stats is None:
         return error_response("not_found", f"no player named {name!r}")
     return JSONResponse(to_jsonable(stats))
