@@ -49,10 +49,10 @@ export function announce(text, { politeness = "polite", channel = "ui", parts = 
   say(text, politeness, channel, parts);
 }
 
-function say(text, politeness, channel, parts) {
+function say(text, politeness, channel, parts, interrupt = politeness === "assertive") {
   if (channel !== "ui" && channel !== "turn" && settings.get(`announce_${channel}`) === false) return;
   window.__announcements.push({ politeness, channel, text, parts: parts || [text] });
-  if (settings.get("speech") && speak(text, politeness === "assertive")) return;
+  if (settings.get("speech") && speak(text, interrupt)) return;
   append(politeness, text);
 }
 
@@ -111,7 +111,8 @@ export function announceTurn(text) {
   pending = [];
   for (const item of before) sayItem(item);
   const parts = [...along.map((item) => item.text), text];
-  say(parts.map(sentence).join(" "), "assertive", "turn", parts);
+  // Speech mode: "your turn" cuts off older speech, never the lines queued just before it.
+  say(parts.map(sentence).join(" "), "assertive", "turn", parts, before.length === 0);
   for (const item of along) item.onSaid?.();
 }
 
