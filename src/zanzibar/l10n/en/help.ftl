@@ -91,3 +91,88 @@ help-zilch-minimum = After that, each bank needs at least { $points } points in 
 help-zilch-penalty = Three zilches in a row cost { $points } points. A score may go below zero.
 help-zilch-last-turn = The first player to reach { $target } warns the others, who each take one last turn. The highest score wins. Tied players each take another turn until the tie breaks.
 help-zilch-immediate = The first player to bank { $target } points wins at once.
+
+## Chess variants
+
+help-chess-keys =
+    Chess keys and commands.
+    Type a move in coordinates, from-square then to-square and a promotion letter: “f2h4”, “e11e12q”.
+    Or in algebraic notation: “Zxe4”, “exd5”, “e12=G”. Capital letters are pieces, small letters are files.
+    “board”: the board rank by rank, from your side. “square e4”: what is on e4.
+    “turn”, “status”: check, last move and draw offers. “scores”: the material. “moves”: your legal moves. “history”: the moves so far.
+    In Zanzibar-S, Black first chooses one of the 48 arrangements with “setup N” or “setup KQGL UF”, and White copies it.
+    “resign” gives up. “draw” offers a draw, or accepts the one offered to you.
+    Every move is announced as a sentence: “White Giraffe from c1 to e4, takes the Camel.”
+
+help-chess-title = { $title }.
+help-chess-board = Board of { $files } by { $ranks } squares. The pieces, with their Betza notation:
+help-chess-piece = { $name } ({ $letter }): “{ $betza }”.{ $royal ->
+    [1] {" "}It is royal.
+   *[0] {""}
+}{ $promotes ->
+    [none] {""}
+   *[other] {" "}It promotes to { $promotes }.
+}{ $en_passant ->
+    [1] {" "}It may be taken en passant.
+   *[0] {""}
+}
+help-chess-king-jump = The King may jump two squares on its first move, when not in check, over an unattacked square.
+help-chess-castling = Castling is allowed.
+help-chess-stalemate = { $stalemate ->
+    [win] The stalemated side wins.
+    [loss] The stalemated side loses.
+   *[draw] Stalemate is a draw.
+}
+help-chess-repetition = { $times ->
+    [0] No draw by repetition.
+   *[other] The same position occurring { $times } times, with the same side to move, is a draw.
+}
+help-chess-move-rule = { $moves ->
+    [0] No move-count rule.
+   *[other] { $moves } { $moves ->
+        [one] move
+       *[other] moves
+    } by each side without a capture or a { $piece2 ->
+        [none] { $piece1 }
+       *[other] { $piece1 } or { $piece2 }
+    } move make a draw.
+}
+
+help-zanzibar-s-intro =
+    Zanzibar-S, by Jean-Louis Cazaux.
+    The board has 12 by 12 squares, files a to l, ranks 1 to 12.
+    Each side has 36 pieces: King, Queen, Eagle, Lion, Rhinoceros, Buffalo, and two each of Prince, Bishop, Knight, Camel, Rook, Cannon, Elephant, Giraffe, Crocodile and Machine, plus 10 Pawns.
+    The goal is to checkmate the opposing King.
+    Setup: Black places King, Queen, Eagle and Lion on f12, g12, f11 and g11 in any order, and Rhinoceros and Buffalo on e12 and h12.
+    That makes 48 arrangements, 24 up to mirror symmetry.
+    White copies the arrangement file for file: Black King on f12 means White King on f1.
+    Then White moves first.
+    The moves, with their Betza notation:
+    King (K): one step in any direction. There is no castling.
+    On its first move only, a King that is not in check may instead jump to an empty square two squares away: straight, diagonal or like a Knight.
+    It never captures with the jump.
+    The square jumped over may be occupied but must not be attacked.
+    For a knight-wise jump, at least one of the two in-between squares must be unattacked.
+    The target must not be attacked either. From f2 the jumps are d1 d2 d3 d4 e4 f4 g4 h4 h3 h2 h1.
+    Queen (Q), Rook (R), Bishop (B) and Knight (N) move as in chess.
+    Eagle (G, FyafsF): one diagonal step, then it may continue outward along either orthogonal.
+    It never jumps, and may stop or capture on the first square.
+    Rhinoceros (U, WyafsW): one orthogonal step, then it may continue outward along either diagonal. It never jumps.
+    Lion (L, KNAD): leaps to any of the 24 squares within two King steps.
+    Buffalo (F, NCZ): leaps like a Knight (1,2), a Camel (1,3) or a Giraffe (2,3).
+    Giraffe (Z): a (2,3) leaper. Camel (M, C): a (1,3) leaper.
+    Elephant (E, FA): one diagonal step, or a jump to the second diagonal square.
+    Machine (W, WD): one orthogonal step, or a jump to the second orthogonal square.
+    Cannon (C, mRcpR): moves like a Rook without capturing, and captures by jumping exactly one piece of either side along a rank or file.
+    Crocodile (V, mBcpB): the same along diagonals.
+    Prince (I, KfmnnD): a King that is not royal, so check does not concern it. It also has a non-capturing double step straight forward from any rank over an empty square.
+    Pawn (P, fmWfceFfmnnD): one step forward, captures one step diagonally forward, plus a non-capturing double step from any rank over an empty square.
+    En passant: after any double step of a Pawn or a Prince, an enemy Pawn that attacks the square passed over may capture en passant on the very next move.
+    Princes never capture en passant. A double step that ends in promotion leaves nothing to take.
+    Promotion: a Pawn or Prince reaching the last rank must promote to Queen, Eagle, Lion, Rhinoceros or Buffalo.
+help-zanzibar-s-promotions = { $extra ->
+    [1] With the table option “seed_promotions”, a Knight or Camel reaching the last rank becomes a Buffalo, and an Elephant or Machine becomes a Lion. These promotions come from the author's larger game Gigachess.
+   *[0] No other piece promotes.
+}
+help-zanzibar-s-end = Checkmate wins. Stalemate is a draw. A bare King is not a loss.
+help-zanzibar-s-inherited = The repetition and move-count rules are not written for Zanzibar-S: they come from orthodox chess and are table options.

@@ -47,7 +47,10 @@ help-dice421-starts-lowest = Qui commence : chacun lance une fois, et le plus p
 help-dice421-starts-seat = Qui commence : le premier siège.
 help-dice421-rounds = { $rounds ->
     [1] Une seule manche : qui garde tous les jetons perd la partie.
-   *[other] Qui garde tous les jetons perd la manche et commence une nouvelle charge. Le premier à perdre { $rounds } manches perd la partie.
+   *[other] Qui garde tous les jetons perd la manche et commence une nouvelle charge. Le premier à perdre { $rounds } { $rounds ->
+        [one] manche
+       *[other] manches
+    } perd la partie.
 }
 
 ## Zilch 5000
@@ -91,3 +94,88 @@ help-zilch-minimum = Ensuite, il faut au moins { $points } points par tour pour 
 help-zilch-penalty = Trois zilchs de suite coûtent { $points } points. Un score peut devenir négatif.
 help-zilch-last-turn = Le premier à atteindre { $target } prévient les autres, qui jouent chacun un dernier tour. Le plus haut score gagne. En cas d'égalité, les ex æquo rejouent chacun un tour jusqu'à ce que l'égalité soit rompue.
 help-zilch-immediate = Le premier à marquer { $target } points gagne aussitôt.
+
+## Variantes d'échecs
+
+help-chess-keys =
+    Touches et commandes des échecs.
+    Tapez un coup en coordonnées, case de départ puis case d'arrivée et lettre de promotion : « f2h4 », « e11e12q ».
+    Ou en notation algébrique : « Zxe4 », « exd5 », « e12=G ». Les majuscules sont les pièces, les minuscules les colonnes.
+    « board » : l'échiquier rangée par rangée, de votre côté. « square e4 » : ce qui se trouve en e4.
+    « turn », « status » : échec, dernier coup et propositions de nulle. « scores » : le matériel. « moves » : vos coups légaux. « history » : les coups joués.
+    Au Zanzibar-S, les Noirs choisissent d'abord l'une des 48 dispositions avec « setup N » ou « setup KQGL UF », et les Blancs la copient.
+    « resign » abandonne. « draw » propose la nulle, ou accepte celle qu'on vous propose.
+    Chaque coup est annoncé par une phrase : « Girafe blanche de c1 à e4, prend le Chameau. »
+
+help-chess-title = { $title }.
+help-chess-board = Échiquier de { $files } cases sur { $ranks }. Les pièces, avec leur notation de Betza :
+help-chess-piece = { $name } ({ $letter }) : « { $betza } ».{ $royal ->
+    [1] {" "}Pièce royale.
+   *[0] {""}
+}{ $promotes ->
+    [none] {""}
+   *[other] {" "}Se promeut en { $promotes }.
+}{ $en_passant ->
+    [1] {" "}Peut être pris en passant.
+   *[0] {""}
+}
+help-chess-king-jump = Le Roi peut sauter à deux cases à son premier coup, hors échec, sans traverser de case attaquée.
+help-chess-castling = Le roque est permis.
+help-chess-stalemate = { $stalemate ->
+    [win] Le camp pat gagne.
+    [loss] Le camp pat perd.
+   *[draw] Le pat est nul.
+}
+help-chess-repetition = { $times ->
+    [0] Pas de nulle par répétition.
+   *[other] La même position répétée { $times } fois, avec le même camp au trait, est nulle.
+}
+help-chess-move-rule = { $moves ->
+    [0] Pas de règle du nombre de coups.
+   *[other] { $moves } { $moves ->
+        [one] coup
+       *[other] coups
+    } de chaque camp sans prise ni coup de { $piece2 ->
+        [none] { $piece1 }
+       *[other] { $piece1 } ou de { $piece2 }
+    } font nulle.
+}
+
+help-zanzibar-s-intro =
+    Zanzibar-S, de Jean-Louis Cazaux.
+    L'échiquier a 12 cases sur 12, colonnes a à l, rangées 1 à 12.
+    Chaque camp a 36 pièces : Roi, Dame, Aigle, Lion, Rhinocéros, Buffle, et deux de chaque : Prince, Fou, Cavalier, Chameau, Tour, Canon, Éléphant, Girafe, Crocodile et Machine, plus 10 Pions.
+    Le but est de mater le Roi adverse.
+    Mise en place : les Noirs placent Roi, Dame, Aigle et Lion en f12, g12, f11 et g11 dans l'ordre de leur choix, puis Rhinocéros et Buffle en e12 et h12.
+    Cela fait 48 dispositions, 24 à la symétrie près.
+    Les Blancs copient la disposition colonne par colonne : Roi noir en f12, Roi blanc en f1.
+    Puis les Blancs jouent le premier coup.
+    Les marches, avec leur notation de Betza :
+    Roi (K) : un pas dans toutes les directions. Il n'y a pas de roque.
+    À son premier coup seulement, un Roi qui n'est pas en échec peut sauter sur une case vide à deux cases de distance : en ligne, en diagonale ou comme un Cavalier.
+    Il ne prend jamais par ce saut.
+    La case sautée peut être occupée mais ne doit pas être attaquée.
+    Pour un saut de Cavalier, au moins une des deux cases intermédiaires doit être libre d'attaque.
+    La case d'arrivée ne doit pas être attaquée non plus. De f2, les sauts vont en d1 d2 d3 d4 e4 f4 g4 h4 h3 h2 h1.
+    Dame (Q), Tour (R), Fou (B) et Cavalier (N) marchent comme aux échecs.
+    Aigle (G, FyafsF) : un pas en diagonale, puis il peut continuer en s'éloignant le long d'une des deux orthogonales.
+    Il ne saute jamais, et peut s'arrêter ou prendre sur la première case.
+    Rhinocéros (U, WyafsW) : un pas orthogonal, puis il peut continuer en s'éloignant le long d'une des deux diagonales. Il ne saute jamais.
+    Lion (L, KNAD) : saute sur l'une des 24 cases à au plus deux pas de Roi.
+    Buffle (F, NCZ) : saute comme un Cavalier (1,2), un Chameau (1,3) ou une Girafe (2,3).
+    Girafe (Z) : sauteur (2,3). Chameau (M, C) : sauteur (1,3).
+    Éléphant (E, FA) : un pas en diagonale, ou un saut sur la deuxième case diagonale.
+    Machine (W, WD) : un pas orthogonal, ou un saut sur la deuxième case orthogonale.
+    Canon (C, mRcpR) : se déplace comme une Tour sans prendre, et prend en sautant exactement une pièce de l'un ou l'autre camp le long d'une rangée ou d'une colonne.
+    Crocodile (V, mBcpB) : la même chose en diagonale.
+    Prince (I, KfmnnD) : un Roi non royal, que l'échec ne concerne donc pas. Il a aussi un pas double droit devant, sans prendre, depuis n'importe quelle rangée, par-dessus une case vide.
+    Pion (P, fmWfceFfmnnD) : un pas en avant, prend d'un pas en diagonale avant, plus un pas double sans prendre depuis n'importe quelle rangée, par-dessus une case vide.
+    Prise en passant : après tout pas double d'un Pion ou d'un Prince, un Pion adverse qui attaque la case franchie peut le prendre en passant au coup suivant seulement.
+    Les Princes ne prennent jamais en passant. Un pas double qui finit en promotion ne laisse rien à prendre.
+    Promotion : un Pion ou un Prince qui atteint la dernière rangée doit se promouvoir en Dame, Aigle, Lion, Rhinocéros ou Buffle.
+help-zanzibar-s-promotions = { $extra ->
+    [1] Avec l'option de table « seed_promotions », un Cavalier ou un Chameau qui atteint la dernière rangée devient Buffle, et un Éléphant ou une Machine devient Lion. Ces promotions viennent du grand jeu Gigachess du même auteur.
+   *[0] Aucune autre pièce ne se promeut.
+}
+help-zanzibar-s-end = Le mat gagne. Le pat est nul. Un Roi dépouillé ne perd pas.
+help-zanzibar-s-inherited = Les règles de répétition et du nombre de coups ne sont pas écrites pour le Zanzibar-S : elles viennent des échecs orthodoxes et sont des options de table.
