@@ -166,7 +166,9 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
         move_by_arrows(white, "a7", "a9", black=False)
         move_by_typing(black, "k10k8")
         move_by_arrows(white, "a9", "b10", black=False)  # takes the Pawn
-        assert any("takes" in e["text"] for e in white.live()[-3:])
+        wait_until(
+            lambda: any("takes" in e["text"] for e in white.live()[-3:]), what="the capture said"
+        )
         move_by_typing(black, "k8k6")
         move_by_typing(white, "b10a11")  # takes the Elephant
         move_by_arrows(black, "j10", "j8", black=True)

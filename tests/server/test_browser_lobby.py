@@ -9,6 +9,7 @@ lobby's help.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,11 +81,16 @@ def test_account_sign_in_and_create_form(browser: Any, server: Any) -> None:
                 for spec in game["options"]:
                     control = page.locator(f"#opt-{spec['name']}")
                     assert control.count() == 1, spec["name"]
-                    # Labelled by its description; the hint names it and gives its default.
+                    # Labelled in words; the hint gives its description and default, and
+                    # neither shows internal names or the research's seed references.
                     label = page.inner_text(f"label[for='opt-{spec['name']}']")
-                    assert spec["description"] in label, (spec["name"], label)
                     hint = page.inner_text(f"#{control.get_attribute('aria-describedby')}")
-                    assert spec["name"] in hint, (spec["name"], hint)
+                    assert label.strip() and "_" not in label, (spec["name"], label)
+                    assert spec["description"][:12] in hint, (spec["name"], hint)
+                    assert not re.search(r"(seeds?|graines?) \d", label + hint), hint
+                    assert spec["name"] not in hint or "_" not in spec["name"], hint
+                preset_text = page.inner_text("#create-form")
+                assert not re.search(r"(seeds?|graines?) \d", preset_text), preset_text
             screenshot(page, f"lobby-create-{lang}")
 
         # Speech mode: announcements go to the browser's speech synthesis instead of the

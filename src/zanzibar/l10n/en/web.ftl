@@ -223,12 +223,13 @@ web-help_dice =
     Space: say which dice are selected and which are not (on a die's button, Space and Enter toggle that die).
     R or Enter: roll (421: the selected dice, all three if none is selected; Zilch: set the selected dice aside and roll the others).
     K: keep your throw and stop (421). B: set the selected dice aside and bank (Zilch). A: select every scoring die (Zilch).
-    D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play.
+    D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play. L: the last events.
 web-help_chess =
     Arrow keys move over the squares of the board; Home and End go to the ends of a rank.
     Enter or Space picks the piece on the square, then its target; the legal targets are announced.
     Escape cancels a pick. Moves can also be typed in the move field (M goes there, B back to the board).
     L: say the last move. T: whose turn it is. S: the game status.
+    V: read the whole board. G: your legal moves. P: the moves played so far.
 web-phase_draw = who starts
 web-phase_charge = charge
 web-phase_decharge = décharge
@@ -268,3 +269,86 @@ web-loading = Loading…
 web-error_prefix = Error: { $message }
 web-list_separator = {", "}
 web-list_and = { $head } and { $last }
+
+## Issue 13 (the look and layout): the legend, the read-outs, names in words.
+web-die_unselected = not selected
+web-help_heading_game = Help: { $game }
+web-say_board = Board (V)
+web-say_moves = Legal moves (G)
+web-say_history = Moves so far (P)
+web-say_last_events = Last events (L)
+web-last_events = Last: { $events }
+web-theme_dark = Dark theme
+web-legend_heading = The pieces and their moves
+web-move_k = one step in any direction; on its first move it may jump two squares (straight, diagonal or like a Knight) to an empty square.
+web-move_q = any distance straight or diagonally.
+web-move_g = one diagonal step, then on outward along either straight line (the Eagle).
+web-move_u = one straight step, then on outward along either diagonal.
+web-move_l = leaps to any square within two King steps.
+web-move_f = leaps like a Knight, a Camel or a Giraffe.
+web-move_r = any distance straight.
+web-move_c = moves like a Rook; captures by jumping exactly one piece on its line.
+web-move_v = moves like a Bishop; captures by jumping exactly one piece on its diagonal.
+web-move_b = any distance diagonally.
+web-move_n = leaps one square and two (an L).
+web-move_z = leaps two squares and three.
+web-move_m = leaps one square and three.
+web-move_e = one diagonal step, or a leap to the second diagonal square.
+web-move_w = one straight step, or a leap to the second square straight.
+web-move_i = one step in any direction (not royal); a double step forward from any rank when not capturing.
+web-move_p = one step forward, captures one step diagonally forward; a double step forward from any rank.
+web-bots_field = Bots to seat now
+web-bot_seat_name = Bot { $n } ({ $level })
+web-bots_hint = They take the last seats; you can add or remove them at the table too.
+web-bots_level_field = Level of the bots
+web-players_seated = { $n } of { $max } seats taken
+web-seats_free = { $n } free
+web-bot_level_names-expert = expert
+web-bot_level_names-simple = simple
+web-bot_level_names-random = random
+web-bot_level_names-expected = expected-value
+web-bot_level_names-optimal = optimal
+web-bot_level_names-easy = easy
+web-bot_level_names-medium = medium
+web-bot_level_names-casual = casual
+web-bot_level_names-hard = hard
+web-bot_level_names-instant = instant
+web-option_names-tokens = Tokens in the pot
+web-option_names-dry_charge = Dry charge
+web-option_names-zero_after_charge = No tokens after the charge
+web-option_names-token_amount = Tokens the loser takes
+web-option_names-nenette = Nénette
+web-option_names-ties = Ties
+web-option_names-fewer_rolls_win = Fewer rolls win ties
+web-option_names-first_player = First player
+web-option_names-rounds_to_lose = Rounds to lose
+web-option_names-fiche_order = Fiches
+web-option_names-max_rolls = Rolls per turn
+web-option_names-target = Target
+web-option_names-entry = Points to enter
+web-option_names-minimum = Minimum to bank
+web-option_names-end = End of the game
+web-option_names-hot_dice_compulsory = Hot dice must roll again
+web-option_names-three_ones = Three 1s
+web-option_names-kinds = Three or more of a kind
+web-option_names-straight = Straight
+web-option_names-three_pairs = Three pairs
+web-option_names-four_and_pair = Four and a pair
+web-option_names-two_triplets = Two triples
+web-option_names-nothing = Nothing on six dice
+web-option_names-zilch_penalty = Penalty after three zilches
+web-option_names-repetition = Draw by repetition
+web-option_names-move_rule = Draw after moves without capture
+web-option_names-setup = Setup
+web-option_names-seed_promotions = Promotions of the seed text
+web-preset_names-salon = The Salon's rules
+web-preset_names-bar = Bar rules
+web-preset_names-zilch5000 = Zilch 5000
+web-preset_names-farkle10000 = Common Farkle
+web-preset_names-farkle_boxed = Boxed Farkle
+web-preset_names-zilch_online = Online Zilch
+web-preset_names-farkle_social = Social-network Farkle
+web-preset_names-farkle_busche = Farkle (Busche & Neller)
+web-preset_names-standard = Standard rules
+web-preset_names-quick = Default setup
+web-preset_names-seed = With the seed text's promotions

@@ -223,12 +223,13 @@ web-help_dice =
     Espace : dire quels dés sont sélectionnés et lesquels ne le sont pas (sur le bouton d'un dé, Espace et Entrée basculent ce dé).
     R ou Entrée : lancer (421 : les dés sélectionnés, les trois si aucun ; Zilch : mettre de côté les dés sélectionnés et relancer les autres).
     K : garder son jet et s'arrêter (421). B : mettre de côté les dés sélectionnés et encaisser (Zilch). A : sélectionner tous les dés qui marquent (Zilch).
-    D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie.
+    D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie. L : les derniers événements.
 web-help_chess =
     Les flèches parcourent les cases de l'échiquier ; Début et Fin vont aux bouts d'une rangée.
     Entrée ou Espace choisit la pièce de la case, puis sa destination ; les cases possibles sont annoncées.
     Échap annule le choix. On peut aussi taper un coup dans le champ prévu (M y mène, B ramène à l'échiquier).
     L : dire le dernier coup. T : à qui le tour. S : l'état de la partie.
+    V : lire tout l'échiquier. G : vos coups possibles. P : les coups joués.
 web-phase_draw = qui commence
 web-phase_charge = charge
 web-phase_decharge = décharge
@@ -268,3 +269,86 @@ web-loading = Chargement…
 web-error_prefix = Erreur : { $message }
 web-list_separator = {", "}
 web-list_and = { $head } et { $last }
+
+## Issue 13 (the look and layout): the legend, the read-outs, names in words.
+web-die_unselected = non sélectionné
+web-help_heading_game = Aide : { $game }
+web-say_board = Échiquier (V)
+web-say_moves = Coups possibles (G)
+web-say_history = Coups joués (P)
+web-say_last_events = Derniers événements (L)
+web-last_events = Derniers : { $events }
+web-theme_dark = Thème sombre
+web-legend_heading = Les pièces et leur marche
+web-move_k = un pas dans toute direction ; à son premier coup il peut sauter de deux cases (droit, en diagonale ou comme un Cavalier) sur une case vide.
+web-move_q = toute distance en ligne droite ou en diagonale.
+web-move_g = un pas en diagonale, puis plus loin le long de l'une ou l'autre ligne droite vers l'extérieur.
+web-move_u = un pas en ligne droite, puis plus loin le long de l'une ou l'autre diagonale vers l'extérieur.
+web-move_l = saute sur toute case à deux pas de Roi au plus.
+web-move_f = saute comme un Cavalier, un Chameau ou une Girafe.
+web-move_r = toute distance en ligne droite.
+web-move_c = se déplace comme une Tour ; prend en sautant exactement une pièce sur sa ligne.
+web-move_v = se déplace comme un Fou ; prend en sautant exactement une pièce sur sa diagonale.
+web-move_b = toute distance en diagonale.
+web-move_n = saute d'une case et deux (en L).
+web-move_z = saute de deux cases et trois.
+web-move_m = saute d'une case et trois.
+web-move_e = un pas en diagonale, ou un saut à la deuxième case en diagonale.
+web-move_w = un pas en ligne droite, ou un saut à la deuxième case en ligne droite.
+web-move_i = un pas dans toute direction (il n'est pas royal) ; un double pas en avant depuis toute rangée, sans prendre.
+web-move_p = un pas en avant, prend d'un pas en diagonale avant ; un double pas en avant depuis toute rangée.
+web-bots_field = Robots à asseoir tout de suite
+web-bot_seat_name = Robot { $n } ({ $level })
+web-bots_hint = Ils prennent les dernières places ; on peut aussi en ajouter ou en retirer à la table.
+web-bots_level_field = Niveau des robots
+web-players_seated = { $n } places prises sur { $max }
+web-seats_free = { $n } libre(s)
+web-bot_level_names-expert = expert
+web-bot_level_names-simple = simple
+web-bot_level_names-random = au hasard
+web-bot_level_names-expected = espérance
+web-bot_level_names-optimal = optimal
+web-bot_level_names-easy = facile
+web-bot_level_names-medium = moyen
+web-bot_level_names-casual = détendu
+web-bot_level_names-hard = difficile
+web-bot_level_names-instant = instantané
+web-option_names-tokens = Jetons dans le pot
+web-option_names-dry_charge = Charge sèche
+web-option_names-zero_after_charge = Sans jeton après la charge
+web-option_names-token_amount = Jetons pris par le perdant
+web-option_names-nenette = Nénette
+web-option_names-ties = Égalités
+web-option_names-fewer_rolls_win = Moins de lancers gagne les égalités
+web-option_names-first_player = Premier joueur
+web-option_names-rounds_to_lose = Manches à perdre
+web-option_names-fiche_order = Fiches
+web-option_names-max_rolls = Lancers par tour
+web-option_names-target = But
+web-option_names-entry = Points pour entrer
+web-option_names-minimum = Minimum pour encaisser
+web-option_names-end = Fin de partie
+web-option_names-hot_dice_compulsory = Dés brûlants : relance obligatoire
+web-option_names-three_ones = Trois 1
+web-option_names-kinds = Brelans et plus
+web-option_names-straight = Suite
+web-option_names-three_pairs = Trois paires
+web-option_names-four_and_pair = Carré et paire
+web-option_names-two_triplets = Deux brelans
+web-option_names-nothing = Rien sur six dés
+web-option_names-zilch_penalty = Pénalité après trois zilchs
+web-option_names-repetition = Nulle par répétition
+web-option_names-move_rule = Nulle après des coups sans prise
+web-option_names-setup = Placement
+web-option_names-seed_promotions = Promotions du texte d'origine
+web-preset_names-salon = Règles du Salon
+web-preset_names-bar = Règles de bar
+web-preset_names-zilch5000 = Zilch 5000
+web-preset_names-farkle10000 = Farkle courant
+web-preset_names-farkle_boxed = Farkle en boîte
+web-preset_names-zilch_online = Zilch en ligne
+web-preset_names-farkle_social = Farkle des réseaux sociaux
+web-preset_names-farkle_busche = Farkle (Busche et Neller)
+web-preset_names-standard = Règles standard
+web-preset_names-quick = Placement par défaut
+web-preset_names-seed = Avec les promotions du texte d'origine

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { t, lang, joinWords } from "./i18n.js";
 import { announce } from "./announce.js";
 import { chessModel, pieceName, squareName } from "./chessmodel.js";
+import { pieceSvg } from "./pieces.js";
 
 export function helpLines() {
   return t("help_chess");
@@ -150,6 +151,15 @@ export function handleKey(ctx, event) {
     case "KeyS":
       ctx.ask("status");
       return true;
+    case "KeyV":
+      ctx.ask("board");
+      return true;
+    case "KeyG":
+      ctx.ask("moves");
+      return true;
+    case "KeyP":
+      ctx.ask("history");
+      return true;
     default:
       return false;
   }
@@ -185,6 +195,7 @@ function boardGrid(ctx, model) {
           "aria-label": squareLabel(model, ui, sq),
           "aria-selected": ui.picked === sq ? "true" : null,
           "data-target": targets.includes(sq) ? "true" : null,
+          "data-occupied": piece ? "true" : null,
           "data-picked": ui.picked === sq ? "true" : null,
           "data-last": model.lastMove && (model.lastMove.from === sq || model.lastMove.to === sq) ? "true" : null,
           onclick: () => {
@@ -198,10 +209,7 @@ function boardGrid(ctx, model) {
             }
           },
         },
-        piece
-          ? h("span", { class: `piece ${piece.color === "w" ? "white" : "black"}`, "aria-hidden": "true" },
-              piece.color === "w" ? piece.letter.toUpperCase() : piece.letter.toLowerCase())
-          : null);
+        piece ? pieceSvg(piece.letter, piece.color) : null);
       })));
   const columns = model.files + 1;
   return h("div", { class: "board-wrap" },
@@ -212,7 +220,7 @@ function boardGrid(ctx, model) {
       "aria-label": t("board_label", { game: ctx.table?.title || ctx.game, files: model.files, ranks: model.ranks }),
       "aria-describedby": "board-help",
       "data-keys": "own",
-      style: `grid-template-columns: 1.6rem repeat(${columns - 1}, 2.6rem)`,
+      style: `--files: ${columns - 1}; --ranks: ${model.ranks}`,
     }, header, rows),
     h("p", { class: "hint", id: "board-help" }, t("help_chess")[0]));
 }
@@ -297,18 +305,22 @@ export function render(ctx) {
   if (ctx.view.state?.phase === "setup") facts.push(t("setup_waiting"));
   if (model.inCheck) facts.push(t("check"));
   return h("div", { id: "chess-view" },
-    h("ul", { class: "row", id: "chess-facts", style: "list-style:none;padding:0" },
-      facts.map((fact, i) => h("li", { class: "badge", "data-key": `f${i}` }, fact))),
-    h("p", { id: "last-move" }, t("last_move", { move: model.lastMove?.text || "—" })),
+    h("div", { class: "chess-top" },
+      h("ul", { class: "row plain-list", id: "chess-facts" },
+        facts.map((fact, i) => h("li", { class: "badge", "data-key": `f${i}` }, fact))),
+      h("p", { id: "last-move" }, t("last_move", { move: model.lastMove?.text || "—" }))),
     setupPanel(ctx, model),
     promotionPanel(ctx, model),
-    h("h3", { id: "board-heading" }, t("board_heading")),
+    h("h3", { id: "board-heading", class: "visually-hidden" }, t("board_heading")),
     boardGrid(ctx, model),
     moveForm(ctx),
     h("div", { class: "row", id: "chess-actions" },
       h("button", { type: "button", id: "say-last", onclick: () => announce(t("last_move", { move: model.lastMove?.text || "—" })) }, t("say_last_move")),
       h("button", { type: "button", id: "say-turn", onclick: () => ctx.ask("turn") }, t("say_turn")),
       h("button", { type: "button", id: "say-status", onclick: () => ctx.ask("status") }, t("say_status_chess")),
+      h("button", { type: "button", id: "say-board", onclick: () => ctx.ask("board") }, t("say_board")),
+      h("button", { type: "button", id: "say-moves", onclick: () => ctx.ask("moves") }, t("say_moves")),
+      h("button", { type: "button", id: "say-history", onclick: () => ctx.ask("history") }, t("say_history")),
       model.canDraw
         ? h("button", { type: "button", id: "draw-button", onclick: () => ctx.act({ type: "draw" }) },
             model.drawOffered !== null && model.drawOffered !== ctx.mySeat ? t("accept_draw") : t("offer_draw"))
@@ -317,5 +329,23 @@ export function render(ctx) {
         ? h("button", { type: "button", id: "resign-button", onclick: () => {
             if (window.confirm(t("resign_confirm"))) ctx.act({ type: "resign" });
           } }, t("resign"))
-        : null));
+        : null),
+    legend(ctx, model));
+}
+
+/** The pieces of this game: each figurine with its name and how it moves. */
+function legend(ctx, model) {
+  const ui = ctx.ui;
+  const letters = model.letters();
+  if (!letters.length) return null;
+  return h("details", { id: "piece-legend", class: "panel", open: Boolean(ui.legendOpen), ontoggle: (e) => { ui.legendOpen = e.target.open; } },
+    h("summary", {}, t("legend_heading")),
+    h("ul", { class: "legend-list" },
+      letters.map((letter) =>
+        h("li", { "data-key": `lg-${letter}` },
+          h("span", { class: "legend-pieces" }, pieceSvg(letter, "w")),
+          h("span", {},
+            h("span", { class: "legend-name" }, pieceName(letter, lang())),
+            " — ",
+            t(`move_${letter}`) === `move_${letter}` ? "" : t(`move_${letter}`))))));
 }

@@ -5,6 +5,7 @@
 // server sends none.
 
 const FILES = "abcdefghijklmnop";
+const LEGEND_ORDER = ["k", "q", "g", "u", "l", "f", "r", "c", "v", "b", "n", "z", "m", "e", "w", "i", "p"];
 
 const NAMES = {
   en: { k: "King", q: "Queen", g: "Eagle", l: "Lion", u: "Rhinoceros", f: "Buffalo", i: "Prince",
@@ -119,6 +120,15 @@ export function chessModel(ctx) {
     canDraw: legal.some((a) => a.type === "draw"),
     lastMove,
     pieceAt: (sq) => board.squares.get(sq) || null,
+    // Every piece type of the game (from the start position if the view has it), strongest first.
+    letters: () => {
+      const start = view.start_fen || state.start_fen || null;
+      const source = start ? parseFen(start).squares : board.squares;
+      const found = new Set([...source.values()].map((p) => p.letter));
+      for (const p of board.squares.values()) found.add(p.letter);
+      for (const layout of view.setup_choices || []) for (const ch of String(layout).replace(/\s/g, "")) found.add(ch.toLowerCase());
+      return LEGEND_ORDER.filter((l) => found.has(l)).concat([...found].filter((l) => !LEGEND_ORDER.includes(l)).sort());
+    },
     coords: (sq) => parseSquare(sq) || { file: 0, rank: 0 },
     defaultCursor: () => (ctx.mySeat === 1 ? squareName(5, board.ranks - 2) : squareName(5, 1)),
     myColor: (c) => (c.mySeat === 0 ? "w" : c.mySeat === 1 ? "b" : null),

@@ -24,10 +24,25 @@ const PIPS = {
   6: [[28, 25], [72, 25], [28, 50], [72, 50], [28, 75], [72, 75]],
 };
 
-function dieSvg(value) {
-  return s("svg", { viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" },
-    s("rect", { class: "die-face", x: 5, y: 5, width: 90, height: 90, rx: 16 }),
-    (PIPS[value] || []).map(([cx, cy]) => s("circle", { class: "pip", cx, cy, r: 9 })));
+/** One die face drawn by us: a rounded square with its pips (or blank, not rolled yet). */
+export function dieSvg(value, extraClass = "") {
+  return s("svg", { viewBox: "0 0 100 100", class: `die-svg ${extraClass}`.trim(), "aria-hidden": "true", focusable: "false" },
+    s("rect", { class: "die-shadow", x: 8, y: 10, width: 88, height: 88, rx: 18 }),
+    s("rect", { class: "die-face", x: 4, y: 4, width: 88, height: 88, rx: 18 }),
+    (PIPS[value] || []).map(([cx, cy]) => s("circle", { class: "pip", cx: cx - 2, cy: cy - 2, r: 8.5 })));
+}
+
+/** Dice just rolled shake for a moment (not with prefers-reduced-motion: see main.css). */
+function rolling(ctx, model) {
+  const ui = ctx.ui;
+  const rolled = model.dice.some((v) => v);
+  if (ui.rollStamp !== model.stamp) {
+    const first = ui.rollStamp === undefined;
+    ui.rollStamp = model.stamp;
+    ui.rollUntil = rolled && !first ? Date.now() + 450 : 0;
+    if (ui.rollUntil) setTimeout(() => ctx.rerender(), 480);
+  }
+  return Date.now() < (ui.rollUntil || 0);
 }
 
 function selectedSet(ctx, model) {
@@ -45,7 +60,7 @@ function dieLabel(model, index, selected) {
   const value = model.dice[index];
   const parts = [t("die_n", { n: index + 1, value: value ? String(value) : t("die_not_rolled") })];
   if (model.keptLabel && model.kept?.[index]) parts.push(model.keptLabel);
-  if (selected.has(index)) parts.push(t("die_selected"));
+  if (model.selectable(index)) parts.push(selected.has(index) ? t("die_selected") : t("die_unselected"));
   return parts.join(", ");
 }
 
@@ -73,6 +88,7 @@ function toggle(ctx, model, index, on) {
 
 function selectAll(ctx, model) {
   const selected = selectedSet(ctx, model);
+  selected.clear();
   for (const index of model.selectAll()) selected.add(index);
   announce(selectionText(model, selected));
   ctx.rerender();
@@ -88,6 +104,12 @@ async function doAction(ctx, model, which) {
     return;
   }
   await ctx.act(action);
+}
+
+/** L: the last few things that happened in the game, from the table's history. */
+function sayLastEvents(ctx) {
+  const events = (ctx.app.items || []).filter((item) => item.channel === "game").slice(-5);
+  announce(events.length ? t("last_events", { events: events.map((e) => e.text).join(" · ") }) : t("history_empty"));
 }
 
 function notYourTurn(ctx) {
@@ -148,6 +170,9 @@ export function handleKey(ctx, event) {
     case "KeyT":
       ctx.ask("turn");
       return true;
+    case "KeyL":
+      sayLastEvents(ctx);
+      return true;
     default:
       return false;
   }
@@ -172,34 +197,43 @@ export function render(ctx) {
   const model = diceModel(ctx);
   const selected = selectedSet(ctx, model);
   const canAct = ctx.myTurn;
+  const shake = rolling(ctx, model);
   const rollable = canAct && Boolean(model.rollAction([...selected].sort((a, b) => a - b)));
   const stoppable = canAct && Boolean(model.stopAction([...selected].sort((a, b) => a - b)));
   const diceText = model.dice.some((v) => v)
     ? t("dice_text", { dice: model.dice.map((v) => v ?? "-").join(" ") })
     : t("no_dice");
   return h("div", { id: "dice-view", "data-game": ctx.game },
-    h("ul", { class: "row", id: "dice-facts", style: "list-style:none;padding:0" },
+    h("ul", { class: "row", id: "dice-facts" },
       model.facts.map((fact, i) => h("li", { "data-key": `f${i}`, class: "badge" }, fact))),
     h("h3", { id: "dice-heading", tabindex: "-1" }, t("dice_heading")),
     ctx.view.over ? null : h("p", { class: "dice-text", id: "dice-text" }, diceText, model.combination ? ` — ${model.combination}` : ""),
-    model.extraDice ? h("p", { id: "dice-extra" }, model.extraDice) : null,
-    ctx.view.over ? null : h("div", { class: "dice-row", role: "group", "aria-labelledby": "dice-heading" },
-      model.dice.map((value, index) =>
-        h("button", {
+    ctx.view.over ? null : h("div", { class: "dice-row", id: "dice-row", role: "group", "aria-labelledby": "dice-heading" },
+      model.dice.map((value, index) => {
+        const actionable = canAct && model.selectable(index);
+        return h("button", {
           type: "button",
-          class: `die${model.kept?.[index] ? " kept" : ""}`,
+          class: `die${shake && value ? " rolling" : ""}`,
           "data-key": `die${index}`,
           id: `die-${index + 1}`,
           "aria-pressed": model.selectable(index) ? String(selected.has(index)) : null,
-          "aria-disabled": canAct && model.selectable(index) ? null : "true",
+          // Not a tab stop unless it can be chosen now (digit keys reach every die).
+          "aria-disabled": actionable ? null : "true",
+          tabindex: actionable ? null : "-1",
           "aria-label": dieLabel(model, index, selected),
           onclick: () => {
             if (!canAct || !model.selectable(index)) return;
             toggle(ctx, model, index, !selected.has(index));
           },
         },
-        value ? dieSvg(value) : s("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, s("rect", { class: "die-face", x: 5, y: 5, width: 90, height: 90, rx: 16 })),
-        h("span", { class: "die-caption", "aria-hidden": "true" }, `${index + 1}: ${value ?? "–"}`)))),
+        dieSvg(value),
+        h("span", { class: "die-caption", "aria-hidden": "true" }, `${index + 1}`));
+      })),
+    model.keptDice?.length > 0 && !ctx.view.over
+      ? h("div", { class: "dice-tray", id: "dice-tray" },
+          h("span", { class: "tray-label", id: "dice-extra" }, model.extraDice),
+          h("span", { class: "tray-dice", "aria-hidden": "true" }, model.keptDice.map((v, i) => h("span", { class: "kept-die", "data-key": `k${i}` }, dieSvg(v)))))
+      : null,
     ctx.view.over ? null : h("div", { class: "row", id: "dice-actions" },
       h("button", {
         type: "button", class: "primary", id: "roll-button",
@@ -225,6 +259,7 @@ export function render(ctx) {
       h("button", { type: "button", id: "say-dice", onclick: () => ctx.ask("dice") }, t("say_dice")),
       h("button", { type: "button", id: "say-scores", onclick: () => ctx.ask("scores") }, t("say_scores")),
       h("button", { type: "button", id: "say-turn", onclick: () => ctx.ask("turn") }, t("say_turn")),
-      h("button", { type: "button", id: "say-status", onclick: () => ctx.ask("status") }, t("say_status"))),
+      h("button", { type: "button", id: "say-status", onclick: () => ctx.ask("status") }, t("say_status")),
+      h("button", { type: "button", id: "say-last", onclick: () => sayLastEvents(ctx) }, t("say_last_events"))),
     scoreTable(ctx, model));
 }

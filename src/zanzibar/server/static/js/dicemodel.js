@@ -99,16 +99,19 @@ function modelZilch(ctx) {
     keptLabel: null,
     combination: null,
     extraDice: state.kept && state.kept.length ? t("set_aside", { dice: state.kept.join(" ") }) : null,
+    keptDice: (state.kept || []).map(Number),
     facts,
     columns,
     players,
     selectable: (index) => index < roll.length && rolls.length + banks.length > 0,
     rollAction: (selected) => (state.phase === "start" ? rolls[0] || null : find(rolls, selected)),
     selectAll: () => {
-      // Every die that some legal choice sets aside: all the scoring dice.
-      const all = new Set();
-      for (const a of [...rolls, ...banks]) for (const i of keepOf(a)) all.add(i);
-      return [...all];
+      // The largest set of dice that can be set aside together. (The union of
+      // every legal choice is not one: with four sixes where only three of a
+      // kind score, each triple is legal but the four are not.)
+      let best = [];
+      for (const a of [...rolls, ...banks]) if (keepOf(a).length > best.length) best = keepOf(a);
+      return best;
     },
     rollRefusal: (selected) => (selected.length ? t("not_scoring") : t("select_scoring")),
     stopAction: (selected) => find(banks, selected),

@@ -57,11 +57,15 @@ function sameKind(a, b) {
   if (a.nodeType !== b.nodeType) return false;
   if (a.nodeType !== Node.ELEMENT_NODE) return true;
   if (a.nodeName !== b.nodeName) return false;
-  const ka = a.getAttribute("data-key");
-  const kb = b.getAttribute("data-key");
-  if (ka !== kb) return false;
+  if (identity(a) !== identity(b)) return false;
   if (a.nodeName === "INPUT" && a.type !== b.type) return false;
   return true;
+}
+
+/** What names an element among its siblings: its data-key, else its id. */
+function identity(el) {
+  if (el.nodeType !== Node.ELEMENT_NODE) return null;
+  return el.getAttribute("data-key") ?? (el.id || null);
 }
 
 function morphAttributes(target, source) {
@@ -97,14 +101,21 @@ function isTyping(el) {
 /** Make `target`'s children look like `source`'s children, reusing nodes. */
 export function morphChildren(target, source) {
   const sourceKids = Array.from(source.childNodes);
+  const wanted = new Set(sourceKids.map(identity).filter((key) => key !== null));
   let index = 0;
   for (const kid of sourceKids) {
-    const existing = target.childNodes[index];
+    let existing = target.childNodes[index];
+    // A named node the new tree no longer has goes away first, so that the
+    // nodes after it (perhaps the focused one) are kept, not rebuilt.
+    while (existing && !sameKind(existing, kid) && identity(existing) !== null && !wanted.has(identity(existing))) {
+      existing.remove();
+      existing = target.childNodes[index];
+    }
     if (existing && sameKind(existing, kid)) {
       morphNode(existing, kid);
     } else {
       // Look ahead for a keyed match further on (a list item moved or one was inserted).
-      const key = kid.nodeType === Node.ELEMENT_NODE ? kid.getAttribute("data-key") : null;
+      const key = identity(kid);
       let match = null;
       if (key !== null) {
         for (let j = index + 1; j < target.childNodes.length; j++) {

@@ -113,3 +113,18 @@ export function joinWords(items) {
   const head = items.slice(0, -1).map(String).join(t("list_separator"));
   return t("list_and", { head, last: String(items[items.length - 1]) });
 }
+
+/**
+ * A word from one of the catalogue's name families ("option_names",
+ * "preset_names", "bot_level_names": web-option_names-target...), or null.
+ */
+export function nameOf(family, key) {
+  const id = `${family}-${key}`;
+  const text = t(id);
+  return typeof text === "string" && text !== id ? text : null;
+}
+
+/** A bot level in words ("expected" -> "espérance" in French). */
+export function botLevel(level) {
+  return nameOf("bot_level_names", level) || level;
+}

@@ -3,10 +3,10 @@
 // chosen game with its description), and joining by invitation link.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, botLevel } from "./i18n.js";
 import { announce } from "./announce.js";
 import { betweenGames, isFreeSeat } from "./seats.js";
-import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl } from "./options.js";
+import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl, presetLabel, cleanText } from "./options.js";
 
 export function title() {
   return t("lobby_title");
@@ -17,49 +17,67 @@ export function helpLines() {
 }
 
 function seatText(seat) {
-  if (seat.away) return `${seat.name} (${t("away_bot", { level: seat.bot || "" })})`;
-  if (seat.bot && seat.user == null) return seat.name ? `${seat.name} (${t("bot_badge")})` : t("bot_named", { level: seat.bot });
+  if (seat.away) return `${seat.name} (${t("away_bot", { level: botLevel(seat.bot || "") })})`;
+  if (seat.bot && seat.user == null) return t("bot_seat_name", { n: seat.seat + 1, level: botLevel(seat.bot) });
   if (seat.name) return seat.connected === false ? `${seat.name} (${t("offline")})` : seat.name;
   return t("free_seat");
 }
 
-function tableRow(app, table) {
+const STATE_ORDER = { playing: 0, paused: 0, waiting: 1, finished: 2 };
+
+/**
+ * The tables worth showing: running and waiting ones first (newest first);
+ * finished or deserted ones (every person seated offline) only where this user sits.
+ */
+export function visibleTables(app) {
+  const mine = (table) => (table.seats || []).some((s) => s.user != null && s.user === app.user?.id);
+  // Nobody there any more: every person seated has gone offline.
+  const deserted = (table) => {
+    const people = (table.seats || []).filter((s) => s.user != null);
+    return people.length > 0 && people.every((s) => s.connected === false);
+  };
+  return (app.tables || [])
+    .filter((table) => mine(table) || (table.state !== "finished" && !deserted(table)))
+    .sort((a, b) => (STATE_ORDER[a.state] ?? 3) - (STATE_ORDER[b.state] ?? 3) || b.id - a.id);
+}
+
+function tableCard(app, table) {
   const info = app.gameInfo(table.game);
-  const mine = (table.seats || []).some((s) => s.user === app.user?.id);
-  const canJoin = mine || (betweenGames(table) && (table.seats || []).some(isFreeSeat));
-  return h("tr", { "data-key": `t${table.id}` },
-    h("th", { scope: "row" }, String(table.id)),
-    h("td", {}, table.title || gameTitle(info, table.game)),
-    h("td", {}, summarize(info, table.preset, table.options)),
-    h("td", {}, h("ul", { class: "seat-list" }, (table.seats || []).map((seat) => h("li", { "data-key": `s${seat.seat}` }, seatText(seat))))),
-    h("td", {}, t(`state_${table.state}`)),
-    h("td", {}, String(table.spectators ?? 0)),
-    h("td", {},
-      h("div", { class: "row" },
-        canJoin
-          ? h("button", {
-              type: "button", "data-key": "join", "aria-label": t("join_table", { id: table.id }),
-              onclick: () => app.enterTable(table.id, { mode: "play" }),
-            }, t("join"))
-          : null,
-        h("button", {
-          type: "button", "data-key": "watch", "aria-label": t("watch_table", { id: table.id }),
-          onclick: () => app.enterTable(table.id, { mode: "watch" }),
-        }, t("watch")))));
+  const seats = table.seats || [];
+  const mine = seats.some((s) => s.user === app.user?.id);
+  const free = seats.filter(isFreeSeat).length;
+  const canJoin = mine || (betweenGames(table) && free > 0);
+  const title = table.title || gameTitle(info, table.game);
+  const options = summarize(info, table.preset, table.options);
+  return h("li", { class: "table-card", "data-key": `t${table.id}`, "data-state": table.state, "aria-labelledby": `card-${table.id}` },
+    h("h3", { id: `card-${table.id}` }, t("table_title", { id: table.id, game: title }),
+      h("span", { class: "state-tag" }, t(`state_${table.state}`))),
+    options ? h("p", { class: "facts" }, options) : null,
+    h("p", { class: "facts" }, t("players_seated", { n: seats.length - free, max: seats.length }),
+      free ? ` · ${t("seats_free", { n: free })}` : "",
+      table.spectators ? ` · ${t("col_spectators")}: ${table.spectators}` : ""),
+    h("ul", { class: "seat-list" }, seats.map((seat) => h("li", { "data-key": `s${seat.seat}` }, seatText(seat)))),
+    h("div", { class: "row actions" },
+      canJoin
+        ? h("button", {
+            type: "button", class: "primary", "data-key": "join", "aria-label": t("join_table", { id: table.id }),
+            onclick: () => app.enterTable(table.id, { mode: "play" }),
+          }, t("join"))
+        : null,
+      h("button", {
+        type: "button", "data-key": "watch", "aria-label": t("watch_table", { id: table.id }),
+        onclick: () => app.enterTable(table.id, { mode: "watch" }),
+      }, t("watch"))));
 }
 
 function tablesSection(app) {
-  const tables = app.tables || [];
+  const tables = visibleTables(app);
   return h("section", { class: "panel", "aria-labelledby": "tables-heading", id: "tables-section" },
     h("h2", { id: "tables-heading", tabindex: "-1" }, t("tables_heading")),
     tables.length === 0
       ? h("p", { id: "no-tables" }, t("no_tables"))
-      : h("table", { class: "tables", id: "tables-table" },
-          h("caption", {}, t("tables_caption")),
-          h("thead", {}, h("tr", {},
-            ["col_table", "col_game", "col_options", "col_seats", "col_state", "col_spectators", "col_actions"]
-              .map((key) => h("th", { scope: "col" }, t(key))))),
-          h("tbody", {}, tables.map((table) => tableRow(app, table)))));
+      : h("ul", { class: "table-cards", id: "tables-list", "aria-labelledby": "tables-heading" },
+          tables.map((table) => tableCard(app, table))));
 }
 
 function formState(app) {
@@ -91,6 +109,10 @@ async function createTable(app, event) {
   try {
     const reply = await app.request("table.create", fields);
     const table = reply.table;
+    const bots = Math.max(0, Math.min(Number(ui.bots) || 0, Number(ui.seats) - 1));
+    for (let i = 0; i < bots; i++) {
+      await app.request("table.add_bot", { table: table.id, level: ui.botLevel || info.bot_levels?.[0] });
+    }
     app.tableMemory(table.id).save({ mode: "play", invite: table.invite || null });
     app.table = table;
     await app.enterTable(table.id, { mode: "play", invite: table.invite || null });
@@ -101,6 +123,25 @@ async function createTable(app, event) {
     const field = error.reply?.option ? document.getElementById(`opt-${error.reply.option}`) : null;
     (field || document.getElementById("create-submit"))?.focus();
   }
+}
+
+/** How many bots to seat at once, and their level. */
+function botFields(info, ui, seatRange) {
+  const levels = info?.bot_levels || [];
+  if (!levels.length) return null;
+  if (!levels.includes(ui.botLevel)) ui.botLevel = levels[0];
+  return h("div", { class: "row", "data-key": `bots-${info.name}` },
+    h("div", { class: "field" },
+      h("label", { for: "create-bots" }, t("bots_field")),
+      h("input", {
+        type: "number", id: "create-bots", min: 0, max: seatRange[1] - 1, value: String(ui.bots ?? 0),
+        "aria-describedby": "create-bots-hint", onchange: (e) => { ui.bots = Number(e.target.value); },
+      })),
+    h("div", { class: "field" },
+      h("label", { for: "create-bot-level" }, t("bots_level_field")),
+      h("select", { id: "create-bot-level", value: ui.botLevel, onchange: (e) => { ui.botLevel = e.target.value; } },
+        levels.map((level) => h("option", { value: level, selected: level === ui.botLevel }, botLevel(level))))),
+    h("p", { class: "hint", id: "create-bots-hint" }, t("bots_hint")));
 }
 
 function createSection(app) {
@@ -125,8 +166,8 @@ function createSection(app) {
             h("select", {
               id: "create-preset", value: ui.preset, "aria-describedby": "create-preset-desc",
               onchange: (e) => { ui.preset = e.target.value; ui.values = presetValues(info, ui.preset); app.rerender(); },
-            }, presetList.map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, p.name))),
-            h("p", { class: "hint", id: "create-preset-desc" }, localized(preset?.description)))
+            }, presetList.map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, presetLabel(p)))),
+            h("p", { class: "hint", id: "create-preset-desc" }, cleanText(localized(preset?.description))))
         : null,
       h("div", { class: "field" },
         h("label", { for: "create-seats" }, t("seats")),
@@ -135,6 +176,7 @@ function createSection(app) {
           "aria-describedby": "create-seats-hint", onchange: (e) => { ui.seats = Number(e.target.value); },
         }),
         h("p", { class: "hint", id: "create-seats-hint" }, t("seats_hint", { min: seatRange[0], max: seatRange[1] }))),
+      botFields(info, ui, seatRange),
       h("div", { class: "field" },
         h("input", { type: "checkbox", id: "create-private", checked: Boolean(ui.private), onchange: (e) => { ui.private = e.target.checked; } }),
         " ", h("label", { for: "create-private", style: "display:inline" }, t("private_table"))),

@@ -7,10 +7,11 @@
 import { h, render } from "./dom.js";
 import { t, setLang, lang, guessLang } from "./i18n.js";
 import { Connection } from "./protocol.js";
-import { announce, announceUrgent } from "./announce.js";
+import { announce, announceStream, announceTurn } from "./announce.js";
 import { settings } from "./settings.js";
 import { diceSound, turnSound, chatSound } from "./sound.js";
 import { installKeys } from "./keys.js";
+import { initTheme, theme, toggleTheme } from "./theme.js";
 import * as signin from "./signin.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
@@ -86,9 +87,10 @@ function rerender() {
   const screen = document.getElementById("screen");
   const before = document.activeElement;
   const section = before && screen.contains(before) ? before.closest("section[id]")?.id : null;
+  const lostId = before?.id || null;
   render(screen, module.render(app));
   renderHeader();
-  if (before && before !== document.body && !before.isConnected) keepFocusNear(section);
+  if (before && before !== document.body && !before.isConnected) keepFocusNear(section, lostId);
 }
 
 /**
@@ -96,7 +98,18 @@ function rerender() {
  * applies): put the focus on the heading of the section it was in, so the
  * player is never dropped at the top of the page.
  */
-function keepFocusNear(sectionId) {
+function keepFocusNear(sectionId, lostId = null) {
+  // A die that went away (fewer dice in play): the nearest die still there.
+  const die = /^die-(\d+)$/.exec(lostId || "");
+  if (die) {
+    for (let n = Number(die[1]) - 1; n >= 1; n--) {
+      const other = document.getElementById(`die-${n}`);
+      if (other) {
+        other.focus({ preventScroll: true });
+        return;
+      }
+    }
+  }
   const section = sectionId ? document.getElementById(sectionId) : null;
   const target = section?.querySelector("h2[tabindex], h3[tabindex]") || document.getElementById("page-title");
   target.focus({ preventScroll: false });
@@ -107,6 +120,9 @@ function renderHeader() {
   document.getElementById("lang-label").textContent = t("language");
   document.getElementById("lang-select").value = lang();
   document.getElementById("settings-button").textContent = t("settings");
+  const themeButton = document.getElementById("theme-button");
+  themeButton.textContent = t("theme_dark");
+  themeButton.setAttribute("aria-pressed", String(theme() === "dark"));
   document.getElementById("help-button").textContent = t("help");
   document.getElementById("rules-button").textContent = t("rules");
   document.getElementById("top-nav").setAttribute("aria-label", t("app_name"));
@@ -341,27 +357,20 @@ function receive(msg) {
       break;
     case "game.view":
       if (msg.table === app.tableId) {
-        app.prevToAct = app.view ? app.view.to_act : null;
         app.view = msg.view;
         app.viewsReceived = (app.viewsReceived || 0) + 1;
         app.logLength = msg.log_length ?? app.logLength;
+        if (!myTurnIn(msg.view)) app.turnSaid = false;
         if (app.screen === "table") rerender();
       }
       break;
     case "your_turn":
       if (msg.table === app.tableId) {
         const memory = tableMemory(msg.table);
-        const mySeat = app.table?.you?.seat;
-        // Still my turn right after my own action (another roll, say): the
-        // events already said so; "your turn" is for when the turn comes to me.
-        const continuing = app.prevToAct === mySeat && app.lastEventSeat === mySeat;
-        if ((msg.seq ?? 0) > memory.turn) {
-          memory.save({ turn: msg.seq ?? 0 });
-          if (!continuing) {
-            announceUrgent(msg.text);
-            turnSound();
-          }
-        }
+        // Said already before a reload, or already said for this turn: not again.
+        if ((msg.seq ?? 0) <= memory.turn) break;
+        memory.save({ turn: msg.seq ?? 0 });
+        sayTurn(msg.text);
       }
       break;
     case "error":
@@ -371,6 +380,9 @@ function receive(msg) {
       break;
   }
 }
+
+/** Per table, the last item queued to be read in this page (it is read 150 ms later). */
+const queuedUpTo = {};
 
 /**
  * One item of a table's stream. Items are numbered by `seq`: an item at or
@@ -382,7 +394,7 @@ function takeItem(item) {
   const normal = { ...item, type, channel: item.channel || (type === "game.event" ? "game" : type) };
   if (normal.table == null && type === "chat") {
     app.items.push(normal);
-    announce(itemText(normal), { channel: "chat" });
+    announceStream(itemText(normal), "chat");
     chatSound();
     return;
   }
@@ -390,12 +402,28 @@ function takeItem(item) {
   if (seq && seq <= app.lastSeq) return;
   if (seq) app.lastSeq = seq;
   app.items.push(normal);
-  if (type === "game.event") app.lastEventSeat = normal.event?.seat ?? null;
+  const mySeat = app.table?.you?.seat ?? null;
+  const eventSeat = normal.event?.seat ?? null;
+  // Someone else acted: whatever comes next to this player is a new turn.
+  if (type === "game.event" && eventSeat !== null && eventSeat !== mySeat) app.turnSaid = false;
   if (type === "system" && normal.kind === "kicked") checkStillAtTable(app.tableId);
   const memory = tableMemory(app.tableId);
-  if (seq && seq <= memory.announced) return;
-  if (seq) memory.save({ announced: seq });
-  announce(itemText(normal), { channel: normal.channel });
+  if (seq && seq <= Math.max(memory.announced, queuedUpTo[app.tableId] || 0)) return;
+  if (seq) queuedUpTo[app.tableId] = seq;
+  // Remembered as read once it is read (a reload in between reads it then).
+  const said = () => {
+    if (seq > tableMemory(normal.table).announced) tableMemory(normal.table).save({ announced: seq });
+  };
+  if (type === "game.event" && normal.event?.kind === "turn" && mySeat !== null && eventSeat === mySeat) {
+    // The game's own "your turn" line: "your turn" is said once, by the salon's
+    // your_turn message; only the news that it is the last turn is read.
+    const stage = normal.event?.data?.stage ?? normal.event?.stage;
+    if (stage !== "final") {
+      said();
+      return;
+    }
+  }
+  announceStream(itemText(normal), normal.channel, eventSeat !== null && eventSeat === mySeat, seq ? said : null);
   if (type === "game.event" && /roll|dice|throw/.test(normal.event?.kind || "")) diceSound(3);
   if (type === "chat") chatSound();
 }
@@ -414,6 +442,20 @@ async function checkStillAtTable(id) {
       toLobby();
     }
   }
+}
+
+/** Is it this player's move in `view`? */
+function myTurnIn(view) {
+  const seat = app.table?.you?.seat;
+  return Boolean(view && !view.over && seat !== null && seat !== undefined && view.to_act === seat);
+}
+
+/** "Your turn", assertive, once per turn (docs/accessibility.md). */
+function sayTurn(text) {
+  if (app.turnSaid) return;
+  app.turnSaid = true;
+  announceTurn(text);
+  turnSound();
 }
 
 // -- playing ------------------------------------------------------------------------
@@ -464,25 +506,19 @@ function listOf(lines) {
   return h("ul", {}, lines.map((line) => h("li", {}, line)));
 }
 
-async function showHelp() {
+/**
+ * F1: the keys of this screen, once. (The game's own help text is written
+ * for the terminal client, whose commands the web does not have; the web's
+ * read-outs are keys listed here.)
+ */
+function showHelp() {
   const module = screenModule();
-  const sections = [h("h3", {}, t("help_heading")), listOf(t("help_common"))];
   const lines = module.helpLines ? module.helpLines(app) : [];
-  if (lines.length) sections.push(listOf(lines));
-  showDialog(t("help_heading"), sections);
-  if (app.screen === "table" && app.tableId !== null) {
-    try {
-      const reply = await request("game.ask", { table: app.tableId, topic: "help" });
-      if (reply.text) {
-        render(document.getElementById("dialog-body"), [
-          ...sections,
-          h("div", { class: "rules-text" }, reply.text),
-        ]);
-      }
-    } catch {
-      /* the client's own help is already shown */
-    }
-  }
+  const game = app.screen === "table" && app.table ? gameTitle(gameInfo(app.table.game), app.table.game) : null;
+  showDialog(game ? t("help_heading_game", { game }) : t("help_heading"), [
+    listOf(t("help_common")),
+    lines.length ? listOf(lines) : null,
+  ]);
 }
 
 async function showRules() {
@@ -554,6 +590,11 @@ async function boot() {
       app.conn.close();
       connect();
     }
+  });
+  initTheme(renderHeader);
+  document.getElementById("theme-button").addEventListener("click", () => {
+    toggleTheme();
+    renderHeader();
   });
   document.getElementById("help-button").addEventListener("click", showHelp);
   document.getElementById("rules-button").addEventListener("click", showRules);

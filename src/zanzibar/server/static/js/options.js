@@ -3,7 +3,31 @@
 // rendered, presets as objects or names).
 
 import { h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, t, nameOf } from "./i18n.js";
+
+/**
+ * A description as a player reads it: without the research references the
+ * server keeps in it ("(seeds 000/001)", "as in seed 004") nor internal
+ * value names ("(last_turn)").
+ */
+export function cleanText(text) {
+  return String(text || "")
+    .replace(/\s*\([^()]*\b(?:seeds?|graines?)\b[^()]*\)/gi, "")
+    .replace(/\s*\((?:[a-z0-9]+_[a-z0-9_]+)\)/g, "")
+    .replace(/\s*\b(?:as in |comme (?:la |les )?)(?:seeds?|graines?) [0-9/]+/gi, "")
+    .replace(/\s+([,.])/g, "$1")
+    .trim();
+}
+
+/** An option's short name in words ("Target", "But"), else its description. */
+export function optionLabel(spec) {
+  return nameOf("option_names", spec.name) || cleanText(localized(spec.description)) || spec.name;
+}
+
+/** A rule set's name in words ("Bar rules"). */
+export function presetLabel(preset) {
+  return nameOf("preset_names", preset.name) || preset.name;
+}
 
 export function localized(value) {
   if (value && typeof value === "object") return value[lang()] ?? value.en ?? Object.values(value)[0] ?? "";
@@ -58,25 +82,22 @@ export function formatValue(spec, value) {
   return String(value);
 }
 
-/** A short text of a table's options: its preset and what differs from it. */
+/** A short text of a table's options, in words: its rule set and what differs from it. */
 export function summarize(info, preset, options) {
   const parts = [];
   if (preset) {
     const p = presets(info).find((x) => x.name === preset);
-    parts.push(p ? p.name : preset);
-  } else {
+    parts.push(p ? presetLabel(p) : preset);
+  } else if (presets(info).length) {
     parts.push(t("custom_preset"));
   }
   const base = presetValues(info, preset);
   for (const spec of optionSpecs(info)) {
     if (options && spec.name in options && options[spec.name] !== base[spec.name]) {
-      parts.push(`${spec.name} = ${formatValue(spec, options[spec.name])}`);
+      parts.push(`${optionLabel(spec)}: ${formatValue(spec, options[spec.name])}`);
     }
   }
-  if (!info && options) {
-    for (const [name, value] of Object.entries(options)) parts.push(`${name} = ${value}`);
-  }
-  return parts.join("; ");
+  return parts.join(" · ");
 }
 
 /**
@@ -88,11 +109,11 @@ export function optionControl(values, spec, prefix) {
   const id = `${prefix}-${spec.name}`;
   const descId = `${id}-desc`;
   const value = values[spec.name];
-  const label = localized(spec.description) || spec.name;
+  const label = optionLabel(spec);
   const set = (v) => {
     values[spec.name] = v;
   };
-  const facts = [spec.name, t("default_value", { value: formatValue(spec, spec.default) })];
+  const facts = [cleanText(localized(spec.description)), t("default_value", { value: formatValue(spec, spec.default) })];
   if (spec.type === "int" && spec.minimum != null && spec.maximum != null) {
     facts.push(t("range", { min: spec.minimum, max: spec.maximum }));
   }

@@ -4,6 +4,15 @@
 import { h } from "./dom.js";
 import { t, lang } from "./i18n.js";
 import { api } from "./protocol.js";
+import { dieSvg } from "./dice.js";
+import { pieceSvg } from "./pieces.js";
+
+/** A decorative row: 4-2-1 on three dice and a few figurines (hidden from screen readers). */
+function welcomeArt() {
+  return h("div", { class: "welcome-art", "aria-hidden": "true" },
+    dieSvg(4), dieSvg(2), dieSvg(1),
+    h("span", { class: "welcome-pieces" }, pieceSvg("l", "w"), pieceSvg("g", "b"), pieceSvg("f", "w"), pieceSvg("u", "b")));
+}
 
 export function title() {
   return t("signin_title");
@@ -47,6 +56,7 @@ export function render(app) {
     submit(app, path, body);
   };
   return [
+    welcomeArt(),
     h("p", {}, t("signin_intro")),
     ui.error ? h("p", { class: "error", role: "alert", id: "signin-error" }, ui.error) : null,
     h("div", { class: "grid-2" },

@@ -3,11 +3,11 @@
 // render(ctx), handleKey(ctx, event) and helpLines(ctx).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, botLevel } from "./i18n.js";
 import { announce } from "./announce.js";
 import { betweenGames, isFreeSeat } from "./seats.js";
 import { renderHistory, scrollHistory } from "./history.js";
-import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, optionControl } from "./options.js";
+import { gameTitle, optionSpecs, presets, presetValues, summarize, localized, optionControl, presetLabel, cleanText } from "./options.js";
 import * as dice from "./dice.js";
 import * as chess from "./chess.js";
 
@@ -28,7 +28,8 @@ export function context(app) {
   const table = app.table;
   const view = app.view;
   const seats = table?.seats || [];
-  const names = seats.map((s) => s.name || (s.bot ? `Bot ${s.seat + 1}` : `#${s.seat + 1}`));
+  const names = seats.map((s) =>
+    s.bot && s.user == null ? t("bot_seat_name", { n: s.seat + 1, level: botLevel(s.bot) }) : s.name || `#${s.seat + 1}`);
   const mySeat = table?.you?.seat ?? null;
   app.ui.game = app.ui.game && app.ui.game.table === table?.id ? app.ui.game : { table: table?.id };
   return {
@@ -75,10 +76,10 @@ function seatLine(app, seat, ctx) {
   const isHost = seat.user != null && seat.user === table.host;
   const parts = [t("seat_n", { n: seat.seat + 1 }), ": "];
   const badges = [];
-  if (seat.name) parts.push(seat.name);
-  else if (seat.bot) parts.push(t("bot_named", { level: seat.bot }));
+  if (seat.bot && seat.user == null) parts.push(t("bot_seat_name", { n: seat.seat + 1, level: botLevel(seat.bot) }));
+  else if (seat.name) parts.push(seat.name);
   else parts.push(t("empty_seat"));
-  if (seat.away) badges.push(h("span", { class: "badge" }, t("away_bot", { level: seat.bot || "" })));
+  if (seat.away) badges.push(h("span", { class: "badge" }, t("away_bot", { level: botLevel(seat.bot || "") })));
   else if (seat.bot && seat.user == null) badges.push(h("span", { class: "badge" }, t("bot_badge")));
   if (isMe) badges.push(h("span", { class: "badge" }, t("you_mark")));
   if (isHost) badges.push(h("span", { class: "badge" }, t("host_mark")));
@@ -134,7 +135,7 @@ function hostControls(app) {
       waiting && levels.length
         ? [h("label", { for: "bot-level" }, t("bot_level")),
             h("select", { id: "bot-level", value: ui.level || levels[0], onchange: (e) => { ui.level = e.target.value; } },
-              levels.map((level) => h("option", { value: level, selected: level === (ui.level || levels[0]) }, level)))]
+              levels.map((level) => h("option", { value: level, selected: level === (ui.level || levels[0]) }, botLevel(level))))]
         : null,
       waiting ? h("button", {
         type: "button", id: "add-bot-button", "aria-disabled": freeSeat ? null : "true",
@@ -186,7 +187,7 @@ function optionsEditor(app, info, ui) {
         ? h("div", { class: "field" },
             h("label", { for: "table-preset" }, t("preset")),
             h("select", { id: "table-preset", value: ui.preset, onchange: (e) => { ui.preset = e.target.value; ui.values = presetValues(info, ui.preset); app.rerender(); } },
-              presets(info).map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, `${p.name}: ${localized(p.description)}`))))
+              presets(info).map((p) => h("option", { value: p.name, selected: p.name === ui.preset }, `${presetLabel(p)}: ${cleanText(localized(p.description))}`))))
         : null,
       h("div", { class: "field" },
         h("label", { for: "table-seats" }, t("seats")),
@@ -280,13 +281,19 @@ function statusLine(app, ctx) {
   else if (table.state === "paused") text = table.hold ? t("paused_held") : t("paused");
   else if (view.over) {
     const last = [...app.items].reverse().find((item) => item.channel === "game");
-    text = last ? `${t("game_over")} ${last.text}` : t("game_over");
+    text = last ? `${t("game_over")} ${capitalized(last.text)}` : t("game_over");
   }
   else if (ctx.myTurn) text = t("your_turn_badge");
   else if (view.to_act != null) text = t("turn_of", { name: ctx.names[view.to_act] ?? `#${view.to_act + 1}` });
   else text = "";
   return h("p", { id: "turn-status", class: ctx.myTurn ? "your-turn" : "" },
     text, table.you?.spectator ? ` ${t("spectating")}` : "");
+}
+
+/** "you win with 1,300" -> "You win with 1,300" (a sentence after another). */
+function capitalized(text) {
+  const value = String(text || "");
+  return value.charAt(0).toLocaleUpperCase() + value.slice(1);
 }
 
 export function render(app) {
