@@ -162,7 +162,7 @@ _ZERO_ALLOWED = frozenset({"ws_ping_interval"})
 
 def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
     defaults = TransportLimits()
-    group = parser.add_argument_group("limits (docs/security-transport.md)")
+    group = parser.add_argument_group("limits (docs/security.md)")
     for name, metavar, text in _LIMIT_FLAGS:
         default = getattr(defaults, name)
         group.add_argument(

@@ -185,7 +185,7 @@ def _json(schema: JsonSchema, description: str) -> JsonSchema:
 
 _REFUSED = _json(_ref("Error"), "Refused; nothing changed (same codes as the WebSocket protocol)")
 #: Any request: a body over the size limit (413, ``too_large``) or too slow to arrive
-#: (408, ``timeout``); refused while it streams in (docs/security-transport.md).
+#: (408, ``timeout``); refused while it streams in (docs/security.md).
 _BODY_REFUSALS = {"408": _REFUSED, "413": _REFUSED}
 
 

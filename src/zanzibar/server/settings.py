@@ -33,7 +33,7 @@ DEFAULT_TAKEOVER_DELAY = 15.0
 class TransportLimits:
     """What one connection may cost the server before it is refused or cut off.
 
-    Every value is a ``zanzibar serve`` flag (docs/security-transport.md says why
+    Every value is a ``zanzibar serve`` flag (docs/security.md says why
     each default is what it is). A refusal is always a protocol error a client
     can read (HTTP 408/413/431, a WebSocket ``error`` then a close code), and
     every cut-off is logged with the client's address and the reason.
