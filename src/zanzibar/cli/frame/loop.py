@@ -406,7 +406,7 @@ class Frame:
 
     async def others(self) -> None:
         """Let the other players act, one step at a time, until the game ends."""
-        while self.status is None:
+        while self.status is None and not self._done.is_set():
             if self.driver.is_over():
                 self._finish(0, "cli-over")
                 return
@@ -418,7 +418,7 @@ class Frame:
                 await self._wake.wait()
                 continue
             events = await self.driver.step()
-            if self.status is not None:
+            if self.status is not None or self._done.is_set():
                 return
             if events:
                 self.show(events)
