@@ -58,7 +58,9 @@ def parser_for(game: str) -> argparse.ArgumentParser:
         "--bots", type=int, default=None, help=f"bot players ({low}-{high}, default {default})"
     )
     parser.add_argument("--level", default=None, help="the bots' level (default: the strongest)")
-    parser.add_argument("--seed", type=int, default=None, help="dice and bots seed: a replayable game")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="dice and bots seed: a replayable game"
+    )
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language (en or fr)")
     parser.add_argument("--delay", type=float, default=0.4, help="seconds between bot steps")
     parser.add_argument(
@@ -147,16 +149,7 @@ def local_game(game: str, args: argparse.Namespace) -> Game:
     seed = match.rng.seed
     names = [you, *bot_names(lang, bots_count, you)]
     bots = {s: _make_bot(rules, level, options, seed + s, None) for s in range(1, bots_count + 1)}
-    plugin: GamePlugin
-    if kind == "421":
-        from zanzibar.cli.games.dice421 import Dice421Plugin
-
-        plugin = Dice421Plugin()
-    else:
-        from zanzibar.cli.games.zilch import ZilchPlugin
-
-        plugin = ZilchPlugin()
-    return Game(LocalDriver(match, bots, 0, names), plugin, title, args.seed)
+    return Game(LocalDriver(match, bots, 0, names), plugin_for(rules), title, args.seed)
 
 
 def _make_bot(
@@ -215,15 +208,38 @@ def intro_lines(game: Game, lang: str) -> list[str]:
     return lines
 
 
+def plugin_for(rules: GameRules[Any, Any]) -> GamePlugin:
+    """The terminal plugin of a game."""
+    if rules.name == "421":
+        from zanzibar.cli.games.dice421 import Dice421Plugin
+
+        return Dice421Plugin()
+    if rules.name == "zilch":
+        from zanzibar.cli.games.zilch import ZilchPlugin
+
+        return ZilchPlugin()
+    from typing import cast
+
+    from zanzibar.cli.games.chess import ChessPlugin
+    from zanzibar.games.chess.rules import ChessRules
+
+    return ChessPlugin(cast(ChessRules, rules))
+
+
 def run_frame(
-    frame: Frame, script: Sequence[str] | None = None, stdin: Any = None
+    frame: Frame,
+    script: Sequence[str] | None = None,
+    stdin: Any = None,
+    lines: Sequence[str] | None = None,
 ) -> int:
-    """Run the frame on a script (manual clock), a terminal (keys) or a pipe (lines)."""
+    """Run the frame on a script (manual clock), typed lines, a terminal (keys) or a pipe."""
     from zanzibar.cli.frame.inputs import PipeLines, Script, TerminalKeys, cbreak
 
     async def main() -> int:
         if script is not None:
             return await frame.run(Script(script), auto_bots=False)
+        if lines is not None:
+            return await frame.run(Script(lines), wait_idle=True)
         stream = stdin or sys.stdin
         if stream.isatty():
             fd = stream.fileno()
@@ -242,6 +258,8 @@ def play(argv: list[str], output: Callable[[str], None] | None = None) -> int:
     if args.server:
         from zanzibar.cli.online import play_online
 
+        if args.bots is not None and not 0 <= args.bots <= 9:
+            raise ZanzibarError("--bots must be between 0 and 9 at a salon's table")
         return play_online(get_rules(args.game), args)
     built = local_game(args.game, args)
     say_line = output or (lambda line: print(line, flush=True))
@@ -252,7 +270,7 @@ def play(argv: list[str], output: Callable[[str], None] | None = None) -> int:
         output=say_line,
         layout=args.layout,
         delay=args.delay,
-        echo=lambda text: (sys.stdout.write(text), sys.stdout.flush()) and None,
+        echo=_echo,
     )
     script = None
     if args.script:
@@ -271,8 +289,13 @@ def play(argv: list[str], output: Callable[[str], None] | None = None) -> int:
         return 1
 
 
+def _echo(text: str) -> None:
+    """Show what the player types on a command line (the terminal does not echo in cbreak)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
 def unknown_game_line(game: str) -> str:
     """One line naming the games (for ``zanzibar play 422``)."""
     games = ", ".join(DICE_GAMES + CHESS_GAMES)
     return f"zanzibar play: there is no game '{game}'; the games are {games} (see 'zanzibar play --help')"
-

@@ -84,9 +84,7 @@ def key_label(key: str, lang: str) -> str:
         return say(lang, "cli-key-unknown")
     *modifiers, base = key.split("+") if key != "+" else ["+"]
     parts = [say(lang, f"cli-key-{modifier}") for modifier in modifiers]
-    if len(base) == 1:
-        parts.append(base.upper())
-    elif base.startswith("f") and base[1:].isdigit():
+    if len(base) == 1 or (base.startswith("f") and base[1:].isdigit()):
         parts.append(base.upper())
     else:
         parts.append(say(lang, f"cli-key-{base}"))
@@ -158,10 +156,10 @@ class Frame:
     def _check_turn(self, events: Sequence[Event]) -> None:
         """Say "your turn" when play comes to the human after others acted."""
         now = (self.ctx.my_turn, self.ctx.seat)
-        if now[0] and now != self._turn_seen:
-            if not any(self.plugin.says_turn(event, now[1]) for event in events):
-                for line in self.plugin.your_turn(self.ctx):
-                    self.output(line)
+        came_back = now[0] and now != self._turn_seen
+        if came_back and not any(self.plugin.says_turn(event, now[1]) for event in events):
+            for line in self.plugin.your_turn(self.ctx):
+                self.output(line)
         self._turn_seen = now
 
     def help_lines(self) -> list[str]:
@@ -199,7 +197,9 @@ class Frame:
                     last=key_label(binding.keys[-1], self.lang),
                     count=len(binding.keys),
                 )
-            parts.append(say(self.lang, "cli-key-does", keys=keys, what=say(self.lang, binding.help)))
+            parts.append(
+                say(self.lang, "cli-key-does", keys=keys, what=say(self.lang, binding.help))
+            )
         separator = say(self.lang, "cli-list-separator")
         return say(self.lang, "cli-list-end", items=separator.join(parts))
 
@@ -213,7 +213,14 @@ class Frame:
             shown = " ".join(filter(None, (word, spec.args)))
             if others:
                 shown += " (" + ", ".join(others) + ")"
-            lines.append(say(self.lang, "cli-command-line", command=shown, what=attribute(self.lang, msg, "help") or ""))
+            lines.append(
+                say(
+                    self.lang,
+                    "cli-command-line",
+                    command=shown,
+                    what=attribute(self.lang, msg, "help") or "",
+                )
+            )
         return lines
 
     # -- inputs ------------------------------------------------------------------------
@@ -406,6 +413,14 @@ class Frame:
 
     async def others(self) -> None:
         """Let the other players act, one step at a time, until the game ends."""
+        try:
+            await self._others()
+        except BaseException:
+            self._done.set()
+            self._idle.set()
+            raise
+
+    async def _others(self) -> None:
         while self.status is None and not self._done.is_set():
             if self.driver.is_over():
                 self._finish(0, "cli-over")
@@ -473,7 +488,7 @@ class Frame:
                     if self.status is not None:
                         break
                 item = await self._first(source.next())
-                if self.status is not None:
+                if self.status is not None or self._done.is_set():
                     break
                 if item is None:
                     self._finish(1, "cli-input-ended")
@@ -484,6 +499,8 @@ class Frame:
             self._wake.set()
             if bots is not None:
                 await asyncio.gather(bots, return_exceptions=True)
+        if bots is not None and not bots.cancelled() and bots.exception() is not None:
+            raise bots.exception()  # type: ignore[misc]
         return self.status if self.status is not None else 1
 
     async def _first(self, waiting: Any) -> Input | None:

@@ -236,7 +236,7 @@ class ChessPlugin:
         return False
 
     def your_turn(self, ctx: Ctx) -> list[str]:
-        """"Your move, White." (or the arrangements to choose from, in the setup)."""
+        """ "Your move, White." (or the arrangements to choose from, in the setup)."""
         state = ctx.state
         if state.phase == "setup":
             return arrangement_lines(self.rules.variant, ctx.lang)

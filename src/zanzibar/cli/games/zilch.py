@@ -108,9 +108,7 @@ class ZilchPlugin:
         value = state.config.table.score(counts_of(chosen))
         if value is None:
             return say(ctx.lang, "cli-zilch-selected-bad", dice=faces(chosen), positions=where)
-        return say(
-            ctx.lang, "cli-zilch-selected", dice=faces(chosen), positions=where, value=value
-        )
+        return say(ctx.lang, "cli-zilch-selected", dice=faces(chosen), positions=where, value=value)
 
     def parse_free(self, text: str, ctx: Ctx) -> Reply | None:
         """``3`` chooses die 3, ``-3`` takes it back (as typed from a pipe)."""

@@ -198,3 +198,14 @@ cli-cmd-draw = draw
 cli-you = You
 cli-bot-names = Anna, Bruno, Chloé, David, Emma, Félix, Gaby, Hugo, Inès
 cli-player = Player { $n }
+
+## Online play
+
+cli-online-created = Table { $table } is open at { $server }. Others join with: zanzibar play { $game } --server { $server } --table { $table }{ $invite }
+cli-online-waiting = { $count ->
+    [one] Waiting for one more player to join; the game starts when the table is full.
+   *[other] Waiting for { $count } more players to join; the game starts when the table is full.
+}
+cli-online-joined = You sit at seat { $seat } of table { $table }.
+cli-online-left = You left the table.
+cli-online-guest = Player

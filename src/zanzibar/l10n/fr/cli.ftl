@@ -202,3 +202,14 @@ cli-cmd-draw = nulle
 cli-you = Vous
 cli-bot-names = Anna, Bruno, Chloé, David, Emma, Félix, Gaby, Hugo, Inès
 cli-player = Joueur { $n }
+
+## Jeu en ligne
+
+cli-online-created = La table { $table } est ouverte sur { $server }. Pour la rejoindre : zanzibar play { $game } --server { $server } --table { $table }{ $invite }
+cli-online-waiting = { $count ->
+    [one] En attente d'un joueur de plus ; la partie commence quand la table est pleine.
+   *[other] En attente de { $count } joueurs de plus ; la partie commence quand la table est pleine.
+}
+cli-online-joined = Vous êtes à la place { $seat } de la table { $table }.
+cli-online-left = Vous avez quitté la table.
+cli-online-guest = Joueur
