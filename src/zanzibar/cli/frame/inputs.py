@@ -72,7 +72,10 @@ class PipeLines:
             return False
         if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
             return False
-        asyncio.get_running_loop().add_reader(fd, self._readable, fd)
+        try:
+            asyncio.get_running_loop().add_reader(fd, self._readable, fd)
+        except OSError:  # /dev/null and other devices the selector cannot watch
+            return False
         return True
 
     def _readable(self, fd: int) -> None:

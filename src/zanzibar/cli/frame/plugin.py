@@ -78,7 +78,9 @@ class Ctx:
 
     @property
     def my_turn(self) -> bool:
-        """True when the human must act."""
+        """True when the human must act (never when a bot plays the human's seat: watching)."""
+        if self.driver.seat in getattr(self.driver, "bots", {}):
+            return False
         return not self.driver.is_over() and self.driver.to_act() == self.driver.seat
 
     def describe(self, topic: str) -> str:
