@@ -237,7 +237,7 @@ def run_frame(
 
     async def main() -> int:
         if script is not None:
-            return await frame.run(Script(script), auto_bots=False)
+            return await frame.run(Script(script, echo=frame.output), auto_bots=False)
         if lines is not None:
             return await frame.run(Script(lines), wait_idle=True)
         stream = stdin or sys.stdin

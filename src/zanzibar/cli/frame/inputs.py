@@ -16,7 +16,7 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
 from zanzibar.cli.frame.keys import KeyDecoder, terminfo_keys
@@ -29,12 +29,17 @@ ESCAPE_WAIT_S = 0.05
 class Script:
     """Inputs from lines: ``key NAME``, ``tick [N|*]``, ``# comment``, or a typed line."""
 
-    def __init__(self, lines: Iterable[str]) -> None:
+    def __init__(self, lines: Iterable[str], echo: Callable[[str], None] | None = None) -> None:
         self._items: Iterator[Input] = (item for item in map(parse_input, lines) if item)
+        self.echo = echo
 
     async def next(self) -> Input | None:
-        """The next input; None at the end."""
-        return next(self._items, None)
+        """The next input (shown as ``> key s`` when echoing); None at the end."""
+        item = next(self._items, None)
+        if item is not None and self.echo is not None:
+            shown = item.value if item.kind == "line" else f"{item.kind} {item.value}".strip()
+            self.echo(f"> {shown}")
+        return item
 
 
 def parse_input(line: str) -> Input | None:

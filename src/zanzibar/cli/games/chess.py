@@ -79,6 +79,18 @@ def to_player_letters(text: str, table: dict[str, str]) -> str:
     return "".join(table.get(c, c) if c.isupper() else c for c in text)
 
 
+_SAN = re.compile(r"\b([A-Z])(?=[a-p]?\d{0,2}x?[a-p]\d{1,2}\b)")
+
+
+def in_player_letters(text: str, table: dict[str, str]) -> str:
+    """A sentence's moves (``1. a4 Ff9 2. Nd4``) with the player's piece letters.
+
+    >>> in_player_letters("Moves: 1. a4 Ff9 2. Nd4 Ce5", {"F": "B", "N": "C", "C": "N"})
+    'Moves: 1. a4 Bf9 2. Cd4 Ne5'
+    """
+    return _SAN.sub(lambda m: table.get(m.group(1), m.group(1)), text)
+
+
 class ChessPlugin:
     """The chess part of the terminal: typed moves and the board in words."""
 
@@ -162,7 +174,7 @@ class ChessPlugin:
         if state.phase == "setup" and name in ("moves", "history", "last", "fen"):
             return Reply([say(lang, "cli-chess-in-setup")])
         if name in _READ_COMMANDS:
-            return Reply([ctx.describe(name)])
+            return Reply([in_player_letters(ctx.describe(name), letters(variant, lang))])
         if name == "last":
             return Reply([self._last(state, lang)])
         if name == "fen":
