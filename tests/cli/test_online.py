@@ -8,6 +8,7 @@ printed must be the one the engine renders when replaying the saved game.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,7 +139,12 @@ def test_driver_refusals_become_engine_errors(salon: ServerProcess) -> None:
         rules = get_rules("421")
         driver = OnlineDriver(client, table, rules, 0, ["Rita", "Bot"])
         driver.wait_for_start()
-        driver.advance()
+
+        async def until_my_turn() -> None:
+            while not (driver.to_act() == 0 or driver.is_over()):
+                await driver.step()
+
+        asyncio.run(until_my_turn())
         assert driver.to_act() == 0 and not driver.is_over()
         with pytest.raises(IllegalActionError):
             client.request(
