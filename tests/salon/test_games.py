@@ -9,6 +9,7 @@ from _salonkit import Client, available_games, play_with_bot_brain
 
 from zanzibar.engine.events import Event
 from zanzibar.salon import Salon
+from zanzibar.salon.messages import display_names
 
 pytestmark = pytest.mark.anyio
 
@@ -53,7 +54,9 @@ async def test_complete_game_with_humans_bots_and_a_spectator(
         for item in client.stream(table_id):
             if item["channel"] == "game":
                 event = Event.from_json(item["event"])
-                assert item["text"] == rules.render_event(event, lang, viewer, names)
+                # bots' names are said in the receiver's language ("Robot 3 (facile)")
+                said = display_names(names, lang)
+                assert item["text"] == rules.render_event(event, lang, viewer, said)
     # the last view each one got is the game's own view of the final state
     for client, lang, viewer in ((anna, "fr", 0), (bob, "en", 1), (eve, "fr", None)):
         assert client.last("game.view")["view"] == rules.view(table.match.state, viewer, lang)  # type: ignore[union-attr]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from fluent.syntax import ast
 
@@ -43,7 +44,12 @@ def _regex(pattern: ast.Pattern) -> str | None:
             parts.append(re.escape(element.expression.parse()["value"]))
         else:
             return None
-    return "".join(parts)
+    # repr() quotes strings but not numbers: "'abc' is not ..." and "5.5 is not ..."
+    return re.sub(
+        r"'\(\?P<(\w+)>\.\+\?\)'",
+        r"(?:'(?P<\1>.+?)'|(?P<\1__num>-?\\d+(?:\\.\\d+)?))",
+        "".join(parts),
+    )
 
 
 @functools.cache
@@ -66,14 +72,25 @@ def _value(text: str) -> str | int:
     return int(text) if re.fullmatch(r"-?\d{1,15}", text) else text
 
 
-def from_english(text: str, catalogue: Catalogue | None = None) -> Msg | None:
+def from_english(text: str, catalogue: Catalogue | None = None, depth: int = 0) -> Msg | None:
     """The message whose English pattern ``text`` matches (the most specific one), or None.
 
+    A captured part that is itself a refusal (``option 'x': 5 is above the
+    maximum 3``) becomes a nested message, so it is translated too.
+
     >>> from_english("seat 3 is taken")
-    Msg('error-seat-taken', seat=3)
+    Msg('error-seat-taken', wanted=3)
     """
-    for _, name, regex in _patterns(catalogue or default_catalogue()):
+    cat = catalogue or default_catalogue()
+    for _, name, regex in _patterns(cat):
         found = regex.fullmatch(text)
         if found:
-            return Msg(name, **{k: _value(v) for k, v in found.groupdict().items()})
+            args: dict[str, Any] = {}
+            for key, value in found.groupdict().items():
+                if value is None:
+                    continue
+                key = key.removesuffix("__num")
+                inner = from_english(value, cat, depth + 1) if depth < 2 else None
+                args[key] = inner if inner is not None else _value(value)
+            return Msg(name, **args)
     return None

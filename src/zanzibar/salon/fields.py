@@ -41,9 +41,9 @@ def request_id(message: Any) -> Any:
     return None
 
 
-def error_reply(request_id: Any, exc: ZanzibarError) -> dict[str, Any]:
-    """The ``error`` message for a refusal, with its code and plain details (``option``)."""
-    body = exc.to_json()
+def error_reply(request_id: Any, exc: ZanzibarError, lang: str = "en") -> dict[str, Any]:
+    """The ``error`` message for a refusal, its message in ``lang``, with plain details."""
+    body = exc.to_json(lang)
     reply: dict[str, Any] = {"v": PROTOCOL, "type": "error"}
     if request_id is not None:
         reply["id"] = request_id

@@ -1,4 +1,4 @@
-"""System sentences of the salon, in English and French.
+"""System sentences of the salon (words: l10n/<lang>/salon.ftl).
 
 A system item is stored as data (a ``kind`` and its values); it becomes a
 sentence only when sent, in the receiving user's language, like game events.
@@ -7,75 +7,59 @@ Names of bots are composed here too ("Bot 2 (hard)" / "Robot 2 (difficile)").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from zanzibar.engine.i18n import Catalogue, join_words, translate
+from zanzibar.l10n import Msg, Voice
 
-SYSTEM: Catalogue = {
-    "en": {
-        "joined": "{name} sits down at seat {seat}.",
-        "left": "{name} leaves the table.",
-        "watching": "{name} is watching.",
-        "stopped_watching": "{name} stops watching.",
-        "host": "{name} is now the host.",
-        "bot_added": "{name} sits down at seat {seat}.",
-        "bot_removed": "{name} leaves seat {seat}.",
-        "kicked": "{name} was sent away by the host.",
-        "takeover": "{name} is away; a bot plays for them.",
-        "returned": "{name} is back and plays again.",
-        "game_started": "The game of {game} begins: {players}.",
-        "game_over": "The game is over. Winner: {winners}.",
-        "game_draw": "The game is over: a draw.",
-        "game_abandoned": "The game was abandoned.",
-        "round_pause": "End of the round. The next round begins in {seconds} seconds.",
-        "round_hold": "End of the round. The host holds the pause.",
-        "held": "The host holds the pause between rounds.",
-        "released": "The host no longer holds the pause.",
-        "round_resume": "The next round begins.",
-        "clock_timeout": "Time is up for {name}; a bot plays this turn.",
-        "clock_set": "Turn clock: {seconds} seconds.",
-        "clock_off": "The turn clock is off.",
-        "options_changed": "The host changed the options: {options}.",
-        "nobody": "nobody",
-        "bot_name": "Bot {seat} ({level})",
-    },
-    "fr": {
-        "joined": "{name} s'assoit à la place {seat}.",
-        "left": "{name} quitte la table.",
-        "watching": "{name} regarde la partie.",
-        "stopped_watching": "{name} ne regarde plus la partie.",
-        "host": "{name} est maintenant l'hôte.",
-        "bot_added": "{name} s'assoit à la place {seat}.",
-        "bot_removed": "{name} quitte la place {seat}.",
-        "kicked": "{name} a été renvoyé par l'hôte.",
-        "takeover": "{name} est absent ; un robot joue à sa place.",
-        "returned": "{name} est de retour et reprend la main.",
-        "game_started": "La partie de {game} commence : {players}.",
-        "game_over": "La partie est finie. Gagnant : {winners}.",
-        "game_draw": "La partie est finie : match nul.",
-        "game_abandoned": "La partie a été abandonnée.",
-        "round_pause": "Fin de la manche. La manche suivante commence dans {seconds} secondes.",
-        "round_hold": "Fin de la manche. L'hôte prolonge la pause.",
-        "held": "L'hôte prolonge la pause entre les manches.",
-        "released": "L'hôte ne prolonge plus la pause.",
-        "round_resume": "La manche suivante commence.",
-        "clock_timeout": "Temps écoulé pour {name} ; un robot joue ce tour.",
-        "clock_set": "Pendule : {seconds} secondes par tour.",
-        "clock_off": "La pendule est arrêtée.",
-        "options_changed": "L'hôte a changé les options : {options}.",
-        "nobody": "personne",
-        "bot_name": "Robot {seat} ({level})",
-    },
-}
+#: A bot's stored (English) name: "Bot 2 (hard)".
+_BOT_NAME = re.compile(r"Bot (\d{1,3}) \(([a-z_]{1,20})\)")
 
-YOUR_TURN: Catalogue = {
-    "en": {"your_turn": "Your turn.", "your_turn_clock": "Your turn. {seconds} seconds."},
-    "fr": {
-        "your_turn": "À vous de jouer.",
-        "your_turn_clock": "À vous de jouer. {seconds} secondes.",
-    },
-}
+
+def display_name(name: str, lang: str) -> str:
+    """A seat's stored name as ``lang`` says it: bots' names are stored in English.
+
+    >>> display_name("Bot 2 (hard)", "fr"), display_name("Anna", "fr")
+    ('Robot 2 (difficile)', 'Anna')
+    """
+    found = _BOT_NAME.fullmatch(name)
+    if found is None or lang == "en":
+        return name
+    return bot_name(int(found.group(1)) - 1, found.group(2), lang)
+
+
+def display_names(names: Sequence[str], lang: str) -> list[str]:
+    """:func:`display_name` of each name."""
+    return [display_name(n, lang) for n in names]
+
+
+def _game_title(game: str, lang: str) -> str:
+    from zanzibar.engine.errors import ZanzibarError
+    from zanzibar.games import get_rules
+
+    try:
+        titles = get_rules(game).title
+    except ZanzibarError:
+        return game
+    return titles.get(lang) or titles.get("en") or game
+
+
+def system_msg(kind: str, values: Mapping[str, Any], lang: str) -> Msg:
+    """The message of a system item (names localised, the game by its title)."""
+    args: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, list | tuple):
+            words = [display_name(str(v), lang) for v in value]
+            args[key] = tuple(words) if words else Msg("salon-nobody")
+            args["count"] = len(words)
+        elif key == "name":
+            args[key] = display_name(str(value), lang)
+        elif key == "game":
+            args[key] = _game_title(str(value), lang)
+        else:
+            args[key] = value
+    return Msg(f"salon-{kind}", **args)
 
 
 def system_text(kind: str, lang: str, values: Mapping[str, Any]) -> str:
@@ -85,25 +69,18 @@ def system_text(kind: str, lang: str, values: Mapping[str, Any]) -> str:
     joins them.
 
     >>> system_text("game_over", "fr", {"winners": ["Anna", "Bob"]})
-    'La partie est finie. Gagnant : Anna et Bob.'
+    'La partie est finie. Gagnants\\xa0: Anna et Bob.'
     >>> system_text("joined", "en", {"name": "Anna", "seat": 1})
     'Anna sits down at seat 1.'
     """
-    formatted: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, list | tuple):
-            words = [str(v) for v in value]
-            formatted[key] = join_words(words, lang) if words else translate(SYSTEM, lang, "nobody")
-        else:
-            formatted[key] = value
-    return translate(SYSTEM, lang, kind, **formatted)
+    return Voice(lang).say(system_msg(kind, values, lang))
 
 
 def your_turn_text(lang: str, seconds: int | None) -> str:
     """The assertive "your turn" sentence, with the clock when one runs."""
     if seconds:
-        return translate(YOUR_TURN, lang, "your_turn_clock", seconds=seconds)
-    return translate(YOUR_TURN, lang, "your_turn")
+        return Voice(lang).say(Msg("salon-your-turn-clock", seconds=seconds))
+    return Voice(lang).say(Msg("salon-your-turn"))
 
 
 def bot_name(seat: int, level: str, lang: str = "en") -> str:
@@ -112,4 +89,7 @@ def bot_name(seat: int, level: str, lang: str = "en") -> str:
     >>> bot_name(1, "hard")
     'Bot 2 (hard)'
     """
-    return translate(SYSTEM, lang, "bot_name", seat=seat + 1, level=level)
+    voice = Voice(lang)
+    return voice.say(
+        Msg("salon-bot-name", seat=seat + 1, level=Msg("salon-bot-level", level=level))
+    )

@@ -420,7 +420,7 @@ class Salon:
                 raise SalonError("unauthenticated", "say hello with your session token first")
             await handler(conn, message)
         except ZanzibarError as exc:
-            conn.put(error_reply(reply_id, exc))
+            conn.put(error_reply(reply_id, exc, conn.lang))
         except Exception:
             log.exception("failed to handle %r", message)
             conn.put(

@@ -20,7 +20,7 @@ from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import Bot, GameRules
 from zanzibar.salon.history import Channel, History, Item
-from zanzibar.salon.messages import system_text
+from zanzibar.salon.messages import display_names, system_text
 from zanzibar.salon.seats import Seat
 
 #: Rendered sentences a table keeps before starting its cache afresh.
@@ -183,7 +183,7 @@ class Table:
             if item.channel == "system":
                 text = system_text(data["kind"], lang, data.get("values", {}))
             else:
-                names = list(info.names) if info else []
+                names = display_names(info.names, lang) if info else []
                 event = Event.from_json(data["event"])
                 text = self.rules.render_event(event, lang, viewer, names)
             if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again

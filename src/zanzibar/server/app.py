@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
 from zanzibar.server import openapi
+from zanzibar.server.l10n_api import l10n_messages
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Settings
 
@@ -121,8 +122,8 @@ def error_response(
     )
 
 
-def _zanzibar_error_response(exc: ZanzibarError) -> JSONResponse:
-    body = exc.to_json()
+def _zanzibar_error_response(exc: ZanzibarError, lang: Any = "en") -> JSONResponse:
+    body = exc.to_json(lang if lang in ("en", "fr") else "en")
     return JSONResponse(body, status_code=_HTTP_STATUS.get(str(body["code"]), 400))
 
 
@@ -196,7 +197,7 @@ async def guest(request: Request) -> Response:
     try:
         session = await _salon(request).guest(data["name"], data.get("lang", "en"))
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -210,7 +211,7 @@ async def register(request: Request) -> Response:
             data["name"], data["password"], data.get("lang", "en")
         )
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -222,7 +223,7 @@ async def login(request: Request) -> Response:
     try:
         session = await _salon(request).login(data["name"], data["password"])
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, data.get("lang"))
     return JSONResponse(session_json(session))
 
 
@@ -260,7 +261,7 @@ async def game_record(request: Request) -> Response:
     try:
         record = await _salon(request).game_record(int(raw))
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, _lang(request))
     if record is None:
         return error_response("not_found", f"no game {raw}")
     return JSONResponse(to_jsonable(record))
@@ -272,7 +273,7 @@ async def user_stats(request: Request) -> Response:
     try:
         stats = await _salon(request).user_stats(name)
     except ZanzibarError as exc:
-        return _zanzibar_error_response(exc)
+        return _zanzibar_error_response(exc, _lang(request))
     if stats is None:
         return error_response("not_found", f"no player named {name!r}")
     return JSONResponse(to_jsonable(stats))
@@ -448,6 +449,7 @@ def create_app(salon_or_settings: SalonService | Settings | None = None) -> Star
         Route("/api/games/{game_id}", game_record, methods=["GET"]),
         Route("/api/users/{name}/stats", user_stats, methods=["GET"]),
         Route("/api/openapi.json", openapi_schema, methods=["GET"]),
+        Route("/api/l10n/{lang}.json", l10n_messages, methods=["GET"]),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/", StaticFiles(directory=STATIC_DIR, html=True, check_dir=False), name="static"),
     ]

@@ -259,6 +259,22 @@ PATHS: dict[str, Any] = {
             "responses": {"200": _json(_ref("UserStats"), "The statistics"), "404": _REFUSED},
         }
     },
+    "/api/l10n/{lang}.json": {
+        "get": {
+            "summary": "The web client's messages in one language (Fluent, compiled to JSON)",
+            "parameters": [
+                {"name": "lang", "in": "path", "required": True, "schema": {"type": "string"}}
+            ],
+            "responses": {
+                "200": {
+                    "description": "The messages, with an ETag",
+                    "content": {"application/json": {}},
+                },
+                "304": {"description": "Unchanged since the ETag given in If-None-Match"},
+                "404": _REFUSED,
+            },
+        }
+    },
     "/api/openapi.json": {
         "get": {
             "summary": "This OpenAPI document",

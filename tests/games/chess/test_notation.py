@@ -95,7 +95,7 @@ def test_special_move_sentences() -> None:
     castle = Position(CHESS, "4k3/8/8/8/8/8/8/4K2R w K - 0 1")
     details = move_details(castle, parse_move(castle, "O-O"))
     assert sentence(CHESS, details, "en") == "White castles kingside: King from e1 to g1."
-    assert sentence(CHESS, details, "fr") == "Les Blancs roquent côté roi : Roi de e1 à g1."
+    assert sentence(CHESS, details, "fr") == "Les Blancs roquent côté roi\u00a0: Roi de e1 à g1."
     promo = Position(ZS, "6k5/4P7/12/12/12/12/12/12/12/12/12/K11 w - - 0 1")
     details = move_details(promo, parse_move(promo, "e12=Q"))
     assert sentence(ZS, details, "en") == "White Pawn from e11 to e12, promotes to Queen. Check."

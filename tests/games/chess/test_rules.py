@@ -165,7 +165,7 @@ def test_describe_topics() -> None:
     assert board.splitlines()[0].startswith("Rank 12: a12 Black Cannon, b12 Black Camel")
     assert "Rank 5: a5 to l5 empty." in board
     assert "d4 White Knight" in board
-    assert RULES.describe(state, "square:d4", "fr", 0, NAMES) == "d4 : Cavalier blanc."
+    assert RULES.describe(state, "square:d4", "fr", 0, NAMES) == "d4\u00a0: Cavalier blanc."
     assert RULES.describe(state, "square:e5", "en", 0, NAMES) == "e5: empty."
     assert RULES.describe(state, "turn", "en", 0, NAMES) == "Black to move (Bob)."
     status = RULES.describe(state, "status", "en", 0, NAMES)

@@ -67,7 +67,7 @@ def test_roller_and_others() -> None:
         "You lose the turn with 6 5 3; Anna gives you 3 tokens (all that was left) with 4 2 1."
     )
     assert render_event(end, "fr", 0, NAMES) == (
-        "Bruno perd le tour avec 6 5 3 ; vous lui donnez 3 jetons (tout ce qui restait) avec 4 2 1."
+        "Bruno perd le tour avec 6 5 3\u202f; vous lui donnez 3 jetons (tout ce qui restait) avec 4 2 1."
     )
 
 
@@ -85,20 +85,24 @@ def test_describe_topics() -> None:
     scores = describe(state, "scores", "en", 0, NAMES)
     assert scores == "You: 0 tokens; Bruno: 0 tokens; Chloé: 0 tokens; pot 21."
     assert describe(state, "turn", "en", 1, NAMES) == "Anna's turn: roll 2 of up to 3."
-    assert describe(state, "turn", "fr", 0, NAMES) == "À vous : lancer 2 sur 3 au plus."
+    assert describe(state, "turn", "fr", 0, NAMES) == "À vous\u00a0: lancer 2 sur 3 au plus."
     status = describe(state, "status", "en", 0, NAMES)
     assert status.startswith("Charge, pot 21, turn 1, limit 3 rolls.")
     assert "after 1 roll" in status
     assert describe(state, "dice", "en", 0, NAMES).startswith("You have ")
     assert "Unknown topic" in describe(state, "weather", "en", 0, NAMES)
-    assert describe(state, "scores", "fr", 0, NAMES).endswith("pot 21.")
+    assert describe(state, "scores", "fr", 0, NAMES).endswith("\u202f; 21 au pot.")
 
 
 def test_french_elision_before_a_vowel() -> None:
     nxt = Event("next", 0, {"limit": 2})
-    assert render_event(nxt, "fr", 1, ["Anna", "Bruno"]) == "Au tour d'Anna : 2 lancers au plus."
+    assert (
+        render_event(nxt, "fr", 1, ["Anna", "Bruno"]) == "Au tour d'Anna\u00a0: 2 lancers au plus."
+    )
     nxt = Event("next", 1, {"limit": 1})
-    assert render_event(nxt, "fr", 0, ["Anna", "Bruno"]) == "Au tour de Bruno : 1 lancer au plus."
+    assert (
+        render_event(nxt, "fr", 0, ["Anna", "Bruno"]) == "Au tour de Bruno\u00a0: 1 lancer au plus."
+    )
 
 
 def test_hot_path_events_equal_events_built_from_dicts() -> None:

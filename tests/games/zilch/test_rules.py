@@ -290,13 +290,13 @@ EN_FR = [
     (
         Event("zilch", 0, {"lost": 450}),
         "zilch! you lose 450 points",
-        "zilch ! Anna perd 450 points",
+        "zilch\u202f! Anna perd 450 points",
     ),
-    (Event("zilch", 1, {"lost": 0}), "zilch! Bob's turn ends", "zilch ! votre tour s'arrête"),
+    (Event("zilch", 1, {"lost": 0}), "zilch! Bob's turn ends", "zilch\u202f! votre tour s'arrête"),
     (
         Event("bank", 1, {"points": 450, "total": 1300}),
-        "Bob banks 450, total 1300",
-        "vous marquez 450, total 1300",
+        "Bob banks 450, total 1,300",
+        "vous marquez 450, total 1\u202f300",
     ),
     (
         Event("set_aside", 0, {"dice": [1, 5], "points": 150, "turn": 650}),
@@ -305,28 +305,28 @@ EN_FR = [
     ),
     (
         Event("hot_dice", 1, {"turn": 1500}),
-        "hot dice! Bob rolls all six again with 1500 points",
-        "dés brûlants ! vous relancez les six dés avec 1500 points",
+        "hot dice! Bob rolls all six again with 1,500 points",
+        "dés brûlants\u202f! vous relancez les six dés avec 1\u202f500 points",
     ),
     (
         Event("final_round", 0, {"score": 5100}),
-        "you reached 5100: everyone else has one last turn",
-        "Anna atteint 5100 : chacun des autres joue un dernier tour",
+        "you reached 5,100: everyone else has one last turn",
+        "Anna atteint 5\u202f100\u00a0: chacun des autres joue un dernier tour",
     ),
     (
         Event("tie_break", None, {"seats": [0, 1], "score": 5000}),
-        "tie at 5000 between Anna and Bob: each takes another turn",
-        "égalité à 5000 entre Anna et Bob : chacun rejoue un tour",
+        "tie at 5,000 between you and Bob: each takes another turn",
+        "égalité à 5\u202f000 entre Anna et vous\u00a0: chacun rejoue un tour",
     ),
     (
         Event("game_over", None, {"winners": [1], "score": 5200}),
-        "Bob wins with 5200",
-        "vous gagnez avec 5200",
+        "Bob wins with 5,200",
+        "vous gagnez avec 5\u202f200",
     ),
     (
         Event("penalty", 0, {"points": 500, "total": -200}),
         "three zilches in a row: you lose 500, total -200",
-        "trois zilchs de suite : Anna perd 500, total -200",
+        "trois zilchs de suite\u00a0: Anna perd 500, total -200",
     ),
     (Event("turn", 1, {"stage": "final"}), "Bob's last turn", "votre dernier tour"),
 ]
@@ -340,18 +340,23 @@ def test_render_event(event: Event, english: str, french: str) -> None:
 
 def test_describe_topics() -> None:
     state = choosing((1, 5, 3, 3), scores=(1300, 0), turn_points=250)
-    assert RULES.describe(state, "scores", "en", 1, NAMES) == "Anna 1300, Bob 0 (not entered)"
-    assert RULES.describe(state, "scores", "fr", 1, NAMES) == "Anna 1300, Bob 0 (pas encore entré)"
+    assert (
+        RULES.describe(state, "scores", "en", 1, NAMES)
+        == "Anna: 1,300 points, Bob: 0 points (not entered yet)"
+    )
+    assert RULES.describe(state, "scores", "fr", 1, NAMES) == (
+        "Anna\u00a0: 1\u202f300 points, Bob\u00a0: 0 point (pas encore entré)"
+    )
     turn = RULES.describe(state, "turn", "en", 1, NAMES)
     assert (
         turn
-        == "Anna has 250 points this turn and must choose among 1 5 3 3; set aside: 1 1; banking needs 350 in the turn"
+        == "Anna has 250 points this turn and must choose among 1 5 3 3; set aside: 1 1; banking needs 350 points in the turn"
     )
     assert RULES.describe(state, "turn", "en", 0, NAMES).startswith("you have 250 points")
     assert RULES.describe(state, "dice", "en", 0, NAMES) == "dice: 1 5 3 3; set aside: 1 1"
     assert (
         RULES.describe(state, "status", "en", 1, NAMES)
-        == "first to 5000 starts the last round; Anna to play"
+        == "first to 5,000 starts the last round; Anna to play"
     )
     assert "topics" in RULES.describe(state, "weather", "en", 0, NAMES)
 

@@ -39,6 +39,7 @@ from zanzibar.games.chess.moves import (
     to_square,
 )
 from zanzibar.games.chess.variant import PieceType, Variant
+from zanzibar.l10n import Msg, Voice
 
 if TYPE_CHECKING:
     from zanzibar.games.chess.position import Position
@@ -223,68 +224,53 @@ def move_details(pos: Position, move: int) -> dict[str, Any]:
     }
 
 
+def piece_msg(variant: Variant, letter: str, form: str = "") -> Msg:
+    """A piece as a message: ``form`` is "" (its name), "the", "white" or "black".
+
+    The words, the article and the agreement (Girafe blanche, l'Aigle) live in
+    l10n/<lang>/chess.ftl, keyed by the piece's English name in lower case.
+    """
+    english = variant.piece_by_letter(letter).name["en"]
+    msg_id = f"chess-piece-{form}" if form else "chess-piece"
+    return Msg(msg_id, piece=english.lower(), fallback=english)
+
+
 def piece_name(variant: Variant, letter: str, lang: str) -> str:
     """The piece's name in ``lang`` ("Giraffe", "Girafe")."""
-    names = variant.piece_by_letter(letter).name
-    return names.get(lang, names["en"])
-
-
-def _feminine(variant: Variant, letter: str) -> bool:
-    return variant.piece_by_letter(letter).name.get("fr_gender", "m") == "f"
+    return Voice(lang).say(piece_msg(variant, letter))
 
 
 def colour_piece(variant: Variant, colour: str, letter: str, lang: str) -> str:
     """ "White Giraffe" / "Girafe blanche"."""
-    name = piece_name(variant, letter, lang)
-    if lang == "fr":
-        adjective = {"white": "blanc", "black": "noir"}[colour]
-        if _feminine(variant, letter):
-            adjective += "he" if colour == "white" else "e"
-        return f"{name} {adjective}"
-    return f"{colour.capitalize()} {name}"
+    return Voice(lang).say(piece_msg(variant, letter, colour))
 
 
 def the_piece(variant: Variant, letter: str, lang: str) -> str:
     """ "the Camel" / "le Chameau", "la Tour", "l'Aigle"."""
-    name = piece_name(variant, letter, lang)
-    if lang != "fr":
-        return f"the {name}"
-    if name[0].upper() in "AEIOUÉÈÊ":
-        return f"l'{name}"
-    return f"la {name}" if _feminine(variant, letter) else f"le {name}"
+    return Voice(lang).say(piece_msg(variant, letter, "the"))
+
+
+def move_msg(variant: Variant, details: Mapping[str, Any]) -> Msg:
+    """The message of a move from :func:`move_details` data."""
+    colour = details["colour"]
+    captured = details.get("captured") or ""
+    promotion_letter = details.get("promotion") or ""
+    check = "mate" if details.get("mate") else "check" if details.get("check") else "none"
+    return Msg(
+        "chess-move",
+        colour=colour,
+        special=details.get("special") or "other",
+        mover=piece_msg(variant, details["piece"], colour),
+        **{"from": details["from"]},
+        to=details["to"],
+        captured="yes" if captured else "none",
+        victim=piece_msg(variant, captured, "the") if captured else "",
+        promotion="yes" if promotion_letter else "none",
+        promoted=piece_msg(variant, promotion_letter) if promotion_letter else "",
+        check=check,
+    )
 
 
 def sentence(variant: Variant, details: Mapping[str, Any], lang: str) -> str:
     """One sentence for a screen reader from :func:`move_details` data."""
-    fr = lang == "fr"
-    colour = details["colour"]
-    special = details.get("special", "")
-    frm, to = details["from"], details["to"]
-    if special.startswith("castle"):
-        side = "kingside" if special == "castle_kingside" else "queenside"
-        if fr:
-            who = "Les Blancs" if colour == "white" else "Les Noirs"
-            wing = "côté roi" if side == "kingside" else "côté dame"
-            text = f"{who} roquent {wing} : Roi de {frm} à {to}"
-        else:
-            text = f"{colour.capitalize()} castles {side}: King from {frm} to {to}"
-    else:
-        mover = colour_piece(variant, colour, details["piece"], lang)
-        if special == "king_jump":
-            text = f"{mover} saute de {frm} à {to}" if fr else f"{mover} jumps from {frm} to {to}"
-        else:
-            text = f"{mover} de {frm} à {to}" if fr else f"{mover} from {frm} to {to}"
-    if details.get("captured"):
-        victim = the_piece(variant, details["captured"], lang)
-        text += f", prend {victim}" if fr else f", takes {victim}"
-        if special == "en_passant":
-            text += " en passant"
-    if details.get("promotion"):
-        new = piece_name(variant, details["promotion"], lang)
-        text += f", promu en {new}" if fr else f", promotes to {new}"
-    text += "."
-    if details.get("mate"):
-        text += " Échec et mat." if fr else " Checkmate."
-    elif details.get("check"):
-        text += " Échec." if fr else " Check."
-    return text
+    return Voice(lang).say(move_msg(variant, details))

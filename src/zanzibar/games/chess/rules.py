@@ -34,22 +34,20 @@ from typing import Any, TypeVar
 
 from zanzibar.engine.errors import CorruptDataError, IllegalActionError
 from zanzibar.engine.events import Event
-from zanzibar.engine.i18n import join_words, seat_name, translate
 from zanzibar.engine.options import OptionSchema, OptionSpec, Preset
 from zanzibar.engine.rules import Bot, GameRules, Outcome, Transition
 from zanzibar.games.chess import bots as chess_bots
 from zanzibar.games.chess import help as chess_help
 from zanzibar.games.chess.fen import parse_square, square_name
-from zanzibar.games.chess.messages import MESSAGES
 from zanzibar.games.chess.notation import (
-    colour_piece,
     format_coordinate,
     format_san,
     move_details,
+    move_msg,
     parse_coordinate,
     parse_move,
+    piece_msg,
     piece_name,
-    sentence,
 )
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.setup import (
@@ -60,6 +58,7 @@ from zanzibar.games.chess.setup import (
     setup_fen,
 )
 from zanzibar.games.chess.variant import Promotion, Variant
+from zanzibar.l10n import Listener, Msg, Seat, Voice
 
 PHASES = ("setup", "play", "over")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -114,8 +113,24 @@ def _seat_of(colour: int) -> int:
     return 0 if colour > 0 else 1
 
 
-def _colour_word(seat: int, lang: str) -> str:
-    return translate(MESSAGES, lang, "white" if seat == 0 else "black")
+def _colour(seat: int) -> Msg:
+    return Msg("chess-colour", colour="white" if seat == 0 else "black")
+
+
+#: Topics a French player may type, mapped to the ones :meth:`ChessRules.describe` knows.
+_TOPIC_ALIASES = {
+    "plateau": "board",
+    "échiquier": "board",
+    "case": "square",
+    "tour": "turn",
+    "trait": "turn",
+    "état": "status",
+    "etat": "status",
+    "matériel": "scores",
+    "materiel": "scores",
+    "coups": "moves",
+    "historique": "history",
+}
 
 
 class ChessRules(GameRules[ChessState, ChessAction]):
@@ -504,102 +519,90 @@ class ChessRules(GameRules[ChessState, ChessAction]):
 
     # -- words ---------------------------------------------------------------------
 
-    def render_event(
-        self, event: Event, lang: str, viewer: int | None, names: Sequence[str]
-    ) -> str:
-        """One sentence per event, in English or French."""
+    def message_of(self, event: Event) -> Msg:
+        """One message per event (words in l10n/<lang>/chess.ftl)."""
         v = self.variant
         seat = event.seat if event.seat is not None else 0
-        who = {"name": seat_name(names, seat), "colour": _colour_word(seat, lang)}
-        # The player who acted hears "you ...", everyone else hears the name.
-        yours = "_you" if viewer is not None and viewer == event.seat else ""
         if event.kind == "move":
-            return sentence(v, event.details, lang)
+            return move_msg(v, event.details)
         if event.kind == "setup":
-            parts = [
-                translate(
-                    MESSAGES,
-                    lang,
-                    "placement",
-                    piece=piece_name(v, letter, lang),
-                    square=square,
-                )
+            parts = tuple(
+                Msg("chess-placement", piece=piece_msg(v, letter), square=square)
                 for letter, square in event.get("placements", ())
-            ]
-            return translate(
-                MESSAGES,
-                lang,
-                "setup" + yours,
+            )
+            return Msg(
+                "chess-setup",
+                name=Seat(seat),
+                colour=_colour(seat),
                 number=event.get("arrangement"),
-                placements=join_words(parts, lang),
-                other=_colour_word(1 - seat, lang),
-                **who,
+                placements=parts,
+                other=_colour(1 - seat),
             )
-        if event.kind in ("resign", "draw_offered"):
-            return translate(MESSAGES, lang, event.kind + yours, **who)
+        if event.kind == "resign":
+            return Msg("chess-resign", name=Seat(seat), colour=_colour(seat))
+        if event.kind == "draw_offered":
+            return Msg("chess-draw-offered", name=Seat(seat), colour=_colour(seat))
         if event.kind == "draw_declined":
-            return translate(MESSAGES, lang, event.kind, **who)
+            return Msg("chess-draw-declined")
         if event.kind == "game_over":
-            return self._result_sentence(
-                int(event.get("winner")), str(event.get("reason")), lang, names
-            )
-        return event.kind
+            return self._result(int(event.get("winner")), str(event.get("reason")))
+        return Msg("engine-event-unknown", kind=event.kind)
 
-    def _result_sentence(self, winner: int, reason: str, lang: str, names: Sequence[str]) -> str:
+    def _result(self, winner: int, reason: str) -> Msg:
         if reason == "agreement":
-            return translate(MESSAGES, lang, "draw_agreed")
-        key = (
-            "reason_stalemate_win"
-            if reason == "stalemate" and winner in (0, 1)
-            else f"reason_{reason}"
-        )
-        why = translate(MESSAGES, lang, key, moves=self.variant.move_rule)
+            return Msg("chess-draw-agreed")
+        moves = self.variant.move_rule
         if winner in (0, 1):
-            return translate(
-                MESSAGES,
-                lang,
-                "won",
-                reason=why,
-                colour=_colour_word(winner, lang),
-                name=seat_name(names, winner),
+            return Msg(
+                "chess-won",
+                reason=reason,
+                moves=moves,
+                colour=_colour(winner),
+                name=Msg("voice-seat-name", name=Seat(winner)),
             )
-        return translate(MESSAGES, lang, "drawn", reason=why)
+        return Msg("chess-drawn", reason=reason, moves=moves)
 
     @_locked
     def describe(
         self, state: ChessState, topic: str, lang: str, viewer: int | None, names: Sequence[str]
     ) -> str:
         """Answer "board", "square:e4", "turn", "status", "scores", "moves", "history"."""
+        voice, listener = Voice(lang), Listener(viewer, tuple(names))
         topic = topic.strip().lower()
+        head, sep, rest = topic.partition(":")
+        topic = _TOPIC_ALIASES.get(head, head) + sep + rest
         board_pos = None if state.phase == "setup" else self._pos(state)
         if topic == "board":
-            return self._describe_board(state, board_pos, lang, viewer)
+            return self._describe_board(state, board_pos, voice, viewer)
         if topic.startswith("square"):
             name = topic.partition(":")[2].strip() or topic[6:].strip()
-            return self._describe_square(state, board_pos, name, lang)
+            return self._describe_square(state, board_pos, name, voice)
         if topic == "turn":
-            seat = self.to_act(state)
-            if seat is None:
-                return translate(MESSAGES, lang, "over")
-            key = "turn_setup" if state.phase == "setup" else "turn"
-            return translate(
-                MESSAGES, lang, key, colour=_colour_word(seat, lang), name=seat_name(names, seat)
-            )
+            return voice.say(self._turn(state), listener)
         if topic == "status":
-            return self._describe_status(state, board_pos, lang, names)
+            return self._describe_status(state, board_pos, voice, listener)
         if topic == "scores":
-            return self._describe_scores(state, board_pos, lang)
+            return self._describe_scores(state, board_pos, voice)
         if topic == "moves" and board_pos is not None:
             legal = board_pos.legal_moves()
             texts = [format_san(board_pos, m, legal) for m in legal]
-            return translate(MESSAGES, lang, "legal_moves", moves=", ".join(texts) or "-")
+            if not texts:
+                return voice.say("chess-no-legal-moves")
+            return voice.say(Msg("chess-legal-moves", moves=", ".join(texts)))
         if topic == "moves":
             return ", ".join(
                 layout(self.variant, i) for i in range(len(arrangements(self.variant)))
             )
         if topic == "history":
-            return self._describe_history(state, lang)
-        return translate(MESSAGES, lang, "unknown_topic", topic=topic)
+            return self._describe_history(state, voice)
+        return voice.say(Msg("chess-unknown-topic", topic=topic))
+
+    def _turn(self, state: ChessState) -> Msg:
+        seat = self.to_act(state)
+        if seat is None:
+            return Msg("chess-over")
+        key = "chess-turn-setup" if state.phase == "setup" else "chess-turn"
+        return Msg(key, colour=_colour(seat), name=Msg("voice-seat-name", name=Seat(seat)))
 
     def _board_codes(self, state: ChessState, pos: Position | None) -> list[int]:
         if pos is not None:
@@ -608,14 +611,14 @@ class ChessRules(GameRules[ChessState, ChessAction]):
 
         return parse_fen(self.variant, state.start_fen, allow_missing_royal=True).board
 
-    def _square_content(self, code: int, lang: str) -> str:
+    def _square_content(self, code: int) -> Msg:
         if not code:
-            return translate(MESSAGES, lang, "empty")
+            return Msg("chess-empty")
         letter = self.variant.pieces[abs(code) - 1].letter
-        return colour_piece(self.variant, "white" if code > 0 else "black", letter, lang)
+        return piece_msg(self.variant, letter, "white" if code > 0 else "black")
 
     def _describe_board(
-        self, state: ChessState, pos: Position | None, lang: str, viewer: int | None
+        self, state: ChessState, pos: Position | None, voice: Voice, viewer: int | None
     ) -> str:
         v = self.variant
         board = self._board_codes(state, pos)
@@ -629,112 +632,101 @@ class ChessRules(GameRules[ChessState, ChessAction]):
                 if board[square] == 0:
                     run.append(square)
                     continue
-                parts.extend(self._empty_run(run, lang))
+                parts.extend(self._empty_run(run, voice))
                 run = []
+                content = self._square_content(board[square])
                 parts.append(
-                    f"{square_name(v, square)} {self._square_content(board[square], lang)}"
+                    voice.say(
+                        Msg("chess-square-content", square=square_name(v, square), content=content)
+                    )
                 )
-            parts.extend(self._empty_run(run, lang))
-            lines.append(translate(MESSAGES, lang, "rank", rank=rank + 1, content=", ".join(parts)))
+            parts.extend(self._empty_run(run, voice))
+            lines.append(voice.say(Msg("chess-rank", rank=rank + 1, content=", ".join(parts))))
         return "\n".join(lines)
 
-    def _empty_run(self, run: list[int], lang: str) -> list[str]:
+    def _empty_run(self, run: list[int], voice: Voice) -> list[str]:
         v = self.variant
         if not run:
             return []
         if len(run) == 1:
-            return [f"{square_name(v, run[0])} {translate(MESSAGES, lang, 'empty')}"]
-        return [
-            translate(
-                MESSAGES,
-                lang,
-                "run_empty",
-                first=square_name(v, run[0]),
-                last=square_name(v, run[-1]),
-            )
-        ]
+            empty = Msg("chess-empty")
+            return [
+                voice.say(Msg("chess-square-content", square=square_name(v, run[0]), content=empty))
+            ]
+        first, last = square_name(v, run[0]), square_name(v, run[-1])
+        return [voice.say(Msg("chess-run-empty", first=first, last=last))]
 
     def _describe_square(
-        self, state: ChessState, pos: Position | None, name: str, lang: str
+        self, state: ChessState, pos: Position | None, name: str, voice: Voice
     ) -> str:
         try:
             square = parse_square(self.variant, name)
         except CorruptDataError as exc:
-            return exc.message
+            return exc.text(voice.lang)
         board = self._board_codes(state, pos)
-        return translate(
-            MESSAGES,
-            lang,
-            "square",
-            square=square_name(self.variant, square),
-            content=self._square_content(board[square], lang),
+        return voice.say(
+            Msg(
+                "chess-square",
+                square=square_name(self.variant, square),
+                content=self._square_content(board[square]),
+            )
         )
 
     def _describe_status(
-        self, state: ChessState, pos: Position | None, lang: str, names: Sequence[str]
+        self, state: ChessState, pos: Position | None, voice: Voice, listener: Listener
     ) -> str:
-        parts = []
+        parts: list[Msg] = []
         if state.phase == "over":
-            parts.append(self._result_sentence(state.winner, state.reason, lang, names))
+            parts.append(self._result(state.winner, state.reason))
         elif pos is None:
-            parts.append(self.describe(state, "turn", lang, None, names))
+            parts.append(self._turn(state))
         else:
-            parts.append(translate(MESSAGES, lang, "moves_count", number=pos.fullmove))
-            parts.append(self.describe(state, "turn", lang, None, names))
+            parts.append(Msg("chess-moves-count", number=pos.fullmove))
+            parts.append(self._turn(state))
             if pos.is_check():
-                parts.append(
-                    translate(
-                        MESSAGES, lang, "check", colour=_colour_word(_seat_of(pos.turn), lang)
-                    )
-                )
+                parts.append(Msg("chess-check", colour=_colour(_seat_of(pos.turn))))
             else:
-                parts.append(translate(MESSAGES, lang, "no_check"))
+                parts.append(Msg("chess-no-check"))
         if state.draw_offer in (0, 1):
             parts.append(
-                translate(
-                    MESSAGES,
-                    lang,
-                    "draw_offer_pending",
-                    name=seat_name(names, state.draw_offer),
-                    colour=_colour_word(state.draw_offer, lang),
+                Msg(
+                    "chess-draw-offer-pending",
+                    name=Msg("voice-seat-name", name=Seat(state.draw_offer)),
+                    colour=_colour(state.draw_offer),
                 )
             )
-        last = self._last_sentence(state, lang)
-        if last:
-            parts.append(translate(MESSAGES, lang, "last_move", sentence=last))
-        return " ".join(parts)
+        last = self._last_move(state)
+        if last is not None:
+            parts.append(Msg("chess-last-move", sentence=last))
+        return " ".join(voice.say(m, listener) for m in parts)
 
-    def _last_sentence(self, state: ChessState, lang: str) -> str:
+    def _last_move(self, state: ChessState) -> Msg | None:
         if not state.moves:
-            return ""
+            return None
         before = replace(state, moves=state.moves[:-1], phase="play")
         pos = self._pos(before)
-        return sentence(
-            self.variant, move_details(pos, parse_coordinate(pos, state.moves[-1])), lang
-        )
+        return move_msg(self.variant, move_details(pos, parse_coordinate(pos, state.moves[-1])))
 
-    def _describe_scores(self, state: ChessState, pos: Position | None, lang: str) -> str:
+    def _describe_scores(self, state: ChessState, pos: Position | None, voice: Voice) -> str:
         board = self._board_codes(state, pos)
         totals = {1: 0, -1: 0}
         for code in board:
             if code:
                 totals[1 if code > 0 else -1] += self.variant.pieces[abs(code) - 1].value
-        text = translate(
-            MESSAGES,
-            lang,
-            "material",
-            white=round(totals[1] / 100, 1),
-            black=round(totals[-1] / 100, 1),
+        text = voice.say(
+            Msg(
+                "chess-material",
+                white=round(totals[1] / 100, 1),
+                black=round(totals[-1] / 100, 1),
+            )
         )
         if pos is not None and pos.is_check():
-            text += " " + translate(
-                MESSAGES, lang, "check", colour=_colour_word(_seat_of(pos.turn), lang)
-            )
+            text += " " + voice.say(Msg("chess-check", colour=_colour(_seat_of(pos.turn))))
         return text
 
-    def _describe_history(self, state: ChessState, lang: str) -> str:
+    def _describe_history(self, state: ChessState, voice: Voice) -> str:
         if not state.moves:
-            return translate(MESSAGES, lang, "no_moves_yet")
+            return voice.say("chess-no-moves-yet")
         pos = Position(self.variant_for(state), state.start_fen)
         texts = []
         for i, text in enumerate(state.moves):
@@ -742,7 +734,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
             san = format_san(pos, move)
             texts.append(f"{i // 2 + 1}. {san}" if pos.turn > 0 else san)
             pos.push(move)
-        return translate(MESSAGES, lang, "history", moves=" ".join(texts))
+        return voice.say(Msg("chess-history", moves=" ".join(texts)))
 
     def help_text(self, lang: str) -> str:
         """Keys and commands."""

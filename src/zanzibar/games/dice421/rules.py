@@ -38,6 +38,7 @@ from zanzibar.games.dice421.state import (
     state_from_json,
     state_to_json,
 )
+from zanzibar.l10n import Msg
 
 #: Every action after the first roll: the seven ways to reroll, then stopping.
 _LATER_ACTIONS: tuple[Action, ...] = (
@@ -195,11 +196,9 @@ class Dice421Rules(GameRules[State, Action]):
 
     # -- words ------------------------------------------------------------------
 
-    def render_event(
-        self, event: Event, lang: str, viewer: int | None, names: Sequence[str]
-    ) -> str:
-        """One short sentence per event."""
-        return messages.render_event(event, lang, viewer, names)
+    def message_of(self, event: Event) -> Msg:
+        """One message per event (words in l10n/<lang>/dice421.ftl)."""
+        return messages.message_of(event)
 
     def describe(
         self, state: State, topic: str, lang: str, viewer: int | None, names: Sequence[str]

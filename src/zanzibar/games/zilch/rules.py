@@ -23,11 +23,11 @@ from typing import Any
 from zanzibar.engine.chance import DiceRequest
 from zanzibar.engine.errors import IllegalActionError
 from zanzibar.engine.events import Event
-from zanzibar.engine.i18n import seat_name
 from zanzibar.engine.options import OptionSchema
 from zanzibar.engine.rules import Bot, GameRules, Outcome, Transition
 from zanzibar.games.zilch import help as help_texts
-from zanzibar.games.zilch.messages import dice_words, names_of, personal, say
+from zanzibar.games.zilch import messages as zilch_messages
+from zanzibar.games.zilch.messages import dice_words
 from zanzibar.games.zilch.options import PENALTY_STREAK, SCHEMA
 from zanzibar.games.zilch.scoring import counts_of
 from zanzibar.games.zilch.state import (
@@ -37,6 +37,7 @@ from zanzibar.games.zilch.state import (
     state_from_json,
     state_to_json,
 )
+from zanzibar.l10n import Listener, Msg, Seat, Voice
 
 MAX_SEATS = 8
 
@@ -292,150 +293,91 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
 
     # -- words ---------------------------------------------------------------------
 
-    def render_event(
-        self, event: Event, lang: str, viewer: int | None, names: Sequence[str]
-    ) -> str:
-        """One short sentence per event."""
-        seat, kind = event.seat, event.kind
-        if kind == "turn":
-            stage = event.get("stage", "main")
-            key = "turn" if stage == "main" else f"turn.{stage}"
-            return personal(lang, key, seat, viewer, names)
-        if kind == "roll":
-            return personal(
-                lang, "roll", seat, viewer, names, dice=dice_words(event.get("dice", ()))
-            )
-        if kind == "zilch":
-            lost = event.get("lost", 0)
-            key = "zilch" if lost else "zilch.nothing"
-            return personal(lang, key, seat, viewer, names, lost=lost)
-        if kind == "set_aside":
-            return personal(
-                lang,
-                "set_aside",
-                seat,
-                viewer,
-                names,
-                dice=dice_words(event.get("dice", ())),
-                points=event.get("points"),
-                turn=event.get("turn"),
-            )
-        if kind == "hot_dice":
-            return personal(lang, "hot_dice", seat, viewer, names, turn=event.get("turn"))
-        if kind in ("bank", "penalty"):
-            return personal(
-                lang,
-                kind,
-                seat,
-                viewer,
-                names,
-                points=event.get("points"),
-                total=event.get("total"),
-            )
-        if kind == "final_round":
-            return personal(lang, "final_round", seat, viewer, names, score=event.get("score"))
-        if kind == "tie_break":
-            return say(
-                lang,
-                "tie_break",
-                score=event.get("score"),
-                names=names_of(event.get("seats", ()), names, lang),
-            )
-        if kind == "game_over":
-            winners = tuple(event.get("winners", ()))
-            if len(winners) == 1:
-                return personal(
-                    lang, "game_over", winners[0], viewer, names, score=event.get("score")
-                )
-            return say(
-                lang,
-                "game_over.other",
-                name=names_of(winners, names, lang),
-                score=event.get("score"),
-            )
-        return say(lang, "event.unknown", kind=kind)
+    def message_of(self, event: Event) -> Msg:
+        """One message per event (words in l10n/<lang>/zilch.ftl)."""
+        return zilch_messages.message_of(event)
 
     def describe(
         self, state: ZilchState, topic: str, lang: str, viewer: int | None, names: Sequence[str]
     ) -> str:
         """Answer "scores", "turn", "status" or "dice"."""
+        voice, listener = Voice(lang), Listener(viewer, tuple(names))
+        msgs = self.describe_msgs(state, topic)
+        sep = "zilch-scores-separator" if topic == "scores" else "zilch-separator"
+        return voice.say(sep).join(voice.say(m, listener) for m in msgs)
+
+    def describe_msgs(self, state: ZilchState, topic: str) -> list[Msg]:
+        """The read-out of ``topic`` as messages, one per clause."""
         if topic == "scores":
-            parts = []
-            for seat in range(state.seats):
-                key = "scores.entry" if state.entered[seat] else "scores.not_entered"
-                parts.append(say(lang, key, name=seat_name(names, seat), score=state.scores[seat]))
-            return ", ".join(parts)
+            return [
+                Msg(
+                    "zilch-scores-entry" if state.entered[seat] else "zilch-scores-not-entered",
+                    name=Seat(seat),
+                    score=state.scores[seat],
+                )
+                for seat in range(state.seats)
+            ]
         if topic == "turn":
-            return self._describe_turn(state, lang, viewer, names)
+            return self._describe_turn(state)
         if topic == "status":
-            return self._describe_status(state, lang, viewer, names)
+            return [self._describe_status(state)]
         if topic == "dice":
             parts = [
-                say(lang, "dice.roll", dice=dice_words(state.roll))
+                Msg("zilch-dice-roll", dice=dice_words(state.roll))
                 if state.roll and state.phase == "choose"
-                else say(lang, "dice.none")
+                else Msg("zilch-dice-none")
             ]
             if state.kept:
-                parts.append(say(lang, "dice.kept", dice=dice_words(state.kept)))
-            return say(lang, "separator").join(parts)
-        return say(lang, "unknown_topic", topic=topic)
+                parts.append(Msg("zilch-dice-kept", dice=dice_words(state.kept)))
+            return parts
+        return [Msg("zilch-unknown-topic", topic=topic)]
 
-    def _describe_turn(
-        self, state: ZilchState, lang: str, viewer: int | None, names: Sequence[str]
-    ) -> str:
+    def _describe_turn(self, state: ZilchState) -> list[Msg]:
         if state.phase == "over":
-            return say(lang, "turn.describe.over")
-        seat = state.current
+            return [Msg("zilch-describe-over")]
+        seat = Seat(state.current)
         if state.phase == "start":
-            parts = [personal(lang, "turn.describe.start", seat, viewer, names)]
+            parts = [Msg("zilch-describe-start", name=seat)]
         elif state.phase == "rolling":
             parts = [
-                personal(
-                    lang,
-                    "turn.describe.rolling",
-                    seat,
-                    viewer,
-                    names,
+                Msg(
+                    "zilch-describe-rolling",
+                    name=seat,
                     dice=state.dice_left,
                     points=state.turn_points,
                 )
             ]
         else:
             parts = [
-                personal(
-                    lang,
-                    "turn.describe.choose",
-                    seat,
-                    viewer,
-                    names,
+                Msg(
+                    "zilch-describe-choose",
+                    name=seat,
                     points=state.turn_points,
                     dice=dice_words(state.roll),
                 )
             ]
         if state.kept:
-            parts.append(say(lang, "turn.describe.kept", dice=dice_words(state.kept)))
+            parts.append(Msg("zilch-describe-kept", dice=dice_words(state.kept)))
         if state.threshold():
-            parts.append(say(lang, "turn.describe.threshold", needed=state.threshold()))
-        return say(lang, "separator").join(parts)
+            parts.append(Msg("zilch-describe-threshold", needed=state.threshold()))
+        return parts
 
-    def _describe_status(
-        self, state: ZilchState, lang: str, viewer: int | None, names: Sequence[str]
-    ) -> str:
+    def _describe_status(self, state: ZilchState) -> Msg:
         if state.phase == "over":
             best = max(state.scores[s] for s in state.winners)
-            return say(
-                lang, "status.over", winners=names_of(state.winners, names, lang), score=best
-            )
+            return Msg("zilch-status-over", winners=_plain(state.winners), score=best)
         if state.stage == "main":
-            return personal(
-                lang, "status.main", state.current, viewer, names, target=state.config["target"]
-            )
+            return Msg("zilch-status-main", name=Seat(state.current), target=state.config["target"])
         if state.stage == "final":
             trigger = state.trigger if state.trigger is not None else 0
-            values = {"trigger": seat_name(names, trigger), "score": state.scores[trigger]}
             still = (state.current, *state.queue)
-            return say(lang, "status.final", queue=names_of(still, names, lang), **values)
-        return say(lang, "status.tiebreak", names=names_of(state.contenders, names, lang))
+            return Msg(
+                "zilch-status-final",
+                trigger=_plain((trigger,)),
+                score=state.scores[trigger],
+                queue=_plain(still),
+            )
+        return Msg("zilch-status-tiebreak", names=_plain(state.contenders))
 
     def help_text(self, lang: str) -> str:
         """Keys and typed commands."""
@@ -460,6 +402,11 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
         from zanzibar.games.zilch.bots import make_bot
 
         return make_bot(level, self.options.validate(options), seed)
+
+
+def _plain(seats: Sequence[int]) -> tuple[Msg, ...]:
+    """Seats read by their names, never as "you" (statuses list players by name)."""
+    return tuple(Msg("voice-seat-name", name=Seat(s)) for s in seats)
 
 
 RULES = ZilchRules()

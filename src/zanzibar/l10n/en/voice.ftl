@@ -17,3 +17,6 @@ voice-test-turn = { $who ->
 
 # An event a game has no sentence for (should never be heard: a test renders every event).
 engine-event-unknown = Event: { $kind }.
+
+# A seat by its name even for its own player (lists of players in a status).
+voice-seat-name = { $name }

@@ -1,1 +1,270 @@
-# web: see docs/l10n.md (ids start with "web-")
+### The web client's own words (static/js/i18n.js reads them as t("key") -> web-key).
+### A message on several lines is a list of lines (help texts).
+
+web-app_name = Zanzibar
+web-skip_to_main = Skip to main content
+web-language = Language
+web-settings = Settings
+web-help = Help (F1)
+web-rules = Rules (Ctrl+F1)
+web-close = Close
+web-sign_out = Sign out
+web-signed_in_as = Signed in as { $name }
+web-guest = guest
+web-signin_title = Zanzibar: sign in
+web-signin_intro = An accessible game salon: 421 / Zanzibar, Zilch 5000 and Zanzibar-S chess, against people or bots.
+web-guest_heading = Play as a guest
+web-account_heading = Use an account
+web-name = Name
+web-password = Password
+web-play_as_guest = Play as a guest
+web-log_in = Log in
+web-register = Create the account
+web-signing_in = Signing in…
+web-connecting = Connecting…
+web-connected = Connected.
+web-disconnected = Connection lost, reconnecting…
+web-reconnected = Reconnected.
+web-conn_status = Connection
+web-lobby_title = Lobby
+web-tables_heading = Tables
+web-my_tables = Your tables
+web-back_to_table = Back to table { $id }
+web-tables_caption = Open tables
+web-no_tables = No table is open. Create one below.
+web-col_table = Table
+web-col_game = Game
+web-col_options = Options
+web-col_seats = Seats
+web-col_state = State
+web-col_spectators = Spectators
+web-col_actions = Actions
+web-join = Join
+web-join_table = Join table { $id }
+web-watch = Watch
+web-watch_table = Watch table { $id }
+web-free_seat = free seat
+web-bot_named = bot ({ $level })
+web-offline = offline
+web-away_bot = away: a bot plays ({ $level })
+web-bot_badge = bot
+web-state_waiting = waiting
+web-state_playing = playing
+web-state_paused = paused
+web-state_finished = finished
+web-create_heading = Create a table
+web-game = Game
+web-preset = Rule set
+web-custom_preset = custom
+web-seats = Seats
+web-seats_hint = { $min } to { $max } players
+web-private_table = Private table (reached only with its invitation link)
+web-create = Create the table
+web-options_heading = Options
+web-default_value = default: { $value }
+web-range = { $min } to { $max }
+web-yes = yes
+web-no = no
+web-invite_heading = Join with an invitation
+web-invite_link = Invitation link
+web-invite_hint = Paste a link such as …#table=12&invite=ABCD
+web-invite_bad = That is not an invitation link.
+web-go = Go
+web-table_title = Table { $id }: { $game }
+web-seats_heading = Seats
+web-seat_n = Seat { $n }
+web-you_mark = (you)
+web-host_mark = host
+web-empty_seat = empty
+web-sit_here = Sit here
+web-sit_in_seat = Sit in seat { $n }
+web-host_heading = Host controls
+web-start = Start the game
+web-add_bot = Add a bot
+web-bot_level = Bot level
+web-remove_bot = Remove the bot
+web-remove_bot_seat = Remove the bot from seat { $n }
+web-kick = Kick
+web-kick_user = Kick { $name }
+web-make_host = Make host
+web-make_host_user = Make { $name } host
+web-hold = Hold the pause between rounds
+web-save_options = Change the options
+web-leave = Leave the table
+web-back_to_lobby = Back to the lobby
+web-left_table = You are no longer at this table.
+web-invitation = Invitation link
+web-copy = Copy
+web-copied = Link copied.
+web-spectating = You are watching this table.
+web-spectators_list = Spectators: { $names }
+web-waiting_for_start = Waiting for the host to start the game.
+web-paused = A short pause between rounds.
+web-paused_held = The host holds the pause between rounds.
+web-game_heading = Game
+web-game_over = The game is over.
+web-your_turn_badge = Your turn
+web-turn_of = { $name } to play
+web-playing_now = playing now
+web-chat_heading = Chat
+web-message = Message
+web-send = Send
+web-chat_hint = /me waves, or /msg NAME text for a private message
+web-history_heading = History
+web-channel = Channel
+web-channel_all = All
+web-channel_game = Game
+web-channel_chat = Chat
+web-channel_system = System
+web-history_empty = Nothing yet.
+web-not_found = That table does not exist or you may not enter it.
+web-dice_heading = Dice
+web-die_n = Die { $n }: { $value }
+web-die_selected = selected
+web-die_not_rolled = not rolled yet
+web-dice_text = Dice: { $dice }
+web-no_dice = No dice rolled yet.
+web-roll = Roll
+web-roll_selected = Roll the selected dice
+web-roll_all = Roll the dice
+web-stop = Stop
+web-bank = Bank
+web-select_die = Select die { $n }
+web-selection_none = No die selected.
+web-selection = Selected: { $sel }. Not selected: { $unsel }.
+web-nothing = none
+web-rolls_left = Roll { $n } of at most { $max }
+web-pot = Pot: { $n }
+web-phase = Phase: { $phase }
+web-players_heading = Players
+web-tokens =
+    { $n ->
+        [one] { $n } token
+       *[other] { $n } tokens
+    }
+web-score =
+    { $n ->
+        [one] { $n } point
+       *[other] { $n } points
+    }
+web-turn_points = Turn points: { $n }
+web-say_scores = Scores (S)
+web-say_turn = Whose turn (T)
+web-say_status = State of play (I)
+web-select_all_scoring = Select every scoring die (A)
+web-clock = Turn clock in seconds (empty: none)
+web-set_clock = Set the clock
+web-say_dice = Last roll (D)
+web-say_selection = Selection (Space)
+web-board_heading = Board
+web-board_label = { $game } board, { $files } files by { $ranks } ranks
+web-white = White
+web-black = Black
+web-square_empty = { $sq }, empty
+web-rank_word = Rank
+web-rank_n = rank { $n }
+web-square_piece = { $sq }, { $color } { $piece }
+web-piece_of = { $color } { $piece }
+web-legal_target = legal target
+web-picked = picked
+web-last_move_mark = last move
+web-picked_piece = { $piece } on { $sq } picked. Legal targets: { $targets }.
+web-no_targets = { $piece } on { $sq } has no legal move.
+web-pick_cancelled = Cancelled.
+web-not_your_piece = Pick one of your own pieces.
+web-last_move = Last move: { $move }
+web-check = Check!
+web-type_move = Type a move
+web-type_move_hint = For example f2f4 or Nc1e2
+web-play_move = Play
+web-setup_heading = Black's setup
+web-setup_intro = Black chooses where the King, Queen, Eagle, Lion, Rhinoceros and Buffalo stand; White mirrors it.
+web-setup_choose = Choose this setup
+web-setup_label = Arrangement
+web-setup_waiting = Black is choosing the setup.
+web-say_last_move = Last move (L)
+web-say_status_chess = Status (S)
+web-offer_draw = Offer a draw
+web-accept_draw = Accept the draw
+web-resign = Resign
+web-resign_confirm = Resign this game?
+web-promotion_heading = Promotion
+web-promote_to = Promote to { $piece }
+web-cancel = Cancel
+web-you_play = You play { $color }.
+web-to_move = { $color } to move
+web-settings_heading = Settings
+web-speech_mode = Speak announcements with the browser's speech synthesis (instead of the screen reader's live region)
+web-sound_on = Sound cues for dice and for your turn
+web-volume = Sound volume
+web-announce_channels = Announce these channels
+web-sound_channels = Sounds of these channels (when sound cues are on)
+web-sound_game = Dice
+web-sound_chat = Chat messages
+web-help_heading = Help
+web-rules_heading = Rules
+web-rules_at_table = The full rules in force are shown at a table (Ctrl+F1 there). Here are the rule sets and options of the game chosen in the form.
+web-help_common =
+    F1: this help. Ctrl+F1: the rules of the game at this table.
+    Tab and Shift+Tab move between controls; every shortcut also has a button.
+    Single-letter shortcuts work whenever the focus is not in a text field.
+    Escape closes a dialog.
+web-help_signin = Type a name and press Enter to play as a guest, or use an account below.
+web-help_lobby =
+    The table of tables lists each table's game, options, seats and state, with Join and Watch buttons.
+    The form below creates a table: choose a game, a rule set and options; each option says what it does.
+web-help_table =
+    The page has sections: seats, game, chat and history. Headings level 2 lead to each.
+    Events are read as they happen; 'your turn' is announced assertively.
+    C moves to the chat field, H to the history.
+web-help_dice =
+    1 to 6 (the digit keys, with or without AZERTY): select die 1 to 6.
+    Shift+1 to 6: unselect die 1 to 6.
+    Space: say which dice are selected and which are not (on a die's button, Space and Enter toggle that die).
+    R or Enter: roll (421: the selected dice, all three if none is selected; Zilch: set the selected dice aside and roll the others).
+    K: keep your throw and stop (421). B: set the selected dice aside and bank (Zilch). A: select every scoring die (Zilch).
+    D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play.
+web-help_chess =
+    Arrow keys move over the squares of the board; Home and End go to the ends of a rank.
+    Enter or Space picks the piece on the square, then its target; the legal targets are announced.
+    Escape cancels a pick. Moves can also be typed in the move field (M goes there, B back to the board).
+    L: say the last move. T: whose turn it is. S: the game status.
+web-phase_draw = who starts
+web-phase_charge = charge
+web-phase_decharge = décharge
+web-phase_over = game over
+web-playoff_draw = Everyone rolls once to decide who starts
+web-playoff_worst = Play-off for the weakest throw
+web-playoff_best = Play-off for the strongest throw
+web-round_n = Round { $n }
+web-rolls_n =
+    { $n ->
+        [one] { $n } roll
+       *[other] { $n } rolls
+    }
+web-col_tokens = Tokens
+web-col_this_turn = This turn
+web-col_losses = Rounds lost
+web-col_score = Score
+web-col_entered = Entered
+web-out = out
+web-no_more_rolls = You cannot roll now.
+web-cannot_roll = That roll is not allowed now.
+web-cannot_stop = You cannot stop now.
+web-select_scoring = Select the scoring dice to set aside first (keys 1 to 6).
+web-cannot_bank = You cannot bank now: set aside scoring dice and reach the minimum first.
+web-final_round = Final round
+web-tiebreak = Tie-break
+web-bank_needs =
+    { $n ->
+        [one] Banking needs { $n } point this turn
+       *[other] Banking needs { $n } points this turn
+    }
+web-not_scoring = Those dice cannot be set aside together: pick scoring dice only.
+web-set_aside_roll = Set aside the selected dice and roll the rest
+web-set_aside_bank = Set aside the selected dice and bank
+web-set_aside = Set aside: { $dice }
+web-loading = Loading…
+web-error_prefix = Error: { $message }
+web-list_separator = {", "}
+web-list_and = { $head } and { $last }

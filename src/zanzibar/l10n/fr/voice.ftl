@@ -18,3 +18,6 @@ voice-test-turn = { $who ->
 }
 
 engine-event-unknown = Évènement : { $kind }.
+
+# A seat by its name even for its own player (lists of players in a status).
+voice-seat-name = { $name }

@@ -1,1 +1,270 @@
-# web: see docs/l10n.md (ids start with "web-")
+### The web client's own words (static/js/i18n.js reads them as t("key") -> web-key).
+### A message on several lines is a list of lines (help texts).
+
+web-app_name = Zanzibar
+web-skip_to_main = Aller au contenu principal
+web-language = Langue
+web-settings = Réglages
+web-help = Aide (F1)
+web-rules = Règles (Ctrl+F1)
+web-close = Fermer
+web-sign_out = Se déconnecter
+web-signed_in_as = Connecté en tant que { $name }
+web-guest = invité
+web-signin_title = Zanzibar : connexion
+web-signin_intro = Un salon de jeux accessible : 421 / Zanzibar, Zilch 5000 et les échecs Zanzibar-S, contre des personnes ou des robots.
+web-guest_heading = Jouer en invité
+web-account_heading = Utiliser un compte
+web-name = Nom
+web-password = Mot de passe
+web-play_as_guest = Jouer en invité
+web-log_in = Se connecter
+web-register = Créer le compte
+web-signing_in = Connexion…
+web-connecting = Connexion…
+web-connected = Connecté.
+web-disconnected = Connexion perdue, reconnexion…
+web-reconnected = Reconnecté.
+web-conn_status = Connexion
+web-lobby_title = Salon
+web-tables_heading = Tables
+web-my_tables = Vos tables
+web-back_to_table = Retour à la table { $id }
+web-tables_caption = Tables ouvertes
+web-no_tables = Aucune table n'est ouverte. Créez-en une ci-dessous.
+web-col_table = Table
+web-col_game = Jeu
+web-col_options = Options
+web-col_seats = Places
+web-col_state = État
+web-col_spectators = Spectateurs
+web-col_actions = Actions
+web-join = Rejoindre
+web-join_table = Rejoindre la table { $id }
+web-watch = Regarder
+web-watch_table = Regarder la table { $id }
+web-free_seat = place libre
+web-bot_named = robot ({ $level })
+web-offline = hors ligne
+web-away_bot = absent : un robot joue ({ $level })
+web-bot_badge = robot
+web-state_waiting = en attente
+web-state_playing = en cours
+web-state_paused = en pause
+web-state_finished = terminée
+web-create_heading = Créer une table
+web-game = Jeu
+web-preset = Règles
+web-custom_preset = personnalisées
+web-seats = Places
+web-seats_hint = de { $min } à { $max } joueurs
+web-private_table = Table privée (accessible seulement par son lien d'invitation)
+web-create = Créer la table
+web-options_heading = Options
+web-default_value = par défaut : { $value }
+web-range = de { $min } à { $max }
+web-yes = oui
+web-no = non
+web-invite_heading = Rejoindre avec une invitation
+web-invite_link = Lien d'invitation
+web-invite_hint = Collez un lien comme …#table=12&invite=ABCD
+web-invite_bad = Ce n'est pas un lien d'invitation.
+web-go = Aller
+web-table_title = Table { $id } : { $game }
+web-seats_heading = Places
+web-seat_n = Place { $n }
+web-you_mark = (vous)
+web-host_mark = hôte
+web-empty_seat = libre
+web-sit_here = S'asseoir ici
+web-sit_in_seat = S'asseoir à la place { $n }
+web-host_heading = Commandes de l'hôte
+web-start = Lancer la partie
+web-add_bot = Ajouter un robot
+web-bot_level = Niveau du robot
+web-remove_bot = Retirer le robot
+web-remove_bot_seat = Retirer le robot de la place { $n }
+web-kick = Exclure
+web-kick_user = Exclure { $name }
+web-make_host = Nommer hôte
+web-make_host_user = Nommer { $name } hôte
+web-hold = Prolonger la pause entre les manches
+web-save_options = Changer les options
+web-leave = Quitter la table
+web-back_to_lobby = Retour au salon
+web-left_table = Vous n'êtes plus à cette table.
+web-invitation = Lien d'invitation
+web-copy = Copier
+web-copied = Lien copié.
+web-spectating = Vous regardez cette table.
+web-spectators_list = Spectateurs : { $names }
+web-waiting_for_start = En attente du lancement de la partie par l'hôte.
+web-paused = Courte pause entre les manches.
+web-paused_held = L'hôte prolonge la pause entre les manches.
+web-game_heading = Partie
+web-game_over = La partie est terminée.
+web-your_turn_badge = À vous de jouer
+web-turn_of = À { $name } de jouer
+web-playing_now = joue maintenant
+web-chat_heading = Discussion
+web-message = Message
+web-send = Envoyer
+web-chat_hint = /me salue, ou /msg NOM texte pour un message privé
+web-history_heading = Historique
+web-channel = Canal
+web-channel_all = Tout
+web-channel_game = Jeu
+web-channel_chat = Discussion
+web-channel_system = Système
+web-history_empty = Rien pour l'instant.
+web-not_found = Cette table n'existe pas ou vous ne pouvez pas y entrer.
+web-dice_heading = Dés
+web-die_n = Dé { $n } : { $value }
+web-die_selected = sélectionné
+web-die_not_rolled = pas encore lancé
+web-dice_text = Dés : { $dice }
+web-no_dice = Aucun dé lancé pour l'instant.
+web-roll = Lancer
+web-roll_selected = Lancer les dés sélectionnés
+web-roll_all = Lancer les dés
+web-stop = S'arrêter
+web-bank = Encaisser
+web-select_die = Sélectionner le dé { $n }
+web-selection_none = Aucun dé sélectionné.
+web-selection = Sélectionnés : { $sel }. Non sélectionnés : { $unsel }.
+web-nothing = aucun
+web-rolls_left = Lancer { $n } sur { $max } au plus
+web-pot = Pot : { $n }
+web-phase = Phase : { $phase }
+web-players_heading = Joueurs
+web-tokens =
+    { $n ->
+        [one] { $n } jeton
+       *[other] { $n } jetons
+    }
+web-score =
+    { $n ->
+        [one] { $n } point
+       *[other] { $n } points
+    }
+web-turn_points = Points du tour : { $n }
+web-say_scores = Scores (S)
+web-say_turn = À qui le tour (T)
+web-say_status = État de la partie (I)
+web-select_all_scoring = Sélectionner tous les dés qui marquent (A)
+web-clock = Pendule du tour en secondes (vide : aucune)
+web-set_clock = Régler la pendule
+web-say_dice = Dernier jet (D)
+web-say_selection = Sélection (Espace)
+web-board_heading = Échiquier
+web-board_label = Échiquier { $game }, { $files } colonnes sur { $ranks } rangées
+web-white = Blancs
+web-black = Noirs
+web-square_empty = { $sq }, vide
+web-rank_word = Rangée
+web-rank_n = rangée { $n }
+web-square_piece = { $sq }, { $piece } des { $color }
+web-piece_of = { $piece } des { $color }
+web-legal_target = case possible
+web-picked = pièce choisie
+web-last_move_mark = dernier coup
+web-picked_piece = { $piece } en { $sq } : cases possibles { $targets }.
+web-no_targets = { $piece } en { $sq } n'a aucun coup légal.
+web-pick_cancelled = Annulé.
+web-not_your_piece = Choisissez une de vos pièces.
+web-last_move = Dernier coup : { $move }
+web-check = Échec !
+web-type_move = Taper un coup
+web-type_move_hint = Par exemple f2f4 ou Nc1e2
+web-play_move = Jouer
+web-setup_heading = Placement des Noirs
+web-setup_intro = Les Noirs choisissent où se placent le Roi, la Dame, l'Aigle, le Lion, le Rhinocéros et le Buffle ; les Blancs copient en miroir.
+web-setup_choose = Choisir ce placement
+web-setup_label = Disposition
+web-setup_waiting = Les Noirs choisissent le placement.
+web-say_last_move = Dernier coup (L)
+web-say_status_chess = État (S)
+web-offer_draw = Proposer la nulle
+web-accept_draw = Accepter la nulle
+web-resign = Abandonner
+web-resign_confirm = Abandonner cette partie ?
+web-promotion_heading = Promotion
+web-promote_to = Promouvoir en { $piece }
+web-cancel = Annuler
+web-you_play = Vous jouez les { $color }.
+web-to_move = Trait aux { $color }
+web-settings_heading = Réglages
+web-speech_mode = Lire les annonces avec la synthèse vocale du navigateur (au lieu de la zone annoncée par le lecteur d'écran)
+web-sound_on = Sons pour les dés et pour votre tour
+web-volume = Volume des sons
+web-announce_channels = Annoncer ces canaux
+web-sound_channels = Sons de ces canaux (quand les sons sont activés)
+web-sound_game = Dés
+web-sound_chat = Messages de discussion
+web-help_heading = Aide
+web-rules_heading = Règles
+web-rules_at_table = Les règles complètes en vigueur s'affichent à une table (Ctrl+F1 là-bas). Voici les jeux de règles et les options du jeu choisi dans le formulaire.
+web-help_common =
+    F1 : cette aide. Ctrl+F1 : les règles du jeu de cette table.
+    Tab et Maj+Tab passent d'une commande à l'autre ; chaque raccourci a aussi son bouton.
+    Les raccourcis d'une lettre marchent quand le focus n'est pas dans un champ de texte.
+    Échap ferme une boîte de dialogue.
+web-help_signin = Tapez un nom et appuyez sur Entrée pour jouer en invité, ou utilisez un compte plus bas.
+web-help_lobby =
+    Le tableau des tables donne pour chacune le jeu, les options, les places et l'état, avec les boutons Rejoindre et Regarder.
+    Le formulaire plus bas crée une table : jeu, règles et options ; chaque option dit ce qu'elle fait.
+web-help_table =
+    La page a des sections : places, partie, discussion et historique, chacune sous un titre de niveau 2.
+    Les événements sont lus au fil de l'eau ; « à vous de jouer » est annoncé en priorité.
+    C va au champ de discussion, H à l'historique.
+web-help_dice =
+    1 à 6 (touches de la rangée des chiffres, en AZERTY aussi) : sélectionner le dé 1 à 6.
+    Maj+1 à 6 : désélectionner le dé 1 à 6.
+    Espace : dire quels dés sont sélectionnés et lesquels ne le sont pas (sur le bouton d'un dé, Espace et Entrée basculent ce dé).
+    R ou Entrée : lancer (421 : les dés sélectionnés, les trois si aucun ; Zilch : mettre de côté les dés sélectionnés et relancer les autres).
+    K : garder son jet et s'arrêter (421). B : mettre de côté les dés sélectionnés et encaisser (Zilch). A : sélectionner tous les dés qui marquent (Zilch).
+    D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie.
+web-help_chess =
+    Les flèches parcourent les cases de l'échiquier ; Début et Fin vont aux bouts d'une rangée.
+    Entrée ou Espace choisit la pièce de la case, puis sa destination ; les cases possibles sont annoncées.
+    Échap annule le choix. On peut aussi taper un coup dans le champ prévu (M y mène, B ramène à l'échiquier).
+    L : dire le dernier coup. T : à qui le tour. S : l'état de la partie.
+web-phase_draw = qui commence
+web-phase_charge = charge
+web-phase_decharge = décharge
+web-phase_over = partie finie
+web-playoff_draw = Chacun lance une fois pour savoir qui commence
+web-playoff_worst = Rampo pour le plus faible jet
+web-playoff_best = Rampo pour le plus fort jet
+web-round_n = Manche { $n }
+web-rolls_n =
+    { $n ->
+        [one] { $n } lancer
+       *[other] { $n } lancers
+    }
+web-col_tokens = Jetons
+web-col_this_turn = Ce tour
+web-col_losses = Manches perdues
+web-col_score = Score
+web-col_entered = Entré
+web-out = sorti
+web-no_more_rolls = Vous ne pouvez pas lancer maintenant.
+web-cannot_roll = Ce lancer n'est pas permis maintenant.
+web-cannot_stop = Vous ne pouvez pas vous arrêter maintenant.
+web-select_scoring = Sélectionnez d'abord les dés qui marquent à mettre de côté (touches 1 à 6).
+web-cannot_bank = Vous ne pouvez pas encaisser : mettez de côté des dés qui marquent et atteignez le minimum.
+web-final_round = Dernier tour
+web-tiebreak = Départage
+web-bank_needs =
+    { $n ->
+        [one] Pour encaisser il faut { $n } point ce tour
+       *[other] Pour encaisser il faut { $n } points ce tour
+    }
+web-not_scoring = Ces dés ne peuvent pas être mis de côté ensemble : choisissez des dés qui marquent.
+web-set_aside_roll = Mettre de côté les dés sélectionnés et relancer les autres
+web-set_aside_bank = Mettre de côté les dés sélectionnés et encaisser
+web-set_aside = De côté : { $dice }
+web-loading = Chargement…
+web-error_prefix = Erreur : { $message }
+web-list_separator = {", "}
+web-list_and = { $head } et { $last }

@@ -1,554 +1,101 @@
-// The web client's own words, in English and French. Game sentences (events,
-// answers to "scores", "turn"...) come from the server already in the user's
-// language; this file only holds the interface's labels and help.
-
-const STRINGS = {
-  en: {
-    app_name: "Zanzibar",
-    skip_to_main: "Skip to main content",
-    language: "Language",
-    settings: "Settings",
-    help: "Help (F1)",
-    rules: "Rules (Ctrl+F1)",
-    close: "Close",
-    sign_out: "Sign out",
-    signed_in_as: "Signed in as {name}",
-    guest: "guest",
-    // sign in
-    signin_title: "Zanzibar: sign in",
-    signin_intro: "An accessible game salon: 421 / Zanzibar, Zilch 5000 and Zanzibar-S chess, against people or bots.",
-    guest_heading: "Play as a guest",
-    account_heading: "Use an account",
-    name: "Name",
-    password: "Password",
-    play_as_guest: "Play as a guest",
-    log_in: "Log in",
-    register: "Create the account",
-    signing_in: "Signing in…",
-    // connection
-    connecting: "Connecting…",
-    connected: "Connected.",
-    disconnected: "Connection lost, reconnecting…",
-    reconnected: "Reconnected.",
-    conn_status: "Connection",
-    // lobby
-    lobby_title: "Lobby",
-    tables_heading: "Tables",
-    my_tables: "Your tables",
-    back_to_table: "Back to table {id}",
-    tables_caption: "Open tables",
-    no_tables: "No table is open. Create one below.",
-    col_table: "Table",
-    col_game: "Game",
-    col_options: "Options",
-    col_seats: "Seats",
-    col_state: "State",
-    col_spectators: "Spectators",
-    col_actions: "Actions",
-    join: "Join",
-    join_table: "Join table {id}",
-    watch: "Watch",
-    watch_table: "Watch table {id}",
-    free_seat: "free seat",
-    bot_named: "bot ({level})",
-    offline: "offline",
-    away_bot: "away: a bot plays ({level})",
-    bot_badge: "bot",
-    state_waiting: "waiting",
-    state_playing: "playing",
-    state_paused: "paused",
-    state_finished: "finished",
-    create_heading: "Create a table",
-    game: "Game",
-    preset: "Rule set",
-    custom_preset: "custom",
-    seats: "Seats",
-    seats_hint: "{min} to {max} players",
-    private_table: "Private table (reached only with its invitation link)",
-    create: "Create the table",
-    options_heading: "Options",
-    default_value: "default: {value}",
-    range: "{min} to {max}",
-    yes: "yes",
-    no: "no",
-    invite_heading: "Join with an invitation",
-    invite_link: "Invitation link",
-    invite_hint: "Paste a link such as …#table=12&invite=ABCD",
-    invite_bad: "That is not an invitation link.",
-    go: "Go",
-    // table
-    table_title: "Table {id}: {game}",
-    seats_heading: "Seats",
-    seat_n: "Seat {n}",
-    you_mark: "(you)",
-    host_mark: "host",
-    empty_seat: "empty",
-    sit_here: "Sit here",
-    sit_in_seat: "Sit in seat {n}",
-    host_heading: "Host controls",
-    start: "Start the game",
-    add_bot: "Add a bot",
-    bot_level: "Bot level",
-    remove_bot: "Remove the bot",
-    remove_bot_seat: "Remove the bot from seat {n}",
-    kick: "Kick",
-    kick_user: "Kick {name}",
-    make_host: "Make host",
-    make_host_user: "Make {name} host",
-    hold: "Hold the pause between rounds",
-    save_options: "Change the options",
-    leave: "Leave the table",
-    back_to_lobby: "Back to the lobby",
-    left_table: "You are no longer at this table.",
-    invitation: "Invitation link",
-    copy: "Copy",
-    copied: "Link copied.",
-    spectating: "You are watching this table.",
-    spectators_list: "Spectators: {names}",
-    waiting_for_start: "Waiting for the host to start the game.",
-    paused: "A short pause between rounds.",
-    paused_held: "The host holds the pause between rounds.",
-    game_heading: "Game",
-    game_over: "The game is over.",
-    your_turn_badge: "Your turn",
-    turn_of: "{name} to play",
-    playing_now: "playing now",
-    chat_heading: "Chat",
-    message: "Message",
-    send: "Send",
-    chat_hint: "/me waves, or /msg NAME text for a private message",
-    history_heading: "History",
-    channel: "Channel",
-    channel_all: "All",
-    channel_game: "Game",
-    channel_chat: "Chat",
-    channel_system: "System",
-    history_empty: "Nothing yet.",
-    not_found: "That table does not exist or you may not enter it.",
-    // dice
-    dice_heading: "Dice",
-    die_n: "Die {n}: {value}",
-    die_selected: "selected",
-    die_not_rolled: "not rolled yet",
-    dice_text: "Dice: {dice}",
-    no_dice: "No dice rolled yet.",
-    roll: "Roll",
-    roll_selected: "Roll the selected dice",
-    roll_all: "Roll the dice",
-    stop: "Stop",
-    bank: "Bank",
-    select_die: "Select die {n}",
-    selection_none: "No die selected.",
-    selection: "Selected: {sel}. Not selected: {unsel}.",
-    nothing: "none",
-    rolls_left: "Roll {n} of at most {max}",
-    pot: "Pot: {n}",
-    phase: "Phase: {phase}",
-    players_heading: "Players",
-    tokens: "{n} tokens",
-    score: "{n} points",
-    turn_points: "Turn points: {n}",
-    say_scores: "Scores (S)",
-    say_turn: "Whose turn (T)",
-    say_status: "State of play (I)",
-    select_all_scoring: "Select every scoring die (A)",
-    clock: "Turn clock in seconds (empty: none)",
-    set_clock: "Set the clock",
-    say_dice: "Last roll (D)",
-    say_selection: "Selection (Space)",
-    // chess
-    board_heading: "Board",
-    board_label: "{game} board, {files} files by {ranks} ranks",
-    white: "White",
-    black: "Black",
-    square_empty: "{sq}, empty",
-    rank_word: "Rank",
-    rank_n: "rank {n}",
-    square_piece: "{sq}, {color} {piece}",
-    piece_of: "{color} {piece}",
-    legal_target: "legal target",
-    picked: "picked",
-    last_move_mark: "last move",
-    picked_piece: "{piece} on {sq} picked. Legal targets: {targets}.",
-    no_targets: "{piece} on {sq} has no legal move.",
-    pick_cancelled: "Cancelled.",
-    not_your_piece: "Pick one of your own pieces.",
-    last_move: "Last move: {move}",
-    check: "Check!",
-    type_move: "Type a move",
-    type_move_hint: "For example f2f4 or Nc1e2",
-    play_move: "Play",
-    setup_heading: "Black's setup",
-    setup_intro: "Black chooses where the King, Queen, Eagle, Lion, Rhinoceros and Buffalo stand; White mirrors it.",
-    setup_choose: "Choose this setup",
-    setup_label: "Arrangement",
-    setup_waiting: "Black is choosing the setup.",
-    say_last_move: "Last move (L)",
-    say_status_chess: "Status (S)",
-    offer_draw: "Offer a draw",
-    accept_draw: "Accept the draw",
-    resign: "Resign",
-    resign_confirm: "Resign this game?",
-    promotion_heading: "Promotion",
-    promote_to: "Promote to {piece}",
-    cancel: "Cancel",
-    you_play: "You play {color}.",
-    to_move: "{color} to move",
-    // settings
-    settings_heading: "Settings",
-    speech_mode: "Speak announcements with the browser's speech synthesis (instead of the screen reader's live region)",
-    sound_on: "Sound cues for dice and for your turn",
-    volume: "Sound volume",
-    announce_channels: "Announce these channels",
-    sound_channels: "Sounds of these channels (when sound cues are on)",
-    sound_game: "Dice",
-    sound_chat: "Chat messages",
-    // help
-    help_heading: "Help",
-    rules_heading: "Rules",
-    rules_at_table: "The full rules in force are shown at a table (Ctrl+F1 there). Here are the rule sets and options of the game chosen in the form.",
-    help_common: [
-      "F1: this help. Ctrl+F1: the rules of the game at this table.",
-      "Tab and Shift+Tab move between controls; every shortcut also has a button.",
-      "Single-letter shortcuts work whenever the focus is not in a text field.",
-      "Escape closes a dialog.",
-    ],
-    help_signin: ["Type a name and press Enter to play as a guest, or use an account below."],
-    help_lobby: [
-      "The table of tables lists each table's game, options, seats and state, with Join and Watch buttons.",
-      "The form below creates a table: choose a game, a rule set and options; each option says what it does.",
-    ],
-    help_table: [
-      "The page has sections: seats, game, chat and history. Headings level 2 lead to each.",
-      "Events are read as they happen; 'your turn' is announced assertively.",
-      "C moves to the chat field, H to the history.",
-    ],
-    help_dice: [
-      "1 to 6 (the digit keys, with or without AZERTY): select die 1 to 6.",
-      "Shift+1 to 6: unselect die 1 to 6.",
-      "Space: say which dice are selected and which are not (on a die's button, Space and Enter toggle that die).",
-      "R or Enter: roll (421: the selected dice, all three if none is selected; Zilch: set the selected dice aside and roll the others).",
-      "K: keep your throw and stop (421). B: set the selected dice aside and bank (Zilch). A: select every scoring die (Zilch).",
-      "D: repeat the last roll. S: everyone's tokens or scores. T: whose turn it is. I: the state of play.",
-    ],
-    help_chess: [
-      "Arrow keys move over the squares of the board; Home and End go to the ends of a rank.",
-      "Enter or Space picks the piece on the square, then its target; the legal targets are announced.",
-      "Escape cancels a pick. Moves can also be typed in the move field (M goes there, B back to the board).",
-      "L: say the last move. T: whose turn it is. S: the game status.",
-    ],
-    phase_draw: "who starts",
-    phase_charge: "charge",
-    phase_decharge: "décharge",
-    phase_over: "game over",
-    playoff_draw: "Everyone rolls once to decide who starts",
-    playoff_worst: "Play-off for the weakest throw",
-    playoff_best: "Play-off for the strongest throw",
-    round_n: "Round {n}",
-    rolls_n: "{n} rolls",
-    col_tokens: "Tokens",
-    col_this_turn: "This turn",
-    col_losses: "Rounds lost",
-    col_score: "Score",
-    col_entered: "Entered",
-    out: "out",
-    no_more_rolls: "You cannot roll now.",
-    
-    cannot_roll: "That roll is not allowed now.",
-    cannot_stop: "You cannot stop now.",
-    select_scoring: "Select the scoring dice to set aside first (keys 1 to 6).",
-    cannot_bank: "You cannot bank now: set aside scoring dice and reach the minimum first.",
-    final_round: "Final round",
-    tiebreak: "Tie-break",
-    bank_needs: "Banking needs {n} points this turn",
-    not_scoring: "Those dice cannot be set aside together: pick scoring dice only.",
-    set_aside_roll: "Set aside the selected dice and roll the rest",
-    set_aside_bank: "Set aside the selected dice and bank",
-    set_aside: "Set aside: {dice}",
-    loading: "Loading…",
-    error_prefix: "Error: {message}",
-  },
-  fr: {
-    app_name: "Zanzibar",
-    skip_to_main: "Aller au contenu principal",
-    language: "Langue",
-    settings: "Réglages",
-    help: "Aide (F1)",
-    rules: "Règles (Ctrl+F1)",
-    close: "Fermer",
-    sign_out: "Se déconnecter",
-    signed_in_as: "Connecté en tant que {name}",
-    guest: "invité",
-    signin_title: "Zanzibar : connexion",
-    signin_intro: "Un salon de jeux accessible : 421 / Zanzibar, Zilch 5000 et les échecs Zanzibar-S, contre des personnes ou des robots.",
-    guest_heading: "Jouer en invité",
-    account_heading: "Utiliser un compte",
-    name: "Nom",
-    password: "Mot de passe",
-    play_as_guest: "Jouer en invité",
-    log_in: "Se connecter",
-    register: "Créer le compte",
-    signing_in: "Connexion…",
-    connecting: "Connexion…",
-    connected: "Connecté.",
-    disconnected: "Connexion perdue, reconnexion…",
-    reconnected: "Reconnecté.",
-    conn_status: "Connexion",
-    lobby_title: "Salon",
-    tables_heading: "Tables",
-    my_tables: "Vos tables",
-    back_to_table: "Retour à la table {id}",
-    tables_caption: "Tables ouvertes",
-    no_tables: "Aucune table n'est ouverte. Créez-en une ci-dessous.",
-    col_table: "Table",
-    col_game: "Jeu",
-    col_options: "Options",
-    col_seats: "Places",
-    col_state: "État",
-    col_spectators: "Spectateurs",
-    col_actions: "Actions",
-    join: "Rejoindre",
-    join_table: "Rejoindre la table {id}",
-    watch: "Regarder",
-    watch_table: "Regarder la table {id}",
-    free_seat: "place libre",
-    bot_named: "robot ({level})",
-    offline: "hors ligne",
-    away_bot: "absent : un robot joue ({level})",
-    bot_badge: "robot",
-    state_waiting: "en attente",
-    state_playing: "en cours",
-    state_paused: "en pause",
-    state_finished: "terminée",
-    create_heading: "Créer une table",
-    game: "Jeu",
-    preset: "Règles",
-    custom_preset: "personnalisées",
-    seats: "Places",
-    seats_hint: "de {min} à {max} joueurs",
-    private_table: "Table privée (accessible seulement par son lien d'invitation)",
-    create: "Créer la table",
-    options_heading: "Options",
-    default_value: "par défaut : {value}",
-    range: "de {min} à {max}",
-    yes: "oui",
-    no: "non",
-    invite_heading: "Rejoindre avec une invitation",
-    invite_link: "Lien d'invitation",
-    invite_hint: "Collez un lien comme …#table=12&invite=ABCD",
-    invite_bad: "Ce n'est pas un lien d'invitation.",
-    go: "Aller",
-    table_title: "Table {id} : {game}",
-    seats_heading: "Places",
-    seat_n: "Place {n}",
-    you_mark: "(vous)",
-    host_mark: "hôte",
-    empty_seat: "libre",
-    sit_here: "S'asseoir ici",
-    sit_in_seat: "S'asseoir à la place {n}",
-    host_heading: "Commandes de l'hôte",
-    start: "Lancer la partie",
-    add_bot: "Ajouter un robot",
-    bot_level: "Niveau du robot",
-    remove_bot: "Retirer le robot",
-    remove_bot_seat: "Retirer le robot de la place {n}",
-    kick: "Exclure",
-    kick_user: "Exclure {name}",
-    make_host: "Nommer hôte",
-    make_host_user: "Nommer {name} hôte",
-    hold: "Prolonger la pause entre les manches",
-    save_options: "Changer les options",
-    leave: "Quitter la table",
-    back_to_lobby: "Retour au salon",
-    left_table: "Vous n'êtes plus à cette table.",
-    invitation: "Lien d'invitation",
-    copy: "Copier",
-    copied: "Lien copié.",
-    spectating: "Vous regardez cette table.",
-    spectators_list: "Spectateurs : {names}",
-    waiting_for_start: "En attente du lancement de la partie par l'hôte.",
-    paused: "Courte pause entre les manches.",
-    paused_held: "L'hôte prolonge la pause entre les manches.",
-    game_heading: "Partie",
-    game_over: "La partie est terminée.",
-    your_turn_badge: "À vous de jouer",
-    turn_of: "À {name} de jouer",
-    playing_now: "joue maintenant",
-    chat_heading: "Discussion",
-    message: "Message",
-    send: "Envoyer",
-    chat_hint: "/me salue, ou /msg NOM texte pour un message privé",
-    history_heading: "Historique",
-    channel: "Canal",
-    channel_all: "Tout",
-    channel_game: "Jeu",
-    channel_chat: "Discussion",
-    channel_system: "Système",
-    history_empty: "Rien pour l'instant.",
-    not_found: "Cette table n'existe pas ou vous ne pouvez pas y entrer.",
-    dice_heading: "Dés",
-    die_n: "Dé {n} : {value}",
-    die_selected: "sélectionné",
-    die_not_rolled: "pas encore lancé",
-    dice_text: "Dés : {dice}",
-    no_dice: "Aucun dé lancé pour l'instant.",
-    roll: "Lancer",
-    roll_selected: "Lancer les dés sélectionnés",
-    roll_all: "Lancer les dés",
-    stop: "S'arrêter",
-    bank: "Encaisser",
-    select_die: "Sélectionner le dé {n}",
-    selection_none: "Aucun dé sélectionné.",
-    selection: "Sélectionnés : {sel}. Non sélectionnés : {unsel}.",
-    nothing: "aucun",
-    rolls_left: "Lancer {n} sur {max} au plus",
-    pot: "Pot : {n}",
-    phase: "Phase : {phase}",
-    players_heading: "Joueurs",
-    tokens: "{n} jetons",
-    score: "{n} points",
-    turn_points: "Points du tour : {n}",
-    say_scores: "Scores (S)",
-    say_turn: "À qui le tour (T)",
-    say_status: "État de la partie (I)",
-    select_all_scoring: "Sélectionner tous les dés qui marquent (A)",
-    clock: "Pendule du tour en secondes (vide : aucune)",
-    set_clock: "Régler la pendule",
-    say_dice: "Dernier jet (D)",
-    say_selection: "Sélection (Espace)",
-    board_heading: "Échiquier",
-    board_label: "Échiquier {game}, {files} colonnes sur {ranks} rangées",
-    white: "Blancs",
-    black: "Noirs",
-    square_empty: "{sq}, vide",
-    rank_word: "Rangée",
-    rank_n: "rangée {n}",
-    square_piece: "{sq}, {piece} des {color}",
-    piece_of: "{piece} des {color}",
-    legal_target: "case possible",
-    picked: "pièce choisie",
-    last_move_mark: "dernier coup",
-    picked_piece: "{piece} en {sq} : cases possibles {targets}.",
-    no_targets: "{piece} en {sq} n'a aucun coup légal.",
-    pick_cancelled: "Annulé.",
-    not_your_piece: "Choisissez une de vos pièces.",
-    last_move: "Dernier coup : {move}",
-    check: "Échec !",
-    type_move: "Taper un coup",
-    type_move_hint: "Par exemple f2f4 ou Nc1e2",
-    play_move: "Jouer",
-    setup_heading: "Placement des Noirs",
-    setup_intro: "Les Noirs choisissent où se placent le Roi, la Dame, l'Aigle, le Lion, le Rhinocéros et le Buffle ; les Blancs copient en miroir.",
-    setup_choose: "Choisir ce placement",
-    setup_label: "Disposition",
-    setup_waiting: "Les Noirs choisissent le placement.",
-    say_last_move: "Dernier coup (L)",
-    say_status_chess: "État (S)",
-    offer_draw: "Proposer la nulle",
-    accept_draw: "Accepter la nulle",
-    resign: "Abandonner",
-    resign_confirm: "Abandonner cette partie ?",
-    promotion_heading: "Promotion",
-    promote_to: "Promouvoir en {piece}",
-    cancel: "Annuler",
-    you_play: "Vous jouez les {color}.",
-    to_move: "Trait aux {color}",
-    settings_heading: "Réglages",
-    speech_mode: "Lire les annonces avec la synthèse vocale du navigateur (au lieu de la zone annoncée par le lecteur d'écran)",
-    sound_on: "Sons pour les dés et pour votre tour",
-    volume: "Volume des sons",
-    announce_channels: "Annoncer ces canaux",
-    sound_channels: "Sons de ces canaux (quand les sons sont activés)",
-    sound_game: "Dés",
-    sound_chat: "Messages de discussion",
-    help_heading: "Aide",
-    rules_heading: "Règles",
-    rules_at_table: "Les règles complètes en vigueur s'affichent à une table (Ctrl+F1 là-bas). Voici les jeux de règles et les options du jeu choisi dans le formulaire.",
-    help_common: [
-      "F1 : cette aide. Ctrl+F1 : les règles du jeu de cette table.",
-      "Tab et Maj+Tab passent d'une commande à l'autre ; chaque raccourci a aussi son bouton.",
-      "Les raccourcis d'une lettre marchent quand le focus n'est pas dans un champ de texte.",
-      "Échap ferme une boîte de dialogue.",
-    ],
-    help_signin: ["Tapez un nom et appuyez sur Entrée pour jouer en invité, ou utilisez un compte plus bas."],
-    help_lobby: [
-      "Le tableau des tables donne pour chacune le jeu, les options, les places et l'état, avec les boutons Rejoindre et Regarder.",
-      "Le formulaire plus bas crée une table : jeu, règles et options ; chaque option dit ce qu'elle fait.",
-    ],
-    help_table: [
-      "La page a des sections : places, partie, discussion et historique, chacune sous un titre de niveau 2.",
-      "Les événements sont lus au fil de l'eau ; « à vous de jouer » est annoncé en priorité.",
-      "C va au champ de discussion, H à l'historique.",
-    ],
-    help_dice: [
-      "1 à 6 (touches de la rangée des chiffres, en AZERTY aussi) : sélectionner le dé 1 à 6.",
-      "Maj+1 à 6 : désélectionner le dé 1 à 6.",
-      "Espace : dire quels dés sont sélectionnés et lesquels ne le sont pas (sur le bouton d'un dé, Espace et Entrée basculent ce dé).",
-      "R ou Entrée : lancer (421 : les dés sélectionnés, les trois si aucun ; Zilch : mettre de côté les dés sélectionnés et relancer les autres).",
-      "K : garder son jet et s'arrêter (421). B : mettre de côté les dés sélectionnés et encaisser (Zilch). A : sélectionner tous les dés qui marquent (Zilch).",
-      "D : répéter le dernier jet. S : jetons ou scores de chacun. T : à qui le tour. I : l'état de la partie.",
-    ],
-    help_chess: [
-      "Les flèches parcourent les cases de l'échiquier ; Début et Fin vont aux bouts d'une rangée.",
-      "Entrée ou Espace choisit la pièce de la case, puis sa destination ; les cases possibles sont annoncées.",
-      "Échap annule le choix. On peut aussi taper un coup dans le champ prévu (M y mène, B ramène à l'échiquier).",
-      "L : dire le dernier coup. T : à qui le tour. S : l'état de la partie.",
-    ],
-    phase_draw: "qui commence",
-    phase_charge: "charge",
-    phase_decharge: "décharge",
-    phase_over: "partie finie",
-    playoff_draw: "Chacun lance une fois pour savoir qui commence",
-    playoff_worst: "Rampo pour le plus faible jet",
-    playoff_best: "Rampo pour le plus fort jet",
-    round_n: "Manche {n}",
-    rolls_n: "{n} lancers",
-    col_tokens: "Jetons",
-    col_this_turn: "Ce tour",
-    col_losses: "Manches perdues",
-    col_score: "Score",
-    col_entered: "Entré",
-    out: "sorti",
-    no_more_rolls: "Vous ne pouvez pas lancer maintenant.",
-    
-    cannot_roll: "Ce lancer n'est pas permis maintenant.",
-    cannot_stop: "Vous ne pouvez pas vous arrêter maintenant.",
-    select_scoring: "Sélectionnez d'abord les dés qui marquent à mettre de côté (touches 1 à 6).",
-    cannot_bank: "Vous ne pouvez pas encaisser : mettez de côté des dés qui marquent et atteignez le minimum.",
-    final_round: "Dernier tour",
-    tiebreak: "Départage",
-    bank_needs: "Pour encaisser il faut {n} points ce tour",
-    not_scoring: "Ces dés ne peuvent pas être mis de côté ensemble : choisissez des dés qui marquent.",
-    set_aside_roll: "Mettre de côté les dés sélectionnés et relancer les autres",
-    set_aside_bank: "Mettre de côté les dés sélectionnés et encaisser",
-    set_aside: "De côté : {dice}",
-    loading: "Chargement…",
-    error_prefix: "Erreur : {message}",
-  },
-};
-
-let current = "en";
+// The web client's words. They are not written here: the server sends the
+// "web-*" messages of the product's one catalogue (src/zanzibar/l10n/<lang>/web.ftl)
+// as JSON from /api/l10n/<lang>.json, and this module formats them. Game
+// sentences (events, answers to "scores", "turn"...) come from the server
+// already in the user's language. See docs/l10n.md.
 
 export const LANGUAGES = ["en", "fr"];
+
+const loaded = {}; // lang -> {messages, lines}
+const pending = {}; // lang -> Promise
+let current = "en";
+
+/** Fetch (once) the messages of a language; resolves when they can be used. */
+export function loadLang(code) {
+  if (loaded[code]) return Promise.resolve(loaded[code]);
+  if (!pending[code]) {
+    pending[code] = fetch(`/api/l10n/${encodeURIComponent(code)}.json`, { cache: "no-cache" })
+      .then((response) => {
+        if (!response.ok) throw new Error(`no messages for ${code} (HTTP ${response.status})`);
+        return response.json();
+      })
+      .then((body) => {
+        loaded[code] = { messages: body.messages, lines: new Set(body.lines) };
+        return loaded[code];
+      })
+      .finally(() => {
+        delete pending[code];
+      });
+  }
+  return pending[code];
+}
 
 /** The language in use ("en" or "fr"). */
 export function lang() {
   return current;
 }
 
-/** Switch the interface language (the page's lang attribute follows). */
+/**
+ * Switch the interface language (the page's lang attribute follows). Returns a
+ * promise resolved once its messages are loaded: render after it.
+ */
 export function setLang(code) {
   current = LANGUAGES.includes(code) ? code : "en";
   document.documentElement.lang = current;
+  return loadLang(current).catch(() => (current === "en" ? null : loadLang("en")));
 }
 
-/** A string by key, with {placeholders} filled; English if French lacks it. */
+function vowel(value) {
+  const first = String(value ?? "").trim().normalize("NFD").charAt(0).toLowerCase();
+  return first && "aeiouyh".includes(first) ? "yes" : "no";
+}
+
+function show(value) {
+  if (typeof value === "number") return new Intl.NumberFormat(current).format(value);
+  return String(value);
+}
+
+function variant(node, vars) {
+  const value = node.s.f === "VOWEL" ? vowel(vars[node.s.v]) : vars[node.s.v];
+  for (const [key, pattern] of node.k) {
+    if (String(key) === String(value)) return pattern;
+  }
+  if (typeof value === "number") {
+    const category = new Intl.PluralRules(current).select(value);
+    for (const [key, pattern] of node.k) {
+      if (key === category) return pattern;
+    }
+  }
+  return node.k[node.d][1];
+}
+
+/** Format one exported pattern with its variables (see l10n/webexport.py for the form). */
+export function formatPattern(pattern, vars = {}, table = null, depth = 0) {
+  let text = "";
+  for (const item of pattern) {
+    if (typeof item === "string") text += item;
+    else if (typeof item === "number") text += show(item);
+    else if ("s" in item) text += formatPattern(variant(item, vars), vars, table, depth + 1);
+    else if ("m" in item) {
+      const ref = table?.messages[item.m.replace(/^web-/, "")];
+      text += ref && depth < 8 ? formatPattern(ref, vars, table, depth + 1) : `{${item.m}}`;
+    } else if ("f" in item) text += vowel(vars[item.v]);
+    else text += item.v in vars ? show(vars[item.v]) : `{$${item.v}}`;
+  }
+  return text;
+}
+
+/**
+ * A message by key ("join_table" reads web-join_table) with its variables;
+ * help texts ("help_*") are lists of lines. Until the language is loaded, the key.
+ */
 export function t(key, vars = {}) {
-  const table = STRINGS[current] || STRINGS.en;
-  let text = key in table ? table[key] : STRINGS.en[key];
-  if (text === undefined) return key;
-  if (Array.isArray(text)) return text;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  const table = loaded[current] || loaded.en;
+  const pattern = table?.messages[key];
+  if (pattern === undefined) return key;
+  const text = formatPattern(pattern, vars, table);
+  if (table.lines.has(key) || key.startsWith("help_")) return text.split("\n");
+  return text;
 }
 
 /** Pick the language a visitor probably wants: saved choice, then the browser's. */
@@ -559,10 +106,10 @@ export function guessLang() {
   return LANGUAGES.includes(nav) ? nav : "en";
 }
 
-/** Join words as a sentence does: "a, b and c" / "a, b et c". */
+/** Join words as a sentence does: "a, b and c" / "a, b et c" (the catalogue's list-and). */
 export function joinWords(items) {
   if (items.length === 0) return t("nothing");
   if (items.length === 1) return String(items[0]);
-  const word = current === "fr" ? " et " : " and ";
-  return items.slice(0, -1).join(", ") + word + items[items.length - 1];
+  const head = items.slice(0, -1).map(String).join(t("list_separator"));
+  return t("list_and", { head, last: String(items[items.length - 1]) });
 }

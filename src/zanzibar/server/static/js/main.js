@@ -145,7 +145,7 @@ function signedIn(session) {
   localStorage.setItem("zanzibar.token", session.token);
   localStorage.setItem("zanzibar.user", JSON.stringify(session.user));
   if (session.user.lang) {
-    setLang(session.user.lang);
+    setLang(session.user.lang).then(() => rerender());
     localStorage.setItem("zanzibar.lang", session.user.lang);
   }
   connect();
@@ -540,11 +540,12 @@ function showSettings() {
 
 // -- start --------------------------------------------------------------------------
 
-function boot() {
-  setLang(app.user?.lang || guessLang());
+async function boot() {
+  // The interface's words come from the server's catalogue: load them first.
+  await setLang(app.user?.lang || guessLang());
   const select = document.getElementById("lang-select");
-  select.addEventListener("change", () => {
-    setLang(select.value);
+  select.addEventListener("change", async () => {
+    await setLang(select.value);
     localStorage.setItem("zanzibar.lang", select.value);
     rerender();
     // The server renders game sentences in the language given at hello.
