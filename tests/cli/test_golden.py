@@ -47,7 +47,9 @@ def test_golden_transcript(path: Path) -> None:
 
 def test_every_game_and_language_has_a_transcript() -> None:
     names = {p.stem.rsplit("-seed", 1)[0] for p in CASES}
-    assert names >= {f"{game}-{lang}" for game in ("421", "zilch", "chess") for lang in ("en", "fr")}
+    assert names >= {
+        f"{game}-{lang}" for game in ("421", "zilch", "chess") for lang in ("en", "fr")
+    }
 
 
 #: English words that must not reach a French player (homographs such as
@@ -60,9 +62,7 @@ _ENGLISH = re.compile(
 _GRAMMAR = re.compile(r"\b[01] (jetons|lancers|dés|secondes|joueurs|manches|coups)\b|\(s\)")
 
 
-@pytest.mark.parametrize(
-    "path", [p for p in CASES if "-fr-" in p.name], ids=lambda p: p.stem
-)
+@pytest.mark.parametrize("path", [p for p in CASES if "-fr-" in p.name], ids=lambda p: p.stem)
 def test_french_transcripts_read_as_french(path: Path) -> None:
     """No English word, no "0 jetons", no "(s)", no placeable left, no internal tag."""
     said = [

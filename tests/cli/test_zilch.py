@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from zanzibar.cli.main import dispatch, main
 from zanzibar.cli.frame.drivers import LocalDriver
 from zanzibar.cli.frame.loop import Frame
 from zanzibar.cli.games.zilch import ZilchPlugin
+from zanzibar.cli.main import dispatch, main
 from zanzibar.cli.play import run_frame
 from zanzibar.engine.match import Match
 from zanzibar.games.zilch.bots import make_bot
@@ -117,12 +117,13 @@ def test_typed_commands() -> None:
     text = "\n".join(out)
     assert "you rolled 2 3 1 6 4 4" in text
     assert "No die chosen." in text
-    assert "Chosen: 1 (dice 3), worth 100." in text
+    assert "Chosen: 1 (die 3), worth 100." in text
     assert "Chosen: 2 3 (dice 1 2); they do not all score." in text
     assert "only scoring dice may be set aside" in text
     assert "Last roll: 2 3 1 6 4 4." in text
-    assert "You 0 (not entered), Bot 1 0 (not entered)" in text
+    assert "You: 0 points (not entered yet), Bot 1: 0 points (not entered yet)" in text
     assert "you have 0 points this turn and must choose among 2 3 1 6 4 4" in text
+    assert "first to 5,000 starts the last round; your turn" in text
 
 
 def test_typed_commands_in_french() -> None:
@@ -130,7 +131,7 @@ def test_typed_commands_in_french() -> None:
     game = client(out, lang="fr")
     game.run(["roll", "all", "sel"])
     assert "vous avez lancé 2 3 1 6 4 4" in out
-    assert "Choisis\u00a0: 1 (dés 3), valent 100." in out
+    assert "Choisi\u00a0: 1 (dé 3), vaut 100." in out
 
 
 def test_a_whole_game_through_a_pipe() -> None:
@@ -160,7 +161,7 @@ def test_a_whole_game_through_a_pipe() -> None:
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Zilch 5000: You and Anna.")
-    assert lines[2] == "your turn: roll the six dice; banking needs 500 in the turn"
+    assert lines[2] == "your turn: roll the six dice; banking needs 500 points in the turn"
     assert "your turn" in lines
     assert any(line.startswith("you rolled ") for line in lines)
     assert any(" wins with " in line or line.startswith("you win with ") for line in lines)

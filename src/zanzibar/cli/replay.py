@@ -96,9 +96,14 @@ def fetch_from_database(db_url: str, game_id: int) -> dict[str, Any]:
     """Read a game straight from the salon's database (no server needed, nothing written)."""
     from zanzibar.salon import read_game_record
 
-    data: dict[str, Any] | None = asyncio.run(read_game_record(db_url, game_id))
+    try:
+        data: dict[str, Any] | None = asyncio.run(read_game_record(db_url, game_id))
+    except Exception as exc:  # the driver's message may hold the URL and its password
+        raise ZanzibarError(
+            f"cannot read the salon's database ({type(exc).__name__}); check --db or --data-dir"
+        ) from None
     if data is None:
-        raise ZanzibarError(f"there is no game {game_id} in {db_url}")
+        raise ZanzibarError(f"there is no game {game_id} in this database")
     return data
 
 

@@ -16,6 +16,7 @@ rest.
 from __future__ import annotations
 
 import asyncio
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -89,6 +90,31 @@ def key_label(key: str, lang: str) -> str:
     else:
         parts.append(say(lang, f"cli-key-{base}"))
     return "+".join(parts)
+
+
+#: Where a rule came from (``[seed 000]``, ``(graine 004 : 1500)``): for us, not for players.
+_SOURCE_TAG = re.compile(r"\s*[\[(](?:seeds?|graines?) [^\])]*[\])]", re.IGNORECASE)
+_SOURCE_WORD = re.compile(r"\b(?:seeds?|graines?) \d{3}\b", re.IGNORECASE)
+#: A sentence ends at . ! ? (then a space and a capital letter or a digit); a clause at ;.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý0-9«])|(?<=;)\s+")
+#: Longest line of the rules a player hears.
+RULES_WIDTH = 110
+
+
+def rules_lines(text: str) -> list[str]:
+    """The rules as short lines: one sentence a line, long ones wrapped, no source tags.
+
+    >>> rules_lines("- Six dice (seed 004). Points: 1 = 100. The seed 004 says nothing of it.")
+    ['Six dice.', 'Points: 1 = 100.']
+    """
+    lines: list[str] = []
+    for raw in text.splitlines():
+        line = _SOURCE_TAG.sub("", raw).strip().lstrip("-").strip()
+        for sentence in _SENTENCE_END.split(line):
+            if not sentence or _SOURCE_WORD.search(sentence):
+                continue
+            lines.extend(textwrap.wrap(sentence, RULES_WIDTH))
+    return lines
 
 
 @dataclass
@@ -204,15 +230,11 @@ class Frame:
         return say(self.lang, "cli-list-end", items=separator.join(parts))
 
     def command_lines(self) -> list[str]:
-        """Typed ``help``: every typed command in this language, with the other one's word."""
+        """Typed ``help``: every typed command in this language (the other's words work too)."""
         lines = [say(self.lang, "cli-commands-intro")]
         for spec in (*self.plugin.commands(), *FRAME_COMMANDS):
             msg = f"cli-cmd-{spec.name}"
-            word = say(self.lang, msg)
-            others = sorted({say(lang, msg) for lang in LANGUAGES} - {word})
-            shown = " ".join(filter(None, (word, spec.args)))
-            if others:
-                shown += " (" + ", ".join(others) + ")"
+            shown = " ".join(filter(None, (say(self.lang, msg), spec.args)))
             lines.append(
                 say(
                     self.lang,
@@ -375,7 +397,7 @@ class Frame:
             return Reply([*self.help_lines(), *self.command_lines()])
         if name == "rules":
             text = self.driver.rules.rules_text(self.lang, self.driver.options)
-            return Reply([line for line in text.splitlines() if line.strip()])
+            return Reply(rules_lines(text))
         if name in {"scores", "turn", "status"}:
             return Reply([self.ctx.describe(name)])
         if name == "quit":

@@ -107,8 +107,21 @@ class ZilchPlugin:
         where = faces([i + 1 for i in self.selection.order])
         value = state.config.table.score(counts_of(chosen))
         if value is None:
-            return say(ctx.lang, "cli-zilch-selected-bad", dice=faces(chosen), positions=where)
-        return say(ctx.lang, "cli-zilch-selected", dice=faces(chosen), positions=where, value=value)
+            return say(
+                ctx.lang,
+                "cli-zilch-selected-bad",
+                dice=faces(chosen),
+                positions=where,
+                count=len(chosen),
+            )
+        return say(
+            ctx.lang,
+            "cli-zilch-selected",
+            dice=faces(chosen),
+            positions=where,
+            value=value,
+            count=len(chosen),
+        )
 
     def parse_free(self, text: str, ctx: Ctx) -> Reply | None:
         """``3`` chooses die 3, ``-3`` takes it back (as typed from a pipe)."""

@@ -61,7 +61,7 @@ cli-help-turn = whose turn
 cli-help-status = state of play
 cli-help-line = type a command
 cli-help-quit = quit
-cli-commands-intro = Typed commands, in English or in French:
+cli-commands-intro = Typed commands (the French words work too):
 cli-command-line = { $command }: { $what }
 
 ## Command words (value: the word; .also: more words; .help: what it does)
@@ -139,8 +139,14 @@ cli-zilch-nothing-to-choose = There are no dice to choose from now.
 cli-zilch-no-roll = Nobody has rolled yet.
 cli-zilch-last-roll = Last roll: { $dice }.
 cli-zilch-none-selected = No die chosen.
-cli-zilch-selected = Chosen: { $dice } (dice { $positions }), worth { $value }.
-cli-zilch-selected-bad = Chosen: { $dice } (dice { $positions }); they do not all score.
+cli-zilch-selected = { $count ->
+    [one] Chosen: { $dice } (die { $positions }), worth { $value }.
+   *[other] Chosen: { $dice } (dice { $positions }), worth { $value }.
+}
+cli-zilch-selected-bad = { $count ->
+    [one] Chosen: { $dice } (die { $positions }); it does not score.
+   *[other] Chosen: { $dice } (dice { $positions }); they do not all score.
+}
 cli-help-commands-typed = Type a move or a command, then Enter; type help for the list.
 
 ## Chess

@@ -61,7 +61,7 @@ cli-help-turn = à qui le tour
 cli-help-status = état de la partie
 cli-help-line = taper une commande
 cli-help-quit = quitter
-cli-commands-intro = Commandes tapées, en français ou en anglais :
+cli-commands-intro = Commandes tapées (les mots anglais marchent aussi) :
 cli-command-line = { $command } : { $what }
 
 ## Mots des commandes (valeur : le mot ; .also : d'autres mots ; .help : ce qu'il fait)
@@ -140,8 +140,14 @@ cli-zilch-nothing-to-choose = Il n'y a pas de dés à choisir maintenant.
 cli-zilch-no-roll = Personne n'a encore lancé.
 cli-zilch-last-roll = Dernier lancer : { $dice }.
 cli-zilch-none-selected = Aucun dé choisi.
-cli-zilch-selected = Choisis : { $dice } (dés { $positions }), valent { $value }.
-cli-zilch-selected-bad = Choisis : { $dice } (dés { $positions }) ; ils ne marquent pas tous.
+cli-zilch-selected = { $count ->
+    [one] Choisi : { $dice } (dé { $positions }), vaut { $value }.
+   *[other] Choisis : { $dice } (dés { $positions }), valent { $value }.
+}
+cli-zilch-selected-bad = { $count ->
+    [one] Choisi : { $dice } (dé { $positions }) ; il ne marque pas.
+   *[other] Choisis : { $dice } (dés { $positions }) ; ils ne marquent pas tous.
+}
 cli-help-commands-typed = Tapez un coup ou une commande, puis Entrée ; tapez aide pour la liste.
 
 ## Échecs
