@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from zanzibar.engine.errors import OptionError
+from zanzibar.l10n.msg import texts
 
 OptionType = Literal["int", "bool", "choice"]
 
@@ -40,12 +41,18 @@ class OptionSpec:
     name: str
     type: OptionType
     default: Any
+    #: A text per language, or a catalogue message (``Msg("options-…")``, seen as texts).
     description: Mapping[str, str]
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     source: str = ""
     choice_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "description", texts(self.description))
+        labels = {k: texts(v) for k, v in self.choice_labels.items()}
+        object.__setattr__(self, "choice_labels", labels)
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` as this option's type, or raise :class:`OptionError`.
@@ -122,6 +129,9 @@ class Preset:
     description: Mapping[str, str]
     values: Mapping[str, Any]
     source: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "description", texts(self.description))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ says them for a :class:`Listener`. See docs/l10n.md.
 """
 
 from zanzibar.l10n.catalogue import Catalogue, default_catalogue, languages
-from zanzibar.l10n.msg import Msg, Seat
+from zanzibar.l10n.msg import Msg, Seat, Texts
 from zanzibar.l10n.voice import L10nError, Listener, Voice, is_strict, say, set_strict
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Listener",
     "Msg",
     "Seat",
+    "Texts",
     "Voice",
     "default_catalogue",
     "is_strict",

@@ -9,7 +9,7 @@ from the words is what lets one event read "You rolled" to its roller and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -95,3 +95,40 @@ def _arg_from_json(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_arg_from_json(v) for v in value)
     return value
+
+
+class Texts(Mapping[str, str]):
+    """A message seen as ``{language: sentence}``, for code that holds texts per language.
+
+    >>> Texts(Msg("salon-nobody"))["fr"]
+    'personne'
+    """
+
+    def __init__(self, msg: Msg) -> None:
+        self.msg = msg
+
+    def __getitem__(self, lang: str) -> str:
+        from zanzibar.l10n import catalogue
+        from zanzibar.l10n.voice import Voice
+
+        if lang not in catalogue.default_catalogue().languages:
+            raise KeyError(lang)
+        return Voice(lang).say(self.msg)
+
+    def __iter__(self) -> Iterator[str]:
+        from zanzibar.l10n.catalogue import languages
+
+        return iter(languages())
+
+    def __len__(self) -> int:
+        from zanzibar.l10n.catalogue import languages
+
+        return len(languages())
+
+    def __repr__(self) -> str:
+        return f"Texts({self.msg!r})"
+
+
+def texts(value: Mapping[str, str] | Msg) -> Mapping[str, str]:
+    """``value`` as texts per language (a Msg becomes :class:`Texts`)."""
+    return Texts(value) if isinstance(value, Msg) else value

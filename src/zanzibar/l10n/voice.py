@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zanzibar.l10n.catalogue import SOURCE_LANGUAGE, Catalogue, default_catalogue
+from zanzibar.l10n import catalogue as _catalogue
+from zanzibar.l10n.catalogue import SOURCE_LANGUAGE, Catalogue
 from zanzibar.l10n.msg import Msg, Seat
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ class Voice:
     def __init__(
         self, lang: str, catalogue: Catalogue | None = None, *, strict: bool | None = None
     ) -> None:
-        self.catalogue = catalogue or default_catalogue()
+        self.catalogue = catalogue or _catalogue.default_catalogue()
         self.strict = _strict if strict is None else strict
         if lang not in self.catalogue.languages:
             if self.strict:

@@ -16,9 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from zanzibar.engine.errors import ZanzibarError
 from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import Bot, GameRules
+from zanzibar.l10n import Msg, Voice
 from zanzibar.salon.history import Channel, History, Item
 from zanzibar.salon.messages import display_names, system_text
 from zanzibar.salon.seats import Seat
@@ -181,7 +183,10 @@ class Table:
         text = self.texts.get(key)
         if text is None:
             if item.channel == "system":
-                text = system_text(data["kind"], lang, data.get("values", {}))
+                values = data.get("values", {})
+                if data["kind"] == "options_changed":
+                    values = {"options": [self._option_change(c, lang) for c in values["options"]]}
+                text = system_text(data["kind"], lang, values)
             else:
                 names = display_names(info.names, lang) if info else []
                 event = Event.from_json(data["event"])
@@ -190,6 +195,25 @@ class Table:
                 self.texts.clear()
             self.texts[key] = text
         return text
+
+    def _option_change(self, change: str, lang: str) -> str:
+        """ "target=10000" as a player reads it: "Score that ends the game: 10,000"."""
+        name, sep, value = str(change).partition("=")
+        if not sep:
+            return Voice(lang).say(Msg("salon-option-preset", preset=name))
+        try:
+            spec = self.rules.options.spec(name)
+        except ZanzibarError:
+            return str(change)
+        words: Any = value
+        if spec.choices and value in spec.choice_labels:
+            words = spec.choice_labels[value].get(lang, value)
+        elif spec.type == "bool":
+            words = Msg("salon-option-yes" if value == "True" else "salon-option-no")
+        elif spec.type == "int" and value.lstrip("-").isdigit():
+            words = int(value)
+        option = spec.description.get(lang, name).rstrip(".")
+        return Voice(lang).say(Msg("salon-option-change", option=option, value=words))
 
     def message(
         self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None

@@ -47,7 +47,6 @@ from zanzibar.games.chess.notation import (
     parse_coordinate,
     parse_move,
     piece_msg,
-    piece_name,
 )
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.setup import (
@@ -58,7 +57,7 @@ from zanzibar.games.chess.setup import (
     setup_fen,
 )
 from zanzibar.games.chess.variant import Promotion, Variant
-from zanzibar.l10n import Listener, Msg, Seat, Voice
+from zanzibar.l10n import Listener, Msg, Seat, Texts, Voice
 
 PHASES = ("setup", "play", "over")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -144,7 +143,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
     ) -> None:
         self.variant = variant
         self.name = variant.name
-        self.title = dict(variant.title)
+        self.title = Texts(Msg(f"games-title-{variant.name}"))
         self._seed_variant = (
             variant.with_extra_promotions(extra_promotions) if extra_promotions else None
         )
@@ -161,10 +160,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
                 "repetition",
                 "int",
                 v.repetition_count,
-                {
-                    "en": "Draw when the same position occurs this many times (0: never)",
-                    "fr": "Nulle quand la même position survient ce nombre de fois (0 : jamais)",
-                },
+                Texts(Msg("options-chess-option-repetition")),
                 minimum=0,
                 maximum=5,
                 source="FIDE Laws of Chess, article 9.2 (inherited from orthodox chess)",
@@ -173,45 +169,40 @@ class ChessRules(GameRules[ChessState, ChessAction]):
                 "move_rule",
                 "int",
                 v.move_rule,
-                {
-                    "en": "Draw after this many moves by each side without capture or "
-                    + "/".join(piece_name(v, x, "en") for x in v.move_rule_resets)
-                    + " move (0: never)",
-                    "fr": "Nulle après ce nombre de coups de chaque camp sans prise ni coup de "
-                    + "/".join(piece_name(v, x, "fr") for x in v.move_rule_resets)
-                    + " (0 : jamais)",
-                },
+                Texts(
+                    Msg(
+                        "options-chess-option-move-rule",
+                        piece1=piece_msg(v, v.move_rule_resets[0]),
+                        piece2=piece_msg(v, v.move_rule_resets[1])
+                        if len(v.move_rule_resets) > 1
+                        else "none",
+                    )
+                ),
                 minimum=0,
                 maximum=200,
                 source="FIDE Laws of Chess, article 9.3 (inherited from orthodox chess)",
             ),
         ]
-        presets = [Preset("standard", {"en": "Standard rules", "fr": "Règles standard"}, {})]
+        presets = [Preset("standard", Texts(Msg("options-chess-preset-standard")), {})]
         if v.setup.kind == "mirror-choice":
             specs.append(
                 OptionSpec(
                     "setup",
                     "choice",
                     "choose",
-                    {
-                        "en": "Black chooses the arrangement, or start from the default diagram",
-                        "fr": "Les Noirs choisissent la disposition, ou départ du diagramme par défaut",
-                    },
+                    Texts(Msg("options-chess-option-setup")),
                     choices=("choose", "default"),
                     source=v.sources[0] if v.sources else "",
                     choice_labels={
-                        "choose": {"en": "Black chooses", "fr": "Les Noirs choisissent"},
-                        "default": {"en": "Default diagram", "fr": "Diagramme par défaut"},
+                        "choose": Texts(Msg("options-chess-option-setup-choose")),
+                        "default": Texts(Msg("options-chess-option-setup-default")),
                     },
                 )
             )
             presets.append(
                 Preset(
                     "quick",
-                    {
-                        "en": "Start from the default diagram",
-                        "fr": "Départ du diagramme par défaut",
-                    },
+                    Texts(Msg("options-chess-preset-quick")),
                     {"setup": "default"},
                 )
             )
@@ -221,22 +212,14 @@ class ChessRules(GameRules[ChessState, ChessAction]):
                     "seed_promotions",
                     "bool",
                     False,
-                    {
-                        "en": "Knight and Camel promote to Buffalo, Elephant and Machine to Lion "
-                        "(from the seed text, not the author's rules)",
-                        "fr": "Cavalier et Chameau promus en Buffle, Éléphant et Machine en Lion "
-                        "(texte d'origine, pas les règles de l'auteur)",
-                    },
+                    Texts(Msg("options-chess-option-seed-promotions")),
                     source=seed_source,
                 )
             )
             presets.append(
                 Preset(
                     "seed",
-                    {
-                        "en": "With the seed text's promotions",
-                        "fr": "Avec les promotions du texte d'origine",
-                    },
+                    Texts(Msg("options-chess-preset-seed")),
                     {"seed_promotions": True},
                     source=seed_source,
                 )

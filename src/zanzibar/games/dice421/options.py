@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from zanzibar.engine.options import OptionSchema, OptionSpec, Preset
+from zanzibar.l10n import Msg, Texts
 
 S000 = "seeds 000/001 (the Salon's rules)"
 S002 = "seed 002 (bar rules)"
@@ -28,10 +29,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "tokens",
         "int",
         21,
-        {
-            "en": "Tokens in the pot at the start of each round.",
-            "fr": "Nombre de jetons dans le pot au début de chaque manche.",
-        },
+        Texts(Msg("options-dice421-option-tokens")),
         minimum=1,
         maximum=200,
         source=f"{S000}: 21 usual, any number possible; {S002}: a pot of 21",
@@ -40,26 +38,18 @@ SPECS: tuple[OptionSpec, ...] = (
         "dry_charge",
         "bool",
         False,
-        {
-            "en": "Dry charge: one roll each per turn during the charge.",
-            "fr": "Charge « sèche » : un seul lancer chacun par tour pendant la charge.",
-        },
+        Texts(Msg("options-dice421-option-dry-charge")),
         source=f"{S000}: variant, off by default; {S002}: one roll each in the charge",
     ),
     OptionSpec(
         "zero_after_charge",
         "choice",
         "out",
-        {
-            "en": "Players with no tokens when the charge ends: out and safe, or still in the "
-            "décharge, where they can be given tokens.",
-            "fr": "Joueurs sans jeton à la fin de la charge : sortis et gagnants, ou toujours "
-            "dans la décharge, où on peut leur en donner.",
-        },
+        Texts(Msg("options-dice421-option-zero-after-charge")),
         choices=("out", "stay"),
         choice_labels={
-            "out": {"en": "out, safe", "fr": "sortis, gagnants"},
-            "stay": {"en": "stay in the décharge", "fr": "restent en décharge"},
+            "out": Texts(Msg("options-dice421-option-zero-after-charge-out")),
+            "stay": Texts(Msg("options-dice421-option-zero-after-charge-stay")),
         },
         source=f"{S000}: they have won and go out; {S002}: they are in no way winners yet",
     ),
@@ -67,16 +57,11 @@ SPECS: tuple[OptionSpec, ...] = (
         "token_amount",
         "choice",
         "strongest",
-        {
-            "en": "Tokens the turn loser takes in the charge: the value of the strongest throw, "
-            "or of its own throw.",
-            "fr": "Jetons que prend le perdant du tour pendant la charge : la valeur de la "
-            "meilleure combinaison, ou de la sienne.",
-        },
+        Texts(Msg("options-dice421-option-token-amount")),
         choices=("strongest", "own"),
         choice_labels={
-            "strongest": {"en": "strongest throw", "fr": "meilleure combinaison"},
-            "own": {"en": "loser's own throw", "fr": "combinaison du perdant"},
+            "strongest": Texts(Msg("options-dice421-option-token-amount-strongest")),
+            "own": Texts(Msg("options-dice421-option-token-amount-own")),
         },
         source=f"{S000}: strongest; {S002}: the loser's own combination in the charge",
     ),
@@ -84,15 +69,11 @@ SPECS: tuple[OptionSpec, ...] = (
         "nenette",
         "choice",
         "value4",
-        {
-            "en": "The nénette 2-2-1: worth 4, or a 2-token penalty added to the best value.",
-            "fr": "La nénette 2-2-1 : vaut 4, ou pénalité de 2 jetons ajoutée à la meilleure "
-            "valeur.",
-        },
+        Texts(Msg("options-dice421-option-nenette")),
         choices=("value4", "penalty2"),
         choice_labels={
-            "value4": {"en": "worth 4", "fr": "vaut 4"},
-            "penalty2": {"en": "2-token penalty", "fr": "pénalité de 2 jetons"},
+            "value4": Texts(Msg("options-dice421-option-nenette-value4")),
+            "penalty2": Texts(Msg("options-dice421-option-nenette-penalty2")),
         },
         source=f"{S000}: worth 4; {S002}: penalises its roller 2 tokens, added in the décharge",
     ),
@@ -100,16 +81,11 @@ SPECS: tuple[OptionSpec, ...] = (
         "ties",
         "choice",
         "later_wins",
-        {
-            "en": "Exactly equal throws: the later player's is stronger, or a rampo play-off "
-            "with one roll each.",
-            "fr": "Combinaisons strictement égales : celle du dernier joueur l'emporte, ou "
-            "« rampo », on rejoue un lancer chacun.",
-        },
+        Texts(Msg("options-dice421-option-ties")),
         choices=("later_wins", "rampo"),
         choice_labels={
-            "later_wins": {"en": "later player wins", "fr": "le dernier joueur gagne"},
-            "rampo": {"en": "rampo play-off", "fr": "rampo"},
+            "later_wins": Texts(Msg("options-dice421-option-ties-later-wins")),
+            "rampo": Texts(Msg("options-dice421-option-ties-rampo")),
         },
         source=f"{S000}: the later player wins; {S002}: rampo, starting with the last to play",
     ),
@@ -117,24 +93,18 @@ SPECS: tuple[OptionSpec, ...] = (
         "fewer_rolls_win",
         "bool",
         False,
-        {
-            "en": "Equal throws: the one made in fewer rolls is stronger.",
-            "fr": "À combinaison égale, celle faite en moins de coups l'emporte.",
-        },
+        Texts(Msg("options-dice421-option-fewer-rolls-win")),
         source=f"{S002}, read closely: rampo only 'with the same number of rolls'",
     ),
     OptionSpec(
         "first_player",
         "choice",
         "seat_order",
-        {
-            "en": "Who starts the game: the first seat, or the lowest of one roll each.",
-            "fr": "Qui commence : le premier siège, ou le plus petit score d'un lancer chacun.",
-        },
+        Texts(Msg("options-dice421-option-first-player")),
         choices=("seat_order", "lowest_throw"),
         choice_labels={
-            "seat_order": {"en": "first seat", "fr": "premier siège"},
-            "lowest_throw": {"en": "lowest throw", "fr": "plus petit lancer"},
+            "seat_order": Texts(Msg("options-dice421-option-first-player-seat-order")),
+            "lowest_throw": Texts(Msg("options-dice421-option-first-player-lowest-throw")),
         },
         source=f"{S000}: not stated (seat order); {S002}: everyone rolls, the lowest starts",
     ),
@@ -142,10 +112,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "rounds_to_lose",
         "int",
         1,
-        {
-            "en": "Rounds a player must lose to lose the game (1: a single game).",
-            "fr": "Manches à perdre pour perdre la partie (1 : une seule partie).",
-        },
+        Texts(Msg("options-dice421-option-rounds-to-lose")),
         minimum=1,
         maximum=9,
         source=f"{S000}: one game; {S002}: the first to lose 2 rounds pays",
@@ -154,18 +121,12 @@ SPECS: tuple[OptionSpec, ...] = (
         "fiche_order",
         "choice",
         "salon",
-        {
-            "en": "Order of fiches (1-1-x) and baraques (x-x-x).",
-            "fr": "Ordre des fiches (1-1-x) et des brelans (x-x-x).",
-        },
+        Texts(Msg("options-dice421-option-fiche-order")),
         choices=("salon", "fiche_first", "fiches_above"),
         choice_labels={
-            "salon": {"en": "666 > 611 > 555 > 511 ...", "fr": "666 > 611 > 555 > 511 ..."},
-            "fiche_first": {"en": "611 > 666 > 511 > 555 ...", "fr": "611 > 666 > 511 > 555 ..."},
-            "fiches_above": {
-                "en": "every fiche above every baraque",
-                "fr": "toutes les fiches avant tous les brelans",
-            },
+            "salon": Texts(Msg("options-dice421-option-fiche-order-salon")),
+            "fiche_first": Texts(Msg("options-dice421-option-fiche-order-fiche-first")),
+            "fiches_above": Texts(Msg("options-dice421-option-fiche-order-fiches-above")),
         },
         source=f"{S000}: salon; French Wikipedia '421 (jeu)': fiche first; research: regional",
     ),
@@ -173,10 +134,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "max_rolls",
         "int",
         3,
-        {
-            "en": "Most rolls a player may make in a turn.",
-            "fr": "Nombre maximal de lancers par joueur et par tour.",
-        },
+        Texts(Msg("options-dice421-option-max-rolls")),
         minimum=1,
         maximum=3,
         source=f"{S000}: 3 at most; {S002}: 3 rolls in the décharge",
@@ -186,25 +144,13 @@ SPECS: tuple[OptionSpec, ...] = (
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "salon",
-        {
-            "en": "The Salon's rules (seeds 000/001): the strongest throw sets the tokens, "
-            "the later player wins ties, a single game.",
-            "fr": "Les règles du Salon (graines 000/001) : la meilleure combinaison fixe les "
-            "jetons, le dernier joueur gagne les égalités, une seule partie.",
-        },
+        Texts(Msg("options-dice421-preset-salon")),
         {},
         source=S000,
     ),
     Preset(
         "bar",
-        {
-            "en": "Bar rules (seed 002): dry charge, the loser takes its own value in the charge, "
-            "nénette penalty, rampo, nobody is safe before the décharge, lowest throw starts, "
-            "first to lose 2 rounds pays.",
-            "fr": "Règles de bar (graine 002) : charge sèche, le perdant prend sa propre valeur "
-            "à la charge, pénalité de nénette, rampo, personne n'est sauf avant la décharge, le "
-            "plus petit lancer commence, le premier à perdre 2 manches paie.",
-        },
+        Texts(Msg("options-dice421-preset-bar")),
         {
             "dry_charge": True,
             "zero_after_charge": "stay",

@@ -38,7 +38,7 @@ from zanzibar.games.dice421.state import (
     state_from_json,
     state_to_json,
 )
-from zanzibar.l10n import Msg
+from zanzibar.l10n import Msg, Texts
 
 #: Every action after the first roll: the seven ways to reroll, then stopping.
 _LATER_ACTIONS: tuple[Action, ...] = (
@@ -69,7 +69,7 @@ class Dice421Rules(GameRules[State, Action]):
     """The rules of 421 with both rule sets (presets ``salon`` and ``bar``)."""
 
     name = "421"
-    title = {"en": "421 / Zanzibar", "fr": "421 / Zanzibar"}
+    title = Texts(Msg("games-title-dice421"))
     options = OPTIONS
 
     # -- setting up -------------------------------------------------------------

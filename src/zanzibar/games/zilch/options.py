@@ -25,6 +25,7 @@ from typing import Any
 
 from zanzibar.engine.options import OptionSchema, OptionSpec, Preset
 from zanzibar.games.zilch.scoring import KIND_MODES, ScoringTable
+from zanzibar.l10n import Msg, Texts
 
 SEED = "seed 004"
 RESEARCH = "research/zilch.md"
@@ -39,10 +40,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "target",
         "int",
         5000,
-        {
-            "en": "Score that ends the game (seed 004: 5000).",
-            "fr": "Score qui termine la partie (graine 004 : 5000).",
-        },
+        Texts(Msg("options-zilch-option-target")),
         minimum=500,
         maximum=100_000,
         source=f"{SEED}; 10,000 in the Farkle and online Zilch rule sets ({RESEARCH})",
@@ -51,10 +49,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "entry",
         "int",
         500,
-        {
-            "en": "Points needed in one turn to bank for the first time (0: none).",
-            "fr": "Points nécessaires en un tour pour marquer la première fois (0 : aucun).",
-        },
+        Texts(Msg("options-zilch-option-entry")),
         minimum=0,
         maximum=5000,
         source=SEED,
@@ -63,10 +58,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "minimum",
         "int",
         350,
-        {
-            "en": "Points needed in one turn to bank once entered (0: none).",
-            "fr": "Points nécessaires en un tour pour marquer une fois entré (0 : aucun).",
-        },
+        Texts(Msg("options-zilch-option-minimum")),
         minimum=0,
         maximum=5000,
         source=f"{SEED}; 300 online ({PLAYR}); none in boxed Farkle ({PATCH})",
@@ -75,37 +67,26 @@ SPECS: tuple[OptionSpec, ...] = (
         "end",
         "choice",
         "last_turn",
-        {
-            "en": "End of game: the others get one last turn and ties are replayed (last_turn), "
-            "or reaching the target wins at once (immediate).",
-            "fr": "Fin de partie : les autres jouent un dernier tour et les égalités sont rejouées "
-            "(last_turn), ou atteindre le but gagne aussitôt (immediate).",
-        },
+        Texts(Msg("options-zilch-option-end")),
         choices=("last_turn", "immediate"),
         source=f"{SEED} (last_turn); {BUSCHE} (immediate)",
         choice_labels={
-            "last_turn": {"en": "one last turn each", "fr": "un dernier tour chacun"},
-            "immediate": {"en": "first to the target wins", "fr": "le premier au but gagne"},
+            "last_turn": Texts(Msg("options-zilch-option-end-last-turn")),
+            "immediate": Texts(Msg("options-zilch-option-end-immediate")),
         },
     ),
     OptionSpec(
         "hot_dice_compulsory",
         "bool",
         False,
-        {
-            "en": "After hot dice (all six scored) the player must roll again.",
-            "fr": "Après des dés brûlants (les six ont marqué) le joueur doit relancer.",
-        },
+        Texts(Msg("options-zilch-option-hot-dice-compulsory")),
         source=f"{SEED} lets the player roll again; compulsory re-roll is a variant ({RESEARCH})",
     ),
     OptionSpec(
         "three_ones",
         "int",
         1000,
-        {
-            "en": "Value of three 1s (other triples score 100 times the face).",
-            "fr": "Valeur de trois 1 (les autres brelans valent 100 fois la face).",
-        },
+        Texts(Msg("options-zilch-option-three-ones")),
         minimum=100,
         maximum=10_000,
         source=f"{SEED} (1000); 300 in {PATCH}",
@@ -114,14 +95,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "kinds",
         "choice",
         "seed",
-        {
-            "en": "Four, five or six of a kind: seed (only the triple scores, extra 1s and 5s "
-            "count as singles, six of a kind is two triples), doubling (each extra die doubles "
-            "the triple), fixed (1000, 2000, 3000).",
-            "fr": "Carré, quinte ou sixte : seed (seul le brelan compte, les 1 et 5 en plus "
-            "comptent seuls, six dés pareils font deux brelans), doubling (chaque dé en plus "
-            "double le brelan), fixed (1000, 2000, 3000).",
-        },
+        Texts(Msg("options-zilch-option-kinds")),
         choices=KIND_MODES,
         source=f"{SEED}'s table (seed); {PLAYR} and {SOCIAL} (doubling); {CARDGAMES} and {PATCH} (fixed)",
     ),
@@ -129,10 +103,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "straight",
         "int",
         1500,
-        {
-            "en": "Value of a straight 1-2-3-4-5-6 in one roll (0: does not score).",
-            "fr": "Valeur d'une suite 1-2-3-4-5-6 en un lancer (0 : ne compte pas).",
-        },
+        Texts(Msg("options-zilch-option-straight")),
         minimum=0,
         maximum=10_000,
         source=f"{SEED} (1500); 2500 in {CARDGAMES}",
@@ -141,10 +112,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "three_pairs",
         "int",
         0,
-        {
-            "en": "Value of three different pairs in one roll of six dice (0: does not score).",
-            "fr": "Valeur de trois paires différentes en un lancer de six dés (0 : ne compte pas).",
-        },
+        Texts(Msg("options-zilch-option-three-pairs")),
         minimum=0,
         maximum=10_000,
         source=f"{SEED} has none; 1500 in {PLAYR}, {CARDGAMES}, {PATCH}; 750 in {SOCIAL}",
@@ -153,10 +121,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "four_and_pair",
         "int",
         0,
-        {
-            "en": "Value of four of a kind with a pair in one roll (0: no such combination).",
-            "fr": "Valeur d'un carré avec une paire en un lancer (0 : pas de telle combinaison).",
-        },
+        Texts(Msg("options-zilch-option-four-and-pair")),
         minimum=0,
         maximum=10_000,
         source=f"1500 in {PATCH}",
@@ -165,10 +130,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "two_triplets",
         "int",
         0,
-        {
-            "en": "Value of two triples in one roll (0: they score as two triples).",
-            "fr": "Valeur de deux brelans en un lancer (0 : ils comptent comme deux brelans).",
-        },
+        Texts(Msg("options-zilch-option-two-triplets")),
         minimum=0,
         maximum=10_000,
         source=f"2500 in {PATCH}",
@@ -177,10 +139,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "nothing",
         "int",
         0,
-        {
-            "en": "Value of six dice in which nothing scores (0: a zilch like any other).",
-            "fr": "Valeur de six dés dont aucun ne marque (0 : un zilch comme un autre).",
-        },
+        Texts(Msg("options-zilch-option-nothing")),
         minimum=0,
         maximum=10_000,
         source=f"500 in {PLAYR}",
@@ -189,10 +148,7 @@ SPECS: tuple[OptionSpec, ...] = (
         "zilch_penalty",
         "int",
         0,
-        {
-            "en": "Points lost after three zilches in a row (0: no penalty); a score may go below zero.",
-            "fr": "Points perdus après trois zilchs de suite (0 : pas de pénalité) ; un score peut devenir négatif.",
-        },
+        Texts(Msg("options-zilch-option-zilch-penalty")),
         minimum=0,
         maximum=10_000,
         source=f"500 in {PLAYR} and {SOCIAL} (Busche floors such scores at -2500 in his solver)",
@@ -203,19 +159,13 @@ SPECS: tuple[OptionSpec, ...] = (
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "zilch5000",
-        {
-            "en": "Zilch 5000 as in seed 004: 500 to enter, 350 per bank, 5000, last turn for the others.",
-            "fr": "Zilch 5000 comme la graine 004 : 500 pour entrer, 350 par tour, 5000, dernier tour pour les autres.",
-        },
+        Texts(Msg("options-zilch-preset-zilch5000")),
         {},
         source=SEED,
     ),
     Preset(
         "farkle10000",
-        {
-            "en": "Common Farkle: three pairs, four to six of a kind, straight 2500, no minimum, 10,000.",
-            "fr": "Farkle courant : trois paires, carré à sixte, suite 2500, pas de minimum, 10 000.",
-        },
+        Texts(Msg("options-zilch-preset-farkle10000")),
         {
             "target": 10_000,
             "entry": 0,
@@ -228,10 +178,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "farkle_boxed",
-        {
-            "en": "Boxed Farkle (Patch): three 1s 300, four and a pair 1500, two triples 2500, 10,000.",
-            "fr": "Farkle en boîte (Patch) : trois 1 valent 300, carré et paire 1500, deux brelans 2500, 10 000.",
-        },
+        Texts(Msg("options-zilch-preset-farkle-boxed")),
         {
             "target": 10_000,
             "entry": 0,
@@ -246,12 +193,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "zilch_online",
-        {
-            "en": "Online Zilch (playr): doubling kinds, three pairs 1500, nothing-on-six 500, "
-            "300 minimum, minus 500 after three zilches, 10,000.",
-            "fr": "Zilch en ligne (playr) : doublement par dé, trois paires 1500, rien sur six dés 500, "
-            "300 minimum, moins 500 après trois zilchs, 10 000.",
-        },
+        Texts(Msg("options-zilch-preset-zilch-online")),
         {
             "target": 10_000,
             "entry": 300,
@@ -265,12 +207,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "farkle_social",
-        {
-            "en": "Social-network Farkle: doubling kinds, three pairs 750, 300 minimum, "
-            "minus 500 after three farkles, 10,000.",
-            "fr": "Farkle des réseaux sociaux : doublement par dé, trois paires 750, 300 minimum, "
-            "moins 500 après trois farkles, 10 000.",
-        },
+        Texts(Msg("options-zilch-preset-farkle-social")),
         {
             "target": 10_000,
             "entry": 300,
@@ -283,11 +220,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "farkle_busche",
-        {
-            "en": "Farkle as solved by Busche & Neller: 1s, 5s and triples only, first to 10,000 wins.",
-            "fr": "Farkle tel que résolu par Busche et Neller : 1, 5 et brelans seulement, "
-            "le premier à 10 000 gagne.",
-        },
+        Texts(Msg("options-zilch-preset-farkle-busche")),
         {
             "target": 10_000,
             "entry": 0,

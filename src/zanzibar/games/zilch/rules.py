@@ -37,7 +37,7 @@ from zanzibar.games.zilch.state import (
     state_from_json,
     state_to_json,
 )
-from zanzibar.l10n import Listener, Msg, Seat, Voice
+from zanzibar.l10n import Listener, Msg, Seat, Texts, Voice
 
 MAX_SEATS = 8
 
@@ -46,7 +46,7 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
     """Zilch 5000 and the Farkle family (see :mod:`zanzibar.games.zilch.options`)."""
 
     name = "zilch"
-    title = {"en": "Zilch 5000", "fr": "Zilch 5000"}
+    title = Texts(Msg("games-title-zilch"))
     options: OptionSchema = SCHEMA
 
     # -- setting up -----------------------------------------------------------------

@@ -51,3 +51,7 @@ salon-your-turn-clock = Your turn. { $seconds } { $seconds ->
     [one] second
    *[other] seconds
 }.
+salon-option-change = { $option }: { $value }
+salon-option-preset = the rule set “{ $preset }”
+salon-option-yes = yes
+salon-option-no = no

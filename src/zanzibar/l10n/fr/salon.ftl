@@ -54,3 +54,7 @@ salon-your-turn-clock = À vous de jouer. { $seconds } { $seconds ->
     [one] seconde
    *[other] secondes
 }.
+salon-option-change = { $option } : { $value }
+salon-option-preset = le jeu de règles « { $preset } »
+salon-option-yes = oui
+salon-option-no = non

@@ -1,0 +1,61 @@
+# Options of the games, their choices and presets (the web form and the terminal show them).
+
+options-dice421-option-tokens = Tokens in the pot at the start of each round.
+options-dice421-option-dry-charge = Dry charge: one roll each per turn during the charge.
+options-dice421-option-zero-after-charge = Players with no tokens when the charge ends: out and safe, or still in the décharge, where they can be given tokens.
+options-dice421-option-zero-after-charge-out = out, safe
+options-dice421-option-zero-after-charge-stay = stay in the décharge
+options-dice421-option-token-amount = Tokens the turn loser takes in the charge: the value of the strongest throw, or of its own throw.
+options-dice421-option-token-amount-strongest = strongest throw
+options-dice421-option-token-amount-own = loser's own throw
+options-dice421-option-nenette = The nénette 2-2-1: worth 4, or a 2-token penalty added to the best value.
+options-dice421-option-nenette-value4 = worth 4
+options-dice421-option-nenette-penalty2 = 2-token penalty
+options-dice421-option-ties = Exactly equal throws: the later player's is stronger, or a rampo play-off with one roll each.
+options-dice421-option-ties-later-wins = later player wins
+options-dice421-option-ties-rampo = rampo play-off
+options-dice421-option-fewer-rolls-win = Equal throws: the one made in fewer rolls is stronger.
+options-dice421-option-first-player = Who starts the game: the first seat, or the lowest of one roll each.
+options-dice421-option-first-player-seat-order = first seat
+options-dice421-option-first-player-lowest-throw = lowest throw
+options-dice421-option-rounds-to-lose = Rounds a player must lose to lose the game (1: a single game).
+options-dice421-option-fiche-order = Order of fiches (1-1-x) and baraques (x-x-x).
+options-dice421-option-fiche-order-salon = 666 > 611 > 555 > 511 ...
+options-dice421-option-fiche-order-fiche-first = 611 > 666 > 511 > 555 ...
+options-dice421-option-fiche-order-fiches-above = every fiche above every baraque
+options-dice421-option-max-rolls = Most rolls a player may make in a turn.
+options-dice421-preset-salon = The Salon's rules: the strongest throw sets the tokens, the later player wins ties, a single game.
+options-dice421-preset-bar = Bar rules: dry charge, the loser takes its own value in the charge, nénette penalty, rampo, nobody is safe before the décharge, lowest throw starts, first to lose 2 rounds pays.
+options-zilch-option-target = Score that ends the game.
+options-zilch-option-entry = Points needed in one turn to bank for the first time (0: none).
+options-zilch-option-minimum = Points needed in one turn to bank once entered (0: none).
+options-zilch-option-end = End of game: the others get one last turn and ties are replayed (“last_turn”), or reaching the target wins at once (“immediate”).
+options-zilch-option-end-last-turn = one last turn each
+options-zilch-option-end-immediate = first to the target wins
+options-zilch-option-hot-dice-compulsory = After hot dice (all six scored) the player must roll again.
+options-zilch-option-three-ones = Value of three 1s (other triples score 100 times the face).
+options-zilch-option-kinds = Four, five or six of a kind: “seed” (only the triple scores, extra 1s and 5s count as singles, six of a kind is two triples), “doubling” (each extra die doubles the triple), “fixed” (1000, 2000, 3000).
+options-zilch-option-straight = Value of a straight 1-2-3-4-5-6 in one roll (0: does not score).
+options-zilch-option-three-pairs = Value of three different pairs in one roll of six dice (0: does not score).
+options-zilch-option-four-and-pair = Value of four of a kind with a pair in one roll (0: no such combination).
+options-zilch-option-two-triplets = Value of two triples in one roll (0: they score as two triples).
+options-zilch-option-nothing = Value of six dice in which nothing scores (0: a zilch like any other).
+options-zilch-option-zilch-penalty = Points lost after three zilches in a row (0: no penalty); a score may go below zero.
+options-zilch-preset-zilch5000 = Zilch 5000: 500 to enter, 350 per bank, 5000, last turn for the others.
+options-zilch-preset-farkle10000 = Common Farkle: three pairs, four to six of a kind, straight 2500, no minimum, 10,000.
+options-zilch-preset-farkle-boxed = Boxed Farkle (Patch): three 1s 300, four and a pair 1500, two triples 2500, 10,000.
+options-zilch-preset-zilch-online = Online Zilch (playr): doubling kinds, three pairs 1500, nothing-on-six 500, 300 minimum, minus 500 after three zilches, 10,000.
+options-zilch-preset-farkle-social = Social-network Farkle: doubling kinds, three pairs 750, 300 minimum, minus 500 after three farkles, 10,000.
+options-zilch-preset-farkle-busche = Farkle as solved by Busche & Neller: 1s, 5s and triples only, first to 10,000 wins.
+options-chess-option-repetition = Draw when the same position occurs this many times (0: never)
+options-chess-preset-standard = Standard rules
+options-chess-option-setup = Black chooses the arrangement, or start from the default diagram
+options-chess-option-setup-choose = Black chooses
+options-chess-option-setup-default = Default diagram
+options-chess-preset-quick = Start from the default diagram
+options-chess-option-seed-promotions = Knight and Camel promote to Buffalo, Elephant and Machine to Lion (from the original text, not the author's rules)
+options-chess-preset-seed = With the original text's promotions
+options-chess-option-move-rule = Draw after this many moves by each side without a capture or a { $piece2 ->
+    [none] { $piece1 }
+   *[other] { $piece1 } or { $piece2 }
+} move (0: never)

@@ -1,0 +1,61 @@
+# Options des jeux, leurs choix et leurs jeux de règles (formulaire web et terminal).
+
+options-dice421-option-tokens = Nombre de jetons dans le pot au début de chaque manche.
+options-dice421-option-dry-charge = Charge « sèche » : un seul lancer chacun par tour pendant la charge.
+options-dice421-option-zero-after-charge = Joueurs sans jeton à la fin de la charge : sortis et gagnants, ou toujours dans la décharge, où on peut leur en donner.
+options-dice421-option-zero-after-charge-out = sortis, gagnants
+options-dice421-option-zero-after-charge-stay = restent en décharge
+options-dice421-option-token-amount = Jetons que prend le perdant du tour pendant la charge : la valeur de la meilleure combinaison, ou de la sienne.
+options-dice421-option-token-amount-strongest = meilleure combinaison
+options-dice421-option-token-amount-own = combinaison du perdant
+options-dice421-option-nenette = La nénette 2-2-1 : vaut 4, ou pénalité de 2 jetons ajoutée à la meilleure valeur.
+options-dice421-option-nenette-value4 = vaut 4
+options-dice421-option-nenette-penalty2 = pénalité de 2 jetons
+options-dice421-option-ties = Combinaisons strictement égales : celle du dernier joueur l'emporte, ou « rampo », on rejoue un lancer chacun.
+options-dice421-option-ties-later-wins = le dernier joueur gagne
+options-dice421-option-ties-rampo = rampo
+options-dice421-option-fewer-rolls-win = À combinaison égale, celle faite en moins de coups l'emporte.
+options-dice421-option-first-player = Qui commence : le premier siège, ou le plus petit score d'un lancer chacun.
+options-dice421-option-first-player-seat-order = premier siège
+options-dice421-option-first-player-lowest-throw = plus petit lancer
+options-dice421-option-rounds-to-lose = Manches à perdre pour perdre la partie (1 : une seule partie).
+options-dice421-option-fiche-order = Ordre des fiches (1-1-x) et des brelans (x-x-x).
+options-dice421-option-fiche-order-salon = 666 > 611 > 555 > 511 ...
+options-dice421-option-fiche-order-fiche-first = 611 > 666 > 511 > 555 ...
+options-dice421-option-fiche-order-fiches-above = toutes les fiches avant tous les brelans
+options-dice421-option-max-rolls = Nombre maximal de lancers par joueur et par tour.
+options-dice421-preset-salon = Les règles du Salon : la meilleure combinaison fixe les jetons, le dernier joueur gagne les égalités, une seule partie.
+options-dice421-preset-bar = Règles de bar : charge sèche, le perdant prend sa propre valeur à la charge, pénalité de nénette, rampo, personne n'est sauf avant la décharge, le plus petit lancer commence, le premier à perdre 2 manches paie.
+options-zilch-option-target = Score qui termine la partie.
+options-zilch-option-entry = Points nécessaires en un tour pour marquer la première fois (0 : aucun).
+options-zilch-option-minimum = Points nécessaires en un tour pour marquer une fois entré (0 : aucun).
+options-zilch-option-end = Fin de partie : les autres jouent un dernier tour et les égalités sont rejouées (« last_turn »), ou atteindre le but gagne aussitôt (« immediate »).
+options-zilch-option-end-last-turn = un dernier tour chacun
+options-zilch-option-end-immediate = le premier au but gagne
+options-zilch-option-hot-dice-compulsory = Après des dés brûlants (les six ont marqué) le joueur doit relancer.
+options-zilch-option-three-ones = Valeur de trois 1 (les autres brelans valent 100 fois la face).
+options-zilch-option-kinds = Carré, quinte ou sixte : « seed » (seul le brelan compte, les 1 et 5 en plus comptent seuls, six dés pareils font deux brelans), « doubling » (chaque dé en plus double le brelan), « fixed » (1000, 2000, 3000).
+options-zilch-option-straight = Valeur d'une suite 1-2-3-4-5-6 en un lancer (0 : ne compte pas).
+options-zilch-option-three-pairs = Valeur de trois paires différentes en un lancer de six dés (0 : ne compte pas).
+options-zilch-option-four-and-pair = Valeur d'un carré avec une paire en un lancer (0 : pas de telle combinaison).
+options-zilch-option-two-triplets = Valeur de deux brelans en un lancer (0 : ils comptent comme deux brelans).
+options-zilch-option-nothing = Valeur de six dés dont aucun ne marque (0 : un zilch comme un autre).
+options-zilch-option-zilch-penalty = Points perdus après trois zilchs de suite (0 : pas de pénalité) ; un score peut devenir négatif.
+options-zilch-preset-zilch5000 = Zilch 5000 : 500 pour entrer, 350 par tour, 5000, dernier tour pour les autres.
+options-zilch-preset-farkle10000 = Farkle courant : trois paires, carré à sixte, suite 2500, pas de minimum, 10 000.
+options-zilch-preset-farkle-boxed = Farkle en boîte (Patch) : trois 1 valent 300, carré et paire 1500, deux brelans 2500, 10 000.
+options-zilch-preset-zilch-online = Zilch en ligne (playr) : doublement par dé, trois paires 1500, rien sur six dés 500, 300 minimum, moins 500 après trois zilchs, 10 000.
+options-zilch-preset-farkle-social = Farkle des réseaux sociaux : doublement par dé, trois paires 750, 300 minimum, moins 500 après trois farkles, 10 000.
+options-zilch-preset-farkle-busche = Farkle tel que résolu par Busche et Neller : 1, 5 et brelans seulement, le premier à 10 000 gagne.
+options-chess-option-repetition = Nulle quand la même position survient ce nombre de fois (0 : jamais)
+options-chess-preset-standard = Règles standard
+options-chess-option-setup = Les Noirs choisissent la disposition, ou départ du diagramme par défaut
+options-chess-option-setup-choose = Les Noirs choisissent
+options-chess-option-setup-default = Diagramme par défaut
+options-chess-preset-quick = Départ du diagramme par défaut
+options-chess-option-seed-promotions = Cavalier et Chameau promus en Buffle, Éléphant et Machine en Lion (texte d'origine, pas les règles de l'auteur)
+options-chess-preset-seed = Avec les promotions du texte d'origine
+options-chess-option-move-rule = Nulle après ce nombre de coups de chaque camp sans prise ni coup de { $piece2 ->
+    [none] { $piece1 }
+   *[other] { $piece1 } ou de { $piece2 }
+} (0 : jamais)

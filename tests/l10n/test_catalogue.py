@@ -1,0 +1,186 @@
+"""The catalogue itself: sound files, the same ids and variables in every language,
+no id twice, every message the code names exists, the French typography."""
+
+from __future__ import annotations
+
+import ast as pyast
+import re
+from pathlib import Path
+
+import pytest
+from fluent.syntax import ast, visitor
+
+from zanzibar.l10n import L10nError, Listener, Msg, Seat, Voice, default_catalogue, languages
+from zanzibar.l10n.catalogue import Catalogue
+
+SRC = Path(__file__).parents[2] / "src" / "zanzibar"
+CATALOGUE = default_catalogue()
+
+
+def _variables(node: ast.BaseNode) -> set[str]:
+    found: set[str] = set()
+
+    class Walk(visitor.Visitor):
+        def visit_VariableReference(self, ref: ast.VariableReference) -> None:
+            found.add(ref.id.name)
+
+    Walk().visit(node)
+    return found
+
+
+def _messages(lang: str) -> dict[str, tuple[str, ast.Message]]:
+    return {m.id.name: (f, m) for f, m in CATALOGUE.languages[lang].messages()}
+
+
+def test_languages_are_the_folders() -> None:
+    assert languages() == ("en", "fr")
+
+
+def test_no_syntax_error_and_no_id_twice() -> None:
+    assert CATALOGUE.problems() == []
+
+
+def test_duplicates_and_junk_are_reported(tmp_path: Path) -> None:
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "a.ftl").write_text("a-x = one\na-y = { broken\n", encoding="utf-8")
+    (tmp_path / "en" / "b.ftl").write_text("a-x = two\n", encoding="utf-8")
+    problems = Catalogue(tmp_path).problems()
+    assert any("syntax error" in p for p in problems)
+    assert any("a-x defined in a.ftl and b.ftl" in p for p in problems)
+
+
+@pytest.mark.parametrize("lang", ["fr"])
+def test_same_ids_files_and_variables_as_english(lang: str) -> None:
+    english, other = _messages("en"), _messages(lang)
+    assert sorted(set(english) - set(other)) == []
+    assert sorted(set(other) - set(english)) == []
+    for msg_id, (file, message) in english.items():
+        their_file, theirs = other[msg_id]
+        assert their_file == file, msg_id
+        assert _variables(theirs) <= _variables(message), msg_id
+
+
+def test_ids_start_with_their_file_prefix() -> None:
+    prefixes = {"voice": ("voice-", "engine-"), "errors": ("error-",), "dice421": ("dice421-",)}
+    for file, message in CATALOGUE.languages["en"].messages():
+        allowed = prefixes.get(file, (f"{file}-",))
+        assert message.id.name.startswith(allowed), (file, message.id.name)
+
+
+def _msg_literals() -> list[tuple[str, int, str]]:
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        tree = pyast.parse(path.read_text(encoding="utf-8"))
+        for node in pyast.walk(tree):
+            if (
+                isinstance(node, pyast.Call)
+                and isinstance(node.func, pyast.Name)
+                and node.func.id == "Msg"
+                and node.args
+            ):
+                first = node.args[0]
+                if isinstance(first, pyast.Constant) and isinstance(first.value, str):
+                    out.append((str(path.relative_to(SRC)), node.lineno, first.value))
+                elif isinstance(first, pyast.JoinedStr):
+                    head = first.values[0]
+                    prefix = head.value if isinstance(head, pyast.Constant) else ""
+                    out.append((str(path.relative_to(SRC)), node.lineno, f"{prefix}*"))
+    return out
+
+
+def test_every_message_named_in_the_code_exists() -> None:
+    ids = CATALOGUE.ids("en")
+    literals = _msg_literals()
+    assert len(literals) > 100
+    missing = []
+    for where, line, msg_id in literals:
+        if msg_id.endswith("*"):
+            if not any(i.startswith(msg_id[:-1]) for i in ids):
+                missing.append((where, line, msg_id))
+        elif msg_id not in ids:
+            missing.append((where, line, msg_id))
+    assert missing == []
+
+
+_SPACE_BEFORE = re.compile(r"(?<=[^\s{]) [:;!?](?=[\s\"]|$)|« | »")
+
+
+def _text_lines(node: ast.BaseNode) -> list[str]:
+    lines: list[str] = []
+
+    class Texts(visitor.Visitor):
+        def visit_TextElement(self, text: ast.TextElement) -> None:
+            lines.extend(text.value.splitlines())
+
+    Texts().visit(node)
+    return lines
+
+
+def test_french_files_write_the_typography() -> None:
+    """No-break space before ":" and inside « », narrow no-break space before ; ! ?."""
+    bad = [
+        (file, message.id.name, line)
+        for file, message in CATALOGUE.languages["fr"].messages()
+        for line in _text_lines(message)
+        if _SPACE_BEFORE.search(line)
+    ]
+    assert bad == []
+
+
+def test_plural_zero_and_one_are_singular_in_french() -> None:
+    voice = Voice("fr")
+    said = [voice.say(Msg("dice421-tokens", n=n)) for n in (0, 1, 2)]
+    assert said == ["0 jeton", "1 jeton", "2 jetons"]
+    assert [Voice("en").say(Msg("dice421-tokens", n=n)) for n in (0, 1, 2)] == [
+        "0 tokens",
+        "1 token",
+        "2 tokens",
+    ]
+
+
+def test_numbers_follow_the_language() -> None:
+    you = Listener(0, ("Anna",))
+    assert Voice("fr").say(Msg("zilch-bank", name=Seat(0), points=1500, total=10250.5), you) == (
+        "vous marquez 1\u202f500, total 10\u202f250,5"
+    )
+    assert Voice("en").say(Msg("zilch-bank", name=Seat(0), points=1500, total=10250.5), you) == (
+        "you bank 1,500, total 10,250.5"
+    )
+
+
+def test_elision_and_you_are_in_the_file() -> None:
+    voice = Voice("fr")
+    names = ("Anna", "Bruno", "Éric", "Hugo")
+    turn = [
+        voice.say(Msg("zilch-turn", name=Seat(s), stage="main"), Listener(0, names))
+        for s in range(4)
+    ]
+    assert turn == ["à vous", "au tour de Bruno", "au tour d'Éric", "au tour d'Hugo"]
+
+
+def test_lists_are_joined_as_sentences_and_the_listener_is_you() -> None:
+    voice = Voice("fr")
+    msg = Msg("zilch-tie-break", score=5000, names=(Seat(0), Seat(1), Seat(2)))
+    assert voice.say(msg, Listener(1, ("Anna", "Bruno", "Éric"))) == (
+        "égalité à 5\u202f000 entre Anna, vous et Éric\u00a0: chacun rejoue un tour"
+    )
+    assert voice.join([]) == "personne"
+
+
+def test_strict_mode_raises_and_lenient_mode_falls_back_to_english() -> None:
+    with pytest.raises(L10nError, match="missing"):
+        Voice("fr", strict=True).say(Msg("zilch-no-such-message"))
+    with pytest.raises(L10nError, match="points"):
+        Voice("fr", strict=True).say(Msg("zilch-bank", name=Seat(0), total=3))
+    lenient = Voice("fr", strict=False)
+    assert lenient.say(Msg("zilch-no-such-message")) == "zilch-no-such-message"
+    assert Voice("de", strict=False).lang == "en"
+    with pytest.raises(L10nError):
+        Voice("de", strict=True)
+
+
+def test_messages_survive_json() -> None:
+    msg = Msg(
+        "chess-setup", name=Seat(1), placements=(Msg("chess-placement", piece="x", square="f1"),)
+    )
+    assert Msg.from_json(msg.to_json()) == msg
