@@ -143,8 +143,8 @@ def test_default_setup_and_help(
     assert code == 1
     assert out[0] == "Your move, White."
     text = "\n".join(out)
-    assert "rank N (rangée): one rank" in text
-    assert "setup N (disposition): choose an arrangement (or just its number)" in text
+    assert "rank N: one rank" in text
+    assert "setup N: choose an arrangement (or just its number)" in text
     assert "O-O" not in text  # Zanzibar-S has no castling: help never offers it
 
 

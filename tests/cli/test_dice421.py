@@ -41,11 +41,11 @@ def test_play_through_a_pipe_to_the_end() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "421 / Zanzibar: Zoé, Anna and Bruno. Press F1 for help."
-    assert lines[1] == "Seed 5: the same seed replays the same game."
+    assert lines[1] == "Game number 5: the same number replays the same game."
     assert lines[2] == "Your turn: roll 1 of up to 3."
     assert any(line.startswith("Keys: 1 to 6 choose a die to reroll") for line in lines)
-    assert "rules (règles): the rules in force" in lines
-    assert "dice (dés): repeat the last roll" in lines
+    assert "rules: the rules in force" in lines
+    assert "dice: repeat the last roll" in lines
     assert "You: 0 tokens; Anna: 0 tokens; Bruno: 0 tokens; pot 21." in lines
     assert "Rules: preset 'salon'." in lines
     assert any(line.startswith("You rolled ") for line in lines)

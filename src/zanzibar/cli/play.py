@@ -99,10 +99,13 @@ class Game:
     seed: int | None
 
 
+#: First names for the bots: names, not words, the same in every language.
+BOT_NAMES = ("Anna", "Bruno", "Chloé", "David", "Emma", "Félix", "Gaby", "Hugo", "Inès")
+
+
 def bot_names(lang: str, count: int, human: str) -> list[str]:
     """First names for bots (never the human's)."""
-    names = [n.strip() for n in Voice(lang).text("cli-bot-names").split(",")]
-    return [n for n in names if n != human][:count]
+    return [n for n in BOT_NAMES if n != human][:count]
 
 
 def _options(rules: GameRules[Any, Any], args: argparse.Namespace) -> dict[str, Any]:

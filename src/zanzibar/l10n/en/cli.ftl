@@ -45,7 +45,7 @@ cli-line-prompt = Command:{" "}
 cli-line-cancelled = Command cancelled.
 cli-layout-switched = AZERTY keyboard detected: the digit keys now work without Shift.
 cli-intro = { $game }: { $players }. Press F1 for help.
-cli-intro-seed = Seed { $seed }: the same seed replays the same game.
+cli-intro-seed = Game number { $seed }: the same number replays the same game.
 
 ## Help (F1): at most six short lines
 
@@ -202,7 +202,6 @@ cli-cmd-resign = resign
 cli-cmd-draw = draw
     .help = offer a draw, or accept the one offered
 cli-you = You
-cli-bot-names = Anna, Bruno, Chloé, David, Emma, Félix, Gaby, Hugo, Inès
 cli-player = Player { $n }
 
 ## Online play

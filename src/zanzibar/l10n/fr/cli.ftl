@@ -45,7 +45,7 @@ cli-line-prompt = Commande :{" "}
 cli-line-cancelled = Commande annulée.
 cli-layout-switched = Clavier AZERTY détecté : les touches des chiffres marchent désormais sans Maj.
 cli-intro = { $game } : { $players }. F1 pour l'aide.
-cli-intro-seed = Graine { $seed } : la même graine rejoue la même partie.
+cli-intro-seed = Partie numéro { $seed } : le même numéro rejoue la même partie.
 
 ## Aide (F1) : six lignes courtes au plus
 
@@ -206,7 +206,6 @@ cli-cmd-resign = abandonner
 cli-cmd-draw = nulle
     .help = proposer la nulle, ou accepter celle qui est proposée
 cli-you = Vous
-cli-bot-names = Anna, Bruno, Chloé, David, Emma, Félix, Gaby, Hugo, Inès
 cli-player = Joueur { $n }
 
 ## Jeu en ligne
