@@ -68,12 +68,17 @@ def test_zilch_reads_the_choice_back_in_typed_order() -> None:
     assert "Chosen: 5 5 5 (dice 6 2 5), worth 500." in result.stdout.splitlines()
 
 
-def test_zilch_f1_help_is_short_and_filled(tmp_path: Path) -> None:
-    lines = scripted(tmp_path, ["zilch", "--seed", "1"], ["key f1", "quit"])
-    help_lines = lines[lines.index("> key f1") + 1 : lines.index("> quit")]
-    assert 1 <= len(help_lines) <= 6
-    assert all(len(line) <= 90 for line in help_lines)
+@pytest.mark.parametrize("game", ["421", "zilch", "zanzibar-s"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_f1_help_is_short_and_filled(tmp_path: Path, game: str, lang: str) -> None:
+    """F1: at most six short lines, no unfilled "N", the keyboard layout named."""
+    nodes = ["--nodes", "50"] if game == "zanzibar-s" else []
+    lines = scripted(tmp_path, [game, "--seed", "1", "--lang", lang, *nodes], ["key f1"])
+    help_lines = lines[lines.index("> key f1") + 1 : -1]
+    assert 1 <= len(help_lines) <= 6, help_lines
+    assert all(len(line) <= 80 for line in help_lines), help_lines
     assert not any(" N " in f" {line} " or "{" in line for line in help_lines)
+    assert help_lines[-1].startswith(("Keyboard: QWERTY", "Clavier\u00a0: QWERTY"))
 
 
 # -- S and T at once, even while bots play ---------------------------------------------------
@@ -246,7 +251,7 @@ def test_chess_f1_and_ctrl_f1_in_a_terminal_are_keys_not_moves() -> None:
 def test_chess_escape_codes_in_a_line_are_not_moves() -> None:
     result = zanzibar(["play", "chess", "--nodes", "50"], "\x1bOP\n\x1b[1;5P\nquit\n")
     assert "not a legal move" not in result.stdout
-    assert any(line.startswith("Type a move, then Enter") for line in result.stdout.splitlines())
+    assert any(line.startswith("Moves: ") for line in result.stdout.splitlines())
 
 
 def test_a_bare_pawn_move_to_the_last_rank_is_a_move() -> None:

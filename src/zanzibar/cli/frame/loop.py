@@ -37,6 +37,7 @@ FRAME_KEYS: tuple[Binding, ...] = (
     Binding(("s",), "scores", "cli-help-scores"),
     Binding(("t",), "turn", "cli-help-turn"),
     Binding(("i",), "status", "cli-help-status"),
+    Binding(("up", "down"), "review", "cli-help-review", "cli-keys-arrows"),
     Binding((":",), "line", "cli-help-line"),
     Binding(("q",), "quit", "cli-help-quit"),
 )
@@ -52,7 +53,7 @@ FRAME_COMMANDS: tuple[CommandSpec, ...] = (
 #: Keys that act at once even in a game whose other printable keys start a typed line.
 _LINE_FIRST_KEYS = frozenset({"s", "t", "q", "?"})
 #: Width of the help lines (short lines read well on a braille display).
-HELP_WIDTH = 78
+HELP_WIDTH = 80
 
 
 def command_words(specs: Sequence[CommandSpec]) -> dict[str, str]:
@@ -158,6 +159,9 @@ class Frame:
         self._confirming = False
         self._layout_said = False
         self._turn_seen: tuple[bool, int] = (False, -1)
+        #: What the game said (events), for the arrow keys to walk back through.
+        self.said: list[str] = []
+        self._review = 0
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._done = asyncio.Event()
@@ -174,7 +178,10 @@ class Frame:
             return
         rules, names, seat = self.driver.rules, self.driver.names, self.driver.seat
         for event in events:
-            self.output(rules.render_event(event, self.lang, seat, names))
+            line = rules.render_event(event, self.lang, seat, names)
+            self.said.append(line)
+            self.output(line)
+        self._review = len(self.said)
         self.ctx.last_events = list(events)
         self.plugin.on_events(events, self.ctx)
         self._check_turn(events)
@@ -192,10 +199,10 @@ class Frame:
         """F1: at most six short lines, the same shape in every game."""
         own = getattr(self.plugin, "help_lines", None)
         if own is not None:
-            lines: list[str] = own(self.lang)
+            paragraphs: list[str] = own(self.lang)
         else:
             game = self._keys_text(self.plugin.keys())
-            lines = textwrap.wrap(say(self.lang, "cli-help-game-keys", keys=game), HELP_WIDTH)
+            paragraphs = [say(self.lang, "cli-help-game-keys", keys=game)]
         frame_keys = FRAME_KEYS
         if self.plugin.line_first:
             frame_keys = tuple(
@@ -204,11 +211,11 @@ class Frame:
                 if (keys := tuple(k for k in b.keys if len(k) > 1 or k in _LINE_FIRST_KEYS))
             )
         frame = self._keys_text(frame_keys)
-        lines += textwrap.wrap(say(self.lang, "cli-help-frame-keys", keys=frame), HELP_WIDTH)
-        typed = "cli-help-commands-typed" if self.plugin.line_first else "cli-help-commands"
-        lines.append(say(self.lang, typed))
-        lines.append(say(self.lang, f"cli-help-layout-{self.layout.name}"))
-        return lines
+        paragraphs.append(say(self.lang, "cli-help-frame-keys", keys=frame))
+        if self.plugin.line_first:
+            paragraphs.append(say(self.lang, "cli-help-commands-typed"))
+        paragraphs.append(say(self.lang, f"cli-help-layout-{self.layout.name}"))
+        return [line for text in paragraphs for line in textwrap.wrap(text, HELP_WIDTH)]
 
     def _keys_text(self, bindings: Sequence[Binding]) -> str:
         parts = []
@@ -295,6 +302,8 @@ class Frame:
             return
         if command == "line":
             self._open_line("")
+        elif command == "review":
+            self._walk(-1 if name == "up" else 1)
         elif command == "quit":
             self._confirming = True
             self.say("cli-confirm-quit")
@@ -303,6 +312,14 @@ class Frame:
                 self.output(line)
         else:
             await self.execute(command, from_key=True)
+
+    def _walk(self, step: int) -> None:
+        """Up and Down: walk back and forth through what the game said."""
+        if not self.said:
+            self.say("cli-review-empty")
+            return
+        self._review = min(max(self._review + step, 0), len(self.said) - 1)
+        self.output(self.said[self._review])
 
     def _open_line(self, first: str) -> None:
         self._line = list(first)

@@ -52,14 +52,14 @@ cli-intro-seed = Game number { $seed }: the same number replays the same game.
 cli-help-game-keys = Keys: { $keys }
 cli-help-frame-keys = Always: { $keys }
 cli-help-commands = Typed commands: press the colon, then type help for the list.
-cli-help-layout-qwerty = Keyboard: QWERTY; on AZERTY, press the 1 key without Shift and it is detected.
-cli-help-layout-azerty = Keyboard: AZERTY, the digit keys read without Shift.
+cli-help-layout-qwerty = Keyboard: QWERTY (an AZERTY one is detected at its 1 key without Shift).
+cli-help-layout-azerty = Keyboard: AZERTY, digit keys without Shift.
 cli-help-help = help
 cli-help-rules = the rules
 cli-help-scores = scores
 cli-help-turn = whose turn
 cli-help-status = state of play
-cli-help-line = type a command
+cli-help-line = a command (help lists them)
 cli-help-quit = quit
 cli-commands-intro = Typed commands (the French words work too):
 cli-command-line = { $command }: { $what }
@@ -112,7 +112,7 @@ cli-421-help-unselect = take it back
 cli-421-help-selection = the choice
 cli-421-help-roll = roll
 cli-421-help-stop = keep your throw
-cli-421-help-dice = the last roll
+cli-421-help-dice = last roll
 cli-421-not-yours = It is not your turn: these dice are not yours to choose.
 cli-421-no-dice-yet = Roll first: there are no dice to choose yet.
 cli-421-no-roll = Nobody has rolled yet.
@@ -131,10 +131,10 @@ cli-421-selected = Reroll { $count ->
 cli-zilch-help-select = choose a die
 cli-zilch-help-unselect = take it back
 cli-zilch-help-selection = the choice
-cli-zilch-help-all = the best dice
-cli-zilch-help-roll = roll the others
+cli-zilch-help-all = the best
+cli-zilch-help-roll = roll
 cli-zilch-help-bank = bank
-cli-zilch-help-dice = the last roll
+cli-zilch-help-dice = last roll
 cli-zilch-nothing-to-choose = There are no dice to choose from now.
 cli-zilch-no-roll = Nobody has rolled yet.
 cli-zilch-last-roll = Last roll: { $dice }.
@@ -151,7 +151,7 @@ cli-help-commands-typed = Type a move or a command, then Enter; type help for th
 
 ## Chess
 
-cli-chess-help-moves = Type a move, then Enter: { $examples }. A square alone moves a Pawn there, or reads it.
+cli-chess-help-moves = Moves: { $examples }, then Enter; a square alone moves a Pawn there, or reads it.
 cli-chess-your-move = Your move, { $colour }.
 cli-chess-white = White
 cli-chess-black = Black
@@ -214,3 +214,9 @@ cli-online-waiting = { $count ->
 cli-online-joined = You sit at seat { $seat } of table { $table }.
 cli-online-left = You left the table.
 cli-online-guest = Player
+
+## Reviewing what was said (Up and Down arrows)
+
+cli-keys-arrows = Up or Down arrow
+cli-help-review = review
+cli-review-empty = Nothing has been said yet.

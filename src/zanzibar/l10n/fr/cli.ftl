@@ -52,14 +52,14 @@ cli-intro-seed = Partie numéro { $seed } : le même numéro rejoue la même pa
 cli-help-game-keys = Touches : { $keys }
 cli-help-frame-keys = Toujours : { $keys }
 cli-help-commands = Commandes tapées : appuyez sur deux-points, puis tapez aide pour la liste.
-cli-help-layout-qwerty = Clavier : QWERTY ; sur un AZERTY, appuyez sur la touche 1 sans Maj et il est détecté.
-cli-help-layout-azerty = Clavier : AZERTY, les touches des chiffres se lisent sans Maj.
+cli-help-layout-qwerty = Clavier : QWERTY (un AZERTY est détecté à sa touche 1 sans Maj).
+cli-help-layout-azerty = Clavier : AZERTY, touches des chiffres sans Maj.
 cli-help-help = aide
 cli-help-rules = les règles
 cli-help-scores = scores
 cli-help-turn = à qui le tour
 cli-help-status = état de la partie
-cli-help-line = taper une commande
+cli-help-line = une commande (aide les liste)
 cli-help-quit = quitter
 cli-commands-intro = Commandes tapées (les mots anglais marchent aussi) :
 cli-command-line = { $command } : { $what }
@@ -113,7 +113,7 @@ cli-421-help-unselect = le reprendre
 cli-421-help-selection = le choix
 cli-421-help-roll = lancer
 cli-421-help-stop = garder son jet
-cli-421-help-dice = le dernier lancer
+cli-421-help-dice = dernier lancer
 cli-421-not-yours = Ce n'est pas votre tour : ces dés ne sont pas à vous.
 cli-421-no-dice-yet = Lancez d'abord : il n'y a pas encore de dés à choisir.
 cli-421-no-roll = Personne n'a encore lancé.
@@ -132,10 +132,10 @@ cli-421-selected = Relancer { $count ->
 cli-zilch-help-select = choisir un dé
 cli-zilch-help-unselect = le reprendre
 cli-zilch-help-selection = le choix
-cli-zilch-help-all = les meilleurs dés
-cli-zilch-help-roll = relancer les autres
+cli-zilch-help-all = les meilleurs
+cli-zilch-help-roll = lancer
 cli-zilch-help-bank = marquer
-cli-zilch-help-dice = le dernier lancer
+cli-zilch-help-dice = dernier lancer
 cli-zilch-nothing-to-choose = Il n'y a pas de dés à choisir maintenant.
 cli-zilch-no-roll = Personne n'a encore lancé.
 cli-zilch-last-roll = Dernier lancer : { $dice }.
@@ -152,7 +152,7 @@ cli-help-commands-typed = Tapez un coup ou une commande, puis Entrée ; tapez 
 
 ## Échecs
 
-cli-chess-help-moves = Tapez un coup, puis Entrée : { $examples }. Une case seule y avance un Pion, ou la décrit.
+cli-chess-help-moves = Coups : { $examples }, puis Entrée ; une case seule y avance un Pion, ou la décrit.
 cli-chess-your-move = À vous de jouer, vous avez les { $colour }.
 cli-chess-white = Blancs
 cli-chess-black = Noirs
@@ -218,3 +218,9 @@ cli-online-waiting = { $count ->
 cli-online-joined = Vous êtes à la place { $seat } de la table { $table }.
 cli-online-left = Vous avez quitté la table.
 cli-online-guest = Joueur
+
+## Relire ce qui a été dit (flèches haut et bas)
+
+cli-keys-arrows = Flèche haut ou bas
+cli-help-review = relire
+cli-review-empty = Rien n'a encore été dit.
