@@ -154,3 +154,86 @@ class RealClock:
         """``asyncio.sleep``."""
         if seconds > 0:
             await asyncio.sleep(seconds)
+
+
+class ReplayDriver:
+    """A saved game played back through the frame, one logged action at a time.
+
+    The listener is a spectator (no seat), so the lines are the ones any
+    spectator heard; S, T, I and the arrows answer at the point reached. The
+    record is checked whole first (:meth:`Match.from_record`); the state at a
+    point is the record's prefix replayed, computed only when asked.
+    """
+
+    def __init__(self, rules: GameRules[Any, Any], record: Any, names: Sequence[str]) -> None:
+        from zanzibar.engine.match import MatchRecord
+
+        self.rules = rules
+        self.record: MatchRecord = record
+        self.names: Sequence[str] = list(names)
+        self.seat: Any = None  # a spectator
+        self.bots: dict[int, Any] = {}
+        full = Match.from_record(rules, record)
+        self._options = full.options
+        actions = [i for i, entry in enumerate(record.log) if entry.kind == "action"]
+        #: (end of the log prefix after this step, its events)
+        self.steps: list[tuple[int, list[Event]]] = []
+        for n, start in enumerate(actions):
+            end = actions[n + 1] if n + 1 < len(actions) else len(record.log)
+            events = [event for index, event in full.events if start <= index < end]
+            self.steps.append((end, events))
+        self._opening = [e for index, e in full.events if not actions or index < actions[0]]
+        self.position = 0
+        self._cache: tuple[int, Any] | None = None
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The options the game was played with."""
+        return self._options
+
+    @property
+    def state(self) -> Any:
+        """The state at the point reached."""
+        end = self.steps[self.position - 1][0] if self.position else self._opening_end()
+        if self._cache is None or self._cache[0] != end:
+            from dataclasses import replace
+
+            prefix = replace(self.record, log=list(self.record.log[:end]))
+            self._cache = (end, Match.from_record(self.rules, prefix).state)
+        return self._cache[1]
+
+    def _opening_end(self) -> int:
+        for index, entry in enumerate(self.record.log):
+            if entry.kind == "action":
+                return index
+        return len(self.record.log)
+
+    def to_act(self) -> int | None:
+        """Who was to act at the point reached."""
+        return self.rules.to_act(self.state)
+
+    def is_over(self) -> bool:
+        """True once every step has been played back."""
+        return self.position >= len(self.steps) and self.rules.is_over(self.state)
+
+    def finished(self) -> bool:
+        """True once every step has been played back (an unfinished game stops there)."""
+        return self.position >= len(self.steps)
+
+    def pending(self) -> list[Event]:
+        """The events before the first action."""
+        events, self._opening = self._opening, []
+        return events
+
+    def submit(self, action: Any) -> list[Event]:
+        """Nobody plays in a replay."""
+        from zanzibar.engine.errors import NotYourTurnError
+
+        raise NotYourTurnError("this is a replay")
+
+    async def step(self) -> list[Event]:
+        """The events of the next logged action; [] at the end."""
+        if self.finished():
+            return []
+        self.position += 1
+        return list(self.steps[self.position - 1][1])

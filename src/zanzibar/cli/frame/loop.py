@@ -477,6 +477,9 @@ class Frame:
             if events:
                 self.show(events)
                 await self.clock.sleep(self.delay)
+            elif getattr(self.driver, "finished", lambda: False)():
+                self._finish(0, "cli-replay-end")  # an unfinished game's replay ends here
+                return
             elif not getattr(self.driver, "remote", False):
                 # nobody to play (a capped local game): wait for the human
                 self._idle.set()

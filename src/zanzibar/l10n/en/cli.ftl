@@ -220,3 +220,7 @@ cli-online-guest = Player
 cli-keys-arrows = Up or Down arrow
 cli-help-review = review
 cli-review-empty = Nothing has been said yet.
+
+## Replays
+
+cli-replay-end = End of the replay.

@@ -224,3 +224,7 @@ cli-online-guest = Joueur
 cli-keys-arrows = Flèche haut ou bas
 cli-help-review = relire
 cli-review-empty = Rien n'a encore été dit.
+
+## Rediffusions
+
+cli-replay-end = Fin de la rediffusion.
