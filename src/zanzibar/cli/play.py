@@ -53,11 +53,15 @@ def parser_for(game: str) -> argparse.ArgumentParser:
         "One line per event; F1 for the keys. Games: " + ", ".join(DICE_GAMES + CHESS_GAMES) + ".",
     )
     parser.add_argument("game", help="the game: " + ", ".join(DICE_GAMES + CHESS_GAMES))
-    low, high, default = _BOTS.get(kind, (0, 9, 1))
+    if kind:
+        low, high, default = _BOTS[kind]
+        bots_help = f"bot players ({low}-{high}, default {default})"
+    else:
+        bots_help = "bot players (421: 1-9, zilch: 1-7, chess: 0-2; online: 0-9)"
+    parser.add_argument("--bots", type=int, default=None, help=bots_help)
     parser.add_argument(
-        "--bots", type=int, default=None, help=f"bot players ({low}-{high}, default {default})"
+        "--level", default=None, help="the bots' level (default: the game's usual one)"
     )
-    parser.add_argument("--level", default=None, help="the bots' level (default: the strongest)")
     parser.add_argument(
         "--seed", type=int, default=None, help="dice and bots seed: a replayable game"
     )
@@ -257,14 +261,18 @@ def run_frame(
 def play(argv: list[str], output: Callable[[str], None] | None = None) -> int:
     """``zanzibar play GAME [options]``: the exit status (0: the game ended)."""
     game = argv[0] if argv and not argv[0].startswith("-") else ""
-    args = parser_for(game).parse_args(argv)
+    parser = parser_for(game)
+    args = parser.parse_args(argv)
     if args.server:
         from zanzibar.cli.online import play_online
 
         if args.bots is not None and not 0 <= args.bots <= 9:
-            raise ZanzibarError("--bots must be between 0 and 9 at a salon's table")
+            parser.error("--bots must be between 0 and 9 at a salon's table")
         return play_online(get_rules(args.game), args)
-    built = local_game(args.game, args)
+    try:
+        built = local_game(args.game, args)
+    except ZanzibarError as exc:  # a bad option or level: one line, with the hint
+        parser.error(exc.text(args.lang))
     say_line = output or (lambda line: print(line, flush=True))
     frame = Frame(
         built.driver,
