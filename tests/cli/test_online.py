@@ -112,6 +112,8 @@ def test_a_whole_421_game_online(salon: ServerProcess) -> None:
 def test_a_whole_zilch_game_online_in_french(salon: ServerProcess) -> None:
     status, printed = _play(salon, "zilch", ["roll", "all", "bank"] * 2000, "Zoé", "fr")
     assert status == 0, printed[-10:]
+    # the same frame as offline: "your turn" is said again after the bot's turns
+    assert sum(line.startswith("à vous\u00a0: lancez les six dés") for line in printed) >= 2
     game_id = _last_game_id(salon, "Zoé")
     sentences = _replayed_sentences(salon.url, game_id, 0, "fr")
     position = 0

@@ -159,6 +159,7 @@ class Frame:
         self._confirming = False
         self._layout_said = False
         self._turn_seen: tuple[bool, int] = (False, -1)
+        self._since_turn: list[Event] = []
         #: What the game said (events), for the arrow keys to walk back through.
         self.said: list[str] = []
         self._review = 0
@@ -187,12 +188,19 @@ class Frame:
         self._check_turn(events)
 
     def _check_turn(self, events: Sequence[Event]) -> None:
-        """Say "your turn" when play comes to the human after others acted."""
+        """Say "your turn" when play comes to the human after others acted.
+
+        Online the server's view (whose turn) may come after the events, so
+        the events since the last check are kept until the turn is known.
+        """
+        self._since_turn.extend(events)
         now = (self.ctx.my_turn, self.ctx.seat)
         came_back = now[0] and now != self._turn_seen
-        if came_back and not any(self.plugin.says_turn(event, now[1]) for event in events):
+        if came_back and not any(self.plugin.says_turn(e, now[1]) for e in self._since_turn):
             for line in self.plugin.your_turn(self.ctx):
                 self.output(line)
+        if now != self._turn_seen or now[0]:
+            self._since_turn = []
         self._turn_seen = now
 
     def help_lines(self) -> list[str]:
@@ -477,6 +485,8 @@ class Frame:
             if events:
                 self.show(events)
                 await self.clock.sleep(self.delay)
+            elif self.ctx.my_turn:
+                self._check_turn([])  # online: the view saying whose turn came alone
             elif getattr(self.driver, "finished", lambda: False)():
                 self._finish(0, "cli-replay-end")  # an unfinished game's replay ends here
                 return
