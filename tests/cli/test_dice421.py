@@ -47,7 +47,7 @@ def test_play_through_a_pipe_to_the_end() -> None:
     assert "rules: the rules in force" in lines
     assert "dice: repeat the last roll" in lines
     assert "You: 0 tokens; Anna: 0 tokens; Bruno: 0 tokens; pot 21." in lines
-    assert "Rules: preset 'salon'." in lines
+    assert "Rules “salon”." in lines
     assert any(line.startswith("You rolled ") for line in lines)
     assert any(line.startswith("Anna rolled ") for line in lines)
     assert "Reroll 5; keep 6 3." in lines
@@ -213,7 +213,7 @@ def test_single_keys_in_a_real_terminal() -> None:
         os.write(master, b"t")  # whose turn
         _read_until(master, "Your turn: roll 2 of up to 3.", out)
         os.write(master, b"\x1b[1;5P")  # Ctrl+F1: the rules
-        _read_until(master, "Rules: preset 'salon'.", out)
+        _read_until(master, "Rules “salon”.", out)
         os.write(master, b"k")  # keep the throw
         _read_until(master, "You stop at", out)
         os.write(master, b"q")

@@ -187,6 +187,11 @@ def sentences(lang: str) -> Iterator[tuple[str, str]]:
                 yield f"{game} option {spec['name']} choice", str(label.get(lang, ""))
         for preset in rules.options.to_json(lang).get("presets", []):
             yield f"{game} preset {preset['name']}", str(preset.get("description", ""))
+        for line in rules.help_text(lang).splitlines():
+            yield f"{game} help", line
+        for preset in rules.options.presets:
+            for line in rules.rules_text(lang, rules.options.resolve(preset.name)).splitlines():
+                yield f"{game} rules {preset.name}", line
         for level in rules.bot_levels():
             yield f"{game} bot {level}", bot_name(1, level, lang)
     table = Table(1, get_rules("zilch"), None, {}, 2, [])

@@ -59,6 +59,8 @@ _BRACKETED = re.compile(r"⟦[^⟧]*⟧")
 _ALLOWED = re.compile(r"^[\s\d.,;:!?()«»'\"/+#×=<>&\-–—…\u00a0\u202f]*$")
 #: What the player typed, quoted back ("weather", 'z99'), and option values given as codes.
 _QUOTED = re.compile(r"“[^”]*”|'[^']*'|«[^»]*»")
+#: Single letters are notation, not words: piece letters (K), "x-x-x".
+_LETTER = re.compile(r"\b[A-Za-z]\b")
 _SQUARE = re.compile(r"\b[a-l](?:1[0-2]|[1-9])\b")
 
 
@@ -68,4 +70,5 @@ def unbracketed(text: str, names: tuple[str, ...]) -> str:
     for name in sorted(names, key=len, reverse=True):
         rest = rest.replace(name, " ")
     rest = _SQUARE.sub(" ", rest)
+    rest = _LETTER.sub(" ", rest)
     return "" if _ALLOWED.match(rest) else rest.strip()

@@ -1,8 +1,8 @@
-"""Message catalogues: one sentence template per key and language.
+"""Older helpers kept for the terminal client while it moves to :mod:`zanzibar.l10n`.
 
-Games keep their sentences in plain dicts (``{"en": {...}, "fr": {...}}``) and
-format them here, falling back to English for a missing translation so a
-missing sentence never becomes silence.
+New code says everything through the Fluent catalogue (``zanzibar.l10n``):
+``Voice(lang).say(Msg(...))`` and ``Voice(lang).join(words)``. ``translate``
+still formats a plain dict catalogue, falling back to English.
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ def join_words(items: Sequence[str], lang: str) -> str:
     items = list(items)
     if not items:
         return ""
-    if len(items) == 1:
-        return items[0]
-    word = "et" if lang == "fr" else "and"
-    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+    from zanzibar.l10n import Voice
+
+    return Voice(lang).join(items)
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:

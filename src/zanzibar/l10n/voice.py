@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,6 +159,21 @@ class Voice:
         if key not in _logged:
             _logged.add(key)
             log.warning("l10n: %s", text)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÝÉ0-9«“])")
+
+
+def sentence_lines(texts: Iterable[str]) -> list[str]:
+    """Texts cut into one sentence a line, so that rules are read in short pieces.
+
+    >>> sentence_lines(["Two phases. The charge: first.", "One round."])
+    ['Two phases.', 'The charge: first.', 'One round.']
+    """
+    lines: list[str] = []
+    for text in texts:
+        lines.extend(part.strip() for part in _SENTENCE_END.split(text) if part.strip())
+    return lines
 
 
 def say(msg: Msg | str, lang: str, listener: Listener = NOBODY) -> str:

@@ -361,16 +361,18 @@ def test_describe_topics() -> None:
     assert "topics" in RULES.describe(state, "weather", "en", 0, NAMES)
 
 
-def test_help_and_rules_texts_cite_sources() -> None:
+def test_help_and_rules_texts_are_short_sentences_without_sources() -> None:
     for lang in ("en", "fr"):
         assert "Shift" in RULES.help_text(lang) or "Maj" in RULES.help_text(lang)
         text = RULES.rules_text(lang, RULES.options.resolve())
-        assert "500" in text and "350" in text and "5000" in text
-        assert ("seed 004" in text) or ("graine 004" in text)
+        assert "500" in text and "350" in text
+        assert ("5\u202f000" in text) if lang == "fr" else ("5,000" in text)
+        assert "seed" not in text and "graine" not in text and "(" not in text
+        assert max(len(line) for line in text.splitlines()) <= 160
     seed_en = RULES.rules_text("en", RULES.options.resolve())
-    assert "extra 1s and 5s score as single" in seed_en
+    assert "Extra 1s and 5s score as single" in seed_en
     farkle_fr = RULES.rules_text("fr", RULES.options.resolve("farkle10000"))
-    assert "Trois paires différentes en un lancer : 1500" in farkle_fr
+    assert "Trois paires différentes en un lancer valent 1\u202f500." in farkle_fr
 
 
 def test_every_option_has_two_languages_and_a_source() -> None:
@@ -398,6 +400,7 @@ def test_rules_text_of_every_preset(preset: str, lang: str) -> None:
     options = RULES.options.resolve(preset)
     text = RULES.rules_text(lang, options)
     assert preset in text
-    assert str(options["target"]) in text
+    target = options["target"]
+    assert (f"{target:,}" if lang == "en" else f"{target:,}".replace(",", "\u202f")) in text
     if options["zilch_penalty"]:
         assert "500" in text and ("zilches" in text or "zilchs" in text)

@@ -721,7 +721,7 @@ class ChessRules(GameRules[ChessState, ChessAction]):
 
     def help_text(self, lang: str) -> str:
         """Keys and commands."""
-        return chess_help.HELP.get(lang, chess_help.HELP["en"])
+        return Voice(lang).say("help-chess-keys")
 
     def rules_text(self, lang: str, options: Mapping[str, Any]) -> str:
         """The rules in force, with sources."""

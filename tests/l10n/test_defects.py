@@ -1,0 +1,66 @@
+"""The French defects of issue 12, each said right now (each of these failed on the old code)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from zanzibar.engine.errors import IllegalActionError
+from zanzibar.engine.events import Event
+from zanzibar.games import get_rules
+from zanzibar.games.zilch.rules import RULES as ZILCH
+from zanzibar.games.zilch.state import ZilchState
+from zanzibar.salon.messages import bot_name, system_text
+
+NAMES = ("Anna", "Bruno")
+
+
+def test_game_of_chess_is_named_in_french() -> None:
+    text = system_text("game_started", "fr", {"game": "chess", "players": ["Anna", "Bruno"]})
+    assert text == "La partie d'Échecs commence\u00a0: Anna et Bruno."
+
+
+def test_you_offer_a_draw_agrees_with_vous() -> None:
+    chess = get_rules("chess")
+    assert chess.render_event(Event("draw_offered", 0, {}), "fr", 0, NAMES) == (
+        "Vous (Blancs) proposez la nulle."
+    )
+
+
+def test_zero_and_one_are_singular() -> None:
+    dice421 = get_rules("421")
+    start = Event("turn_start", 0, {"phase": "charge", "limit": 1, "pot": 0, "turn": 1})
+    assert dice421.render_event(start, "fr", 1, NAMES) == (
+        "Tour 1, charge, 0 jeton au pot\u00a0: Anna commence, 1 lancer au plus."
+    )
+    assert "1 seconde." in system_text("round_pause", "fr", {"seconds": 1})
+
+
+def test_one_die_is_singular_in_zilch() -> None:
+    state: ZilchState = ZILCH.new_state(2, ZILCH.options.resolve())
+    state = state.with_changes(phase="rolling", dice_left=1, turn_points=0)
+    assert ZILCH.describe(state, "turn", "fr", 0, NAMES).startswith(
+        "vous lancez 1 dé avec 0 point ce tour-ci"
+    )
+    assert ZILCH.describe(state, "turn", "en", 0, NAMES).startswith("you are rolling 1 die")
+
+
+def test_no_optional_plural_marks() -> None:
+    dice421 = get_rules("421")
+    state = dice421.new_state(2, dice421.options.resolve("bar"))
+    state = dataclasses.replace(state, losses=(1, 2))
+    text = dice421.describe(state, "scores", "fr", 0, NAMES)
+    assert "(s)" not in text
+    assert "Vous\u00a0: 0 jeton, 1 manche perdue" in text
+    assert "Bruno\u00a0: 0 jeton, 2 manches perdues" in text
+
+
+def test_turn_of_a_name_with_a_vowel_is_elided_in_zilch() -> None:
+    assert ZILCH.render_event(Event("turn", 0, {"stage": "main"}), "fr", 1, NAMES) == (
+        "au tour d'Anna"
+    )
+
+
+def test_bot_levels_and_refusals_are_french() -> None:
+    assert bot_name(1, "hard", "fr") == "Robot 2 (difficile)"
+    error = IllegalActionError("a die cannot be set aside twice")
+    assert error.text("fr") == "un dé ne peut pas être mis de côté deux fois"
