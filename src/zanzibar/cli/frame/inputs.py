@@ -157,7 +157,7 @@ def cbreak(fd: int) -> Iterator[None]:
 
     saved = termios.tcgetattr(fd)
     try:
-        tty.setcbreak(fd)
+        tty.setcbreak(fd, termios.TCSANOW)  # keys typed ahead are kept, not flushed
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
