@@ -122,7 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return dispatch(sys.argv[1:] if argv is None else argv)
     except ZanzibarError as exc:
-        print(f"zanzibar: {exc.message}", file=sys.stderr)
+        words = list(argv if argv is not None else sys.argv[1:])
+        command = " ".join(words[: 2 if words[:1] and words[0] in _GAMES_OF else 1])
+        hint = f"zanzibar {command} --help" if command else "zanzibar --help"
+        print(f"zanzibar: {exc.message} (see '{hint}')", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
