@@ -281,7 +281,7 @@ def play(argv: list[str], output: Callable[[str], None] | None = None) -> int:
         output=say_line,
         layout=args.layout,
         delay=args.delay,
-        echo=_echo,
+        echo=_echo if not args.script and sys.stdin.isatty() else None,
     )
     script = None
     if args.script:

@@ -357,6 +357,12 @@ class Frame:
             self._line.append(key)
             if self.echo is not None:
                 self.echo(key)
+        elif key in self.key_map:
+            # F1, Ctrl+F1, the arrows ... act while a line is being typed; the line stays
+            typed, self._line = self._line, None
+            await self.on_key(key)
+            if self.status is None:
+                self._line = typed
 
     async def execute(self, text: str, from_key: bool = False) -> None:
         """One typed command (or the command a key stands for)."""
