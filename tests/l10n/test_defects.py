@@ -64,3 +64,18 @@ def test_bot_levels_and_refusals_are_french() -> None:
     assert bot_name(1, "hard", "fr") == "Robot 2 (difficile)"
     error = IllegalActionError("a die cannot be set aside twice")
     assert error.text("fr") == "un dé ne peut pas être mis de côté deux fois"
+
+
+def test_french_topic_words_are_understood() -> None:
+    state: ZilchState = ZILCH.new_state(2, ZILCH.options.resolve())
+    assert ZILCH.describe(state, "tour", "fr", 0, NAMES) == ZILCH.describe(
+        state, "turn", "fr", 0, NAMES
+    )
+    dice421 = get_rules("421")
+    start = dice421.new_state(2, dice421.options.resolve())
+    assert dice421.describe(start, "état", "fr", 0, NAMES) == dice421.describe(
+        start, "status", "fr", 0, NAMES
+    )
+    chess = get_rules("chess")
+    board = chess.new_state(2, chess.options.resolve())
+    assert chess.describe(board, "case:e2", "fr", 0, NAMES) == "e2\u00a0: Pion blanc."

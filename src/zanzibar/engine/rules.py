@@ -26,6 +26,16 @@ A = TypeVar("A")
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 
+#: Topic words of the French read-outs ("tour", "état", "dés"), mapped to the topics of
+#: :meth:`GameRules.describe`, so a topic a French read-out names is understood.
+TOPIC_ALIASES: dict[str, str] = {
+    "tour": "turn",
+    "état": "status",
+    "etat": "status",
+    "dés": "dice",
+    "des": "dice",
+}
+
 
 @dataclass(frozen=True)
 class Transition(Generic[S]):

@@ -70,6 +70,8 @@ class Catalogue:
     def __init__(self, root: Path = ROOT) -> None:
         self.root = Path(root)
         self.languages: dict[str, Language] = {}
+        #: Sentences already said, by (language, strictness, message, listener): see Voice.say.
+        self.said: dict[Any, str] = {}
         digest = hashlib.sha256()
         parser = FluentParser(with_spans=False)
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):

@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 _strict = os.environ.get("ZANZIBAR_L10N_STRICT", "") not in ("", "0")
 _logged: set[tuple[str, str]] = set()
+#: How many sentences a catalogue remembers (``Catalogue.said``) before starting afresh.
+_SAID_MAX = 20_000
 
 
 class L10nError(Exception):
@@ -85,11 +87,29 @@ class Voice:
     # -- saying --------------------------------------------------------------------
 
     def say(self, msg: Msg | str, listener: Listener = NOBODY) -> str:
-        """The sentence of ``msg`` (a Msg, or a plain id with no arguments)."""
+        """The sentence of ``msg`` (a Msg, or a plain id with no arguments).
+
+        Sentences are remembered (a bounded cache): Fluent's resolver is slow,
+        and games say the same things often ("Your turn: up to 3 rolls.").
+        """
         if isinstance(msg, str):
             msg = Msg(msg)
-        args = self._args(msg.args, listener)
-        return self._format(msg.id, args)
+        try:
+            key: Any = (self.lang, self.strict, msg, listener)
+            hash(key)
+        except TypeError:
+            key = None
+        said = self.catalogue.said
+        if key is not None:
+            known = said.get(key)
+            if known is not None:
+                return known
+        text = self._format(msg.id, self._args(msg.args, listener))
+        if key is not None:
+            if len(said) >= _SAID_MAX:
+                said.clear()
+            said[key] = text
+        return text
 
     def text(self, msg_id: str, /, **args: Any) -> str:
         """Shortcut: ``say(Msg(msg_id, **args))`` for a listener-free message."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zanzibar.engine.events import Event
+from zanzibar.engine.rules import TOPIC_ALIASES
 from zanzibar.games.dice421.combos import category, normalise
 from zanzibar.games.dice421.state import State
 from zanzibar.l10n import Listener, Msg, Seat, Voice
@@ -155,10 +156,20 @@ def render_event(event: Event, lang: str, viewer: int | None, names: Sequence[st
 
 TOPICS: tuple[str, ...] = ("scores", "turn", "status", "dice")
 
+#: The topics' French words, as the French read-outs name them.
+DICE_TOPIC_ALIASES = {
+    "tour": "turn",
+    "état": "status",
+    "etat": "status",
+    "dés": "dice",
+    "des": "dice",
+}
+
 
 def describe(state: State, topic: str, lang: str, viewer: int | None, names: Sequence[str]) -> str:
     """Answer "scores", "turn", "status" or "dice" about ``state``."""
     voice, listener = Voice(lang), Listener(viewer, tuple(names))
+    topic = TOPIC_ALIASES.get(topic.strip().lower(), topic.strip().lower())
     if topic == "scores":
         return _scores(state, voice, listener)
     if topic == "turn":

@@ -24,7 +24,7 @@ from zanzibar.engine.chance import DiceRequest
 from zanzibar.engine.errors import IllegalActionError
 from zanzibar.engine.events import Event
 from zanzibar.engine.options import OptionSchema
-from zanzibar.engine.rules import Bot, GameRules, Outcome, Transition
+from zanzibar.engine.rules import TOPIC_ALIASES, Bot, GameRules, Outcome, Transition
 from zanzibar.games.zilch import help as help_texts
 from zanzibar.games.zilch import messages as zilch_messages
 from zanzibar.games.zilch.messages import dice_words
@@ -302,6 +302,7 @@ class ZilchRules(GameRules[ZilchState, ZilchAction]):
     ) -> str:
         """Answer "scores", "turn", "status" or "dice"."""
         voice, listener = Voice(lang), Listener(viewer, tuple(names))
+        topic = TOPIC_ALIASES.get(topic.strip().lower(), topic.strip().lower())
         msgs = self.describe_msgs(state, topic)
         sep = "zilch-scores-separator" if topic == "scores" else "zilch-separator"
         return voice.say(sep).join(voice.say(m, listener) for m in msgs)
