@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from zanzibar.cli.chess_play import describe_arrangement, describe_file, play
+from zanzibar.cli.games.chess import describe_arrangement, describe_file
+from zanzibar.cli.play import play
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.variant import load_variant
 
@@ -19,7 +20,8 @@ def _run(
 ) -> tuple[int, list[str]]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     code = play(argv)
-    return code, capsys.readouterr().out.splitlines()
+    # the first line names the game and the players; the tests read what follows
+    return code, capsys.readouterr().out.splitlines()[1:]
 
 
 def test_fools_mate_between_two_players(
@@ -44,7 +46,7 @@ def test_reading_the_board_and_refusing_bad_input(
             "rank 9",
             "file e",
             "square e2",
-            "e4",  # a bare square reads the square, it does not move
+            "?e4",  # ? and a square reads the square (a bare e4 would move the Pawn)
             "Ke2",  # illegal
             "e2e5",  # illegal
             "moves",
@@ -82,9 +84,9 @@ def test_zanzibar_s_as_black_through_a_pipe(tmp_path: Path) -> None:
         timeout=120,
         check=False,
     )
-    out = completed.stdout.splitlines()
+    out = completed.stdout.splitlines()[2:]  # after the game, the players and the seed
     assert completed.returncode == 0, completed.stderr
-    assert out[0] == ("Choose the arrangement of your central pieces: type its number (0 to 47).")
+    assert out[0] == ("Choose the arrangement of your central pieces: type its number, 0 to 47.")
     assert out[1] == (
         "0: King on f12, Queen on g12, Eagle on f11, Lion on g11,"
         " Rhinoceros on e12 and Buffalo on h12."
@@ -106,7 +108,7 @@ def test_watching_two_bots_in_french(
     argv = ["zanzibar-s", "--bots", "2", "--nodes", "150", "--max-moves", "4", "--lang", "fr"]
     code, out = _run(monkeypatch, capsys, argv, "")
     assert code == 0
-    assert out[0].startswith("Robot 2 (Noirs)")
+    assert out[0].startswith("Bruno (Noirs)")
     moves = [line for line in out if " de " in line and " à " in line]
     assert len(moves) == 4
     assert out[-1] == "Arrêt après 4 coups, comme demandé."
@@ -141,18 +143,19 @@ def test_default_setup_and_help(
     assert code == 1
     assert out[0] == "Your move, White."
     text = "\n".join(out)
-    assert "rank N: one rank: rank 3" in text
-    assert "setup N" in text
+    assert "rank N: one rank" in text
+    assert "setup N: choose an arrangement (or just its number)" in text
+    assert "O-O" not in text  # Zanzibar-S has no castling: help never offers it
 
 
 def test_words_helpers() -> None:
     variant = load_variant("zanzibar-s")
     assert describe_arrangement(variant, 47, "fr") == (
-        "47 : Lion en f12, Aigle en g12, Dame en f11, Roi en g11, Buffle en e12 et Rhinocéros en h12."
+        "47\u00a0: Lion en f12, Aigle en g12, Dame en f11, Roi en g11, Buffle en e12 et Rhinocéros en h12."
     )
     board = Position(load_variant("chess")).board
     assert describe_file(load_variant("chess"), board, "a", "fr") == (
-        "Colonne a : a1 Tour blanche, a2 Pion blanc, a3 à a6 vides, a7 Pion noir, a8 Tour noire."
+        "Colonne a\u00a0: a1 Tour blanche, a2 Pion blanc, a3 à a6 vides, a7 Pion noir, a8 Tour noire."
     )
 
 
@@ -161,12 +164,11 @@ def test_variant_file_and_unknown_level(
 ) -> None:
     import importlib.resources
 
-    from zanzibar.engine.errors import ZanzibarError
-
     path = importlib.resources.files("zanzibar.games.chess") / "variants" / "shako.toml"
     argv = ["chess", "--variant-file", str(path), "--bots", "0"]
     code, out = _run(monkeypatch, capsys, argv, "rank 1\nquit\n")
     assert code == 1
     assert out[1] == "Rank 1: a1 White Cannon, b1 to i1 empty, j1 White Cannon."
-    with pytest.raises(ZanzibarError, match="unknown level"):
+    with pytest.raises(SystemExit):
         play(["chess", "--level", "grandmaster"])
+    assert "unknown bot level 'grandmaster'" in capsys.readouterr().err

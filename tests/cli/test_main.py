@@ -29,12 +29,14 @@ def test_game_is_required(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert dispatch(["sim", "poker"]) == 2
-    assert "no such command for game 'poker'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "there is no game 'poker' here; the games are 421, zilch" in err
+    assert err.count("\n") == 1  # one line, with its hint
 
 
 def test_zanzibar_errors_become_messages(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "poker"]) == 2
-    assert "error: unknown game 'poker'" in capsys.readouterr().err
+    assert "zanzibar: unknown game 'poker'" in capsys.readouterr().err
 
 
 def test_console_script_runs() -> None:

@@ -8,6 +8,7 @@ printed must be the one the engine renders when replaying the saved game.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,6 +112,8 @@ def test_a_whole_421_game_online(salon: ServerProcess) -> None:
 def test_a_whole_zilch_game_online_in_french(salon: ServerProcess) -> None:
     status, printed = _play(salon, "zilch", ["roll", "all", "bank"] * 2000, "Zoé", "fr")
     assert status == 0, printed[-10:]
+    # the same frame as offline: "your turn" is said again after the bot's turns
+    assert sum(line.startswith("à vous\u00a0: lancez les six dés") for line in printed) >= 2
     game_id = _last_game_id(salon, "Zoé")
     sentences = _replayed_sentences(salon.url, game_id, 0, "fr")
     position = 0
@@ -138,7 +141,12 @@ def test_driver_refusals_become_engine_errors(salon: ServerProcess) -> None:
         rules = get_rules("421")
         driver = OnlineDriver(client, table, rules, 0, ["Rita", "Bot"])
         driver.wait_for_start()
-        driver.advance()
+
+        async def until_my_turn() -> None:
+            while not (driver.to_act() == 0 or driver.is_over()):
+                await driver.step()
+
+        asyncio.run(until_my_turn())
         assert driver.to_act() == 0 and not driver.is_over()
         with pytest.raises(IllegalActionError):
             client.request(

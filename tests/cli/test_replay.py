@@ -151,3 +151,32 @@ def test_replay_of_an_unknown_game(
 def test_replay_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "1", "--data-dir", str(tmp_path / "nothing")]) == 2
     assert "no salon database" in capsys.readouterr().err
+
+
+def test_the_frame_plays_a_replay_with_the_same_lines_and_answers_keys() -> None:
+    """Replays run through the same frame: the same event lines as ``replay_lines``, and S works."""
+    import asyncio
+
+    from zanzibar.cli.frame.inputs import Script
+    from zanzibar.cli.frame.loop import Frame
+    from zanzibar.cli.play import plugin_for
+    from zanzibar.cli.replay import replay_driver
+
+    game = _local_game()
+    rules, driver = replay_driver(game)
+    out: list[str] = []
+    frame = Frame(driver, plugin_for(rules), output=out.append)
+    script = Script(["tick 3", "key s", "key t", "tick *"], echo=out.append)
+    status = asyncio.run(frame.run(script, auto_bots=False))
+    assert status == 0
+    answers = {out.index("> key s") + 1, out.index("> key t") + 1}
+    said = [
+        line
+        for i, line in enumerate(out)
+        if i not in answers and not line.startswith("> ") and line != "The game is over."
+    ]
+    sentences = list(replay_lines(game, "en"))
+    assert said == sentences[2 : 2 + len(said)]  # the same lines as the plain replay
+    assert sentences[2 + len(said) :] in (["End of the replay."], [sentences[-2], sentences[-1]])
+    assert out[out.index("> key s") + 1].startswith("Anna: ")  # S in the middle of the replay
+    assert out[-1] == "The game is over."

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from zanzibar.cli.frame.drivers import LocalDriver
+from zanzibar.cli.frame.loop import Frame
+from zanzibar.cli.games.zilch import ZilchPlugin
 from zanzibar.cli.main import dispatch, main
-from zanzibar.cli.terminal import LocalDriver, TerminalClient
-from zanzibar.cli.zilch import ZilchCommands
+from zanzibar.cli.play import run_frame
 from zanzibar.engine.match import Match
 from zanzibar.games.zilch.bots import make_bot
 from zanzibar.games.zilch.rules import RULES
@@ -80,7 +82,7 @@ def test_sim_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(captured.out)
     assert out["bots"] == ["expected", "simple", "expected"]
     assert sum(out["wins"]) == 30 and out["mean_turns"] > 3
-    assert "30/30" in captured.err  # the progress bar
+    assert captured.err == ""  # progress only on a terminal: no carriage returns into a pipe
     assert dispatch(args) == 0
     assert json.loads(capsys.readouterr().out)["wins"] == out["wins"]  # seeded
 
@@ -91,13 +93,19 @@ def test_sim_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown bot level" in capsys.readouterr().err
 
 
-def client(lines_out: list[str], seed: int = 4, lang: str = "en") -> TerminalClient:
+class _Client:
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+
+    def run(self, lines: list[str]) -> int:
+        return run_frame(self.frame, lines=lines)
+
+
+def client(lines_out: list[str], seed: int = 4, lang: str = "en") -> _Client:
     options = RULES.options.resolve()
     match = Match(RULES, 2, options, seed=seed)
     driver = LocalDriver(match, {1: make_bot("simple", options)}, 0, ["You", "Bot 1"])
-    return TerminalClient(
-        driver, ZilchCommands(), lang=lang, output=lines_out.append, interactive=False
-    )  # type: ignore[arg-type]
+    return _Client(Frame(driver, ZilchPlugin(), lang=lang, output=lines_out.append))
 
 
 def test_typed_commands() -> None:
@@ -108,13 +116,14 @@ def test_typed_commands() -> None:
     )
     text = "\n".join(out)
     assert "you rolled 2 3 1 6 4 4" in text
-    assert "nothing selected" in text
-    assert "selected: 1 (dice 3), worth 100" in text
-    assert "selected: 2 3 (dice 1 2); these do not all score" in text
+    assert "No die chosen." in text
+    assert "Chosen: 1 (die 3), worth 100." in text
+    assert "Chosen: 2 3 (dice 1 2); they do not all score." in text
     assert "only scoring dice may be set aside" in text
-    assert "last roll: 2 3 1 6 4 4" in text
+    assert "Last roll: 2 3 1 6 4 4." in text
     assert "You: 0 points (not entered yet), Bot 1: 0 points (not entered yet)" in text
     assert "you have 0 points this turn and must choose among 2 3 1 6 4 4" in text
+    assert "first to 5,000 starts the last round; your turn" in text
 
 
 def test_typed_commands_in_french() -> None:
@@ -122,7 +131,7 @@ def test_typed_commands_in_french() -> None:
     game = client(out, lang="fr")
     game.run(["roll", "all", "sel"])
     assert "vous avez lancé 2 3 1 6 4 4" in out
-    assert "choix : 1 (dés 3), vaut 100" in out
+    assert "Choisi\u00a0: 1 (dé 3), vaut 100." in out
 
 
 def test_a_whole_game_through_a_pipe() -> None:
@@ -151,7 +160,8 @@ def test_a_whole_game_through_a_pipe() -> None:
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "your turn: roll the six dice; banking needs 500 points in the turn"
+    assert lines[0].startswith("Zilch 5000: You and Anna.")
+    assert lines[2] == "your turn: roll the six dice; banking needs 500 points in the turn"
     assert "your turn" in lines
     assert any(line.startswith("you rolled ") for line in lines)
     assert any(" wins with " in line or line.startswith("you win with ") for line in lines)

@@ -1,242 +1,28 @@
-"""``zanzibar play|sim|solve 421``: the terminal game, the simulator and the solver.
+"""``zanzibar sim|solve 421``: the simulator and the solver.
 
-``play`` runs the generic :mod:`zanzibar.cli.terminal` client with the 421 table
-of keys (seed 000): 1-6 select a die to reroll, Shift+1-6 unselect, Space says
-the selection, D repeats the last roll, S the scores, T whose turn; R or Enter
-rolls, K keeps the throw. Piped input takes typed commands, one per line.
+Terminal play is :mod:`zanzibar.cli.play` with the plugin
+:mod:`zanzibar.cli.games.dice421`.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zanzibar.cli.main import make_parser
-from zanzibar.cli.terminal import KeyBinding, LocalDriver, Reply, Session, TerminalClient
+from zanzibar.cli.progress import add_progress_argument
 from zanzibar.engine.errors import IllegalActionError
-from zanzibar.engine.events import Event
-from zanzibar.engine.i18n import LANGUAGES
-from zanzibar.engine.match import Match
 from zanzibar.games.dice421.messages import dice_text
 from zanzibar.games.dice421.quick import play_quick
 from zanzibar.games.dice421.rules import RULES
-from zanzibar.games.dice421.state import ROLL_ALL, STOP, Roll, State
-
-BOT_NAMES = ("Anna", "Bruno", "Chloé", "David", "Emma", "Félix", "Gaby", "Hugo", "Inès")
-
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "no_die": "There is no die {n}: 421 is played with three dice, 1 to 3.",
-        "no_dice_yet": "Roll first: there are no dice to select yet.",
-        "roll_first": "Roll at least once before stopping.",
-        "not_yours": "It is not your turn: the dice are not yours to select.",
-        "selected": "Reroll: {rerolled}. Keep: {kept}.",
-        "none_selected": "No die selected: rolling rerolls all three.",
-        "all": "all three",
-        "none": "nothing",
-        "no_roll": "Nobody has rolled yet.",
-        "bad_number": "'{word}' is not a die number 1, 2 or 3.",
-        "intro": "421, rules '{preset}': {players}. Press F1 or type help for the keys.",
-        "you_name": "You",
-    },
-    "fr": {
-        "no_die": "Il n'y a pas de dé {n} : le 421 se joue avec trois dés, 1 à 3.",
-        "no_dice_yet": "Lancez d'abord : pas encore de dés à sélectionner.",
-        "roll_first": "Lancez au moins une fois avant de vous arrêter.",
-        "not_yours": "Ce n'est pas votre tour : ces dés ne sont pas à vous.",
-        "selected": "Relancer : {rerolled}. Garder : {kept}.",
-        "none_selected": "Aucun dé sélectionné : lancer relance les trois.",
-        "all": "les trois",
-        "none": "rien",
-        "no_roll": "Personne n'a encore lancé.",
-        "bad_number": "« {word} » n'est pas un numéro de dé 1, 2 ou 3.",
-        "intro": "421, règles « {preset} » : {players}. F1 ou help pour les touches.",
-        "you_name": "Vous",
-    },
-}
-
-
-def _say(lang: str, key: str, **values: Any) -> str:
-    return (_WORDS.get(lang) or _WORDS["en"])[key].format(**values)
-
-
-class Dice421Commands:
-    """The 421 keys and commands for :class:`~zanzibar.cli.terminal.TerminalClient`."""
-
-    def __init__(self) -> None:
-        self.selected: set[int] = set()
-        self.last_roll: Event | None = None
-
-    def bindings(self) -> Sequence[KeyBinding]:
-        """Seed 000's keys, plus R/Enter to roll and K to keep."""
-        digits = tuple(str(n) for n in range(1, 7))
-        return (
-            KeyBinding(
-                digits,
-                "select {digit}",
-                {"en": "select a die to reroll (1-6)", "fr": "sélectionner un dé à relancer"},
-            ),
-            KeyBinding(
-                tuple(f"shift+{d}" for d in digits),
-                "unselect {digit}",
-                {"en": "unselect a die", "fr": "désélectionner un dé"},
-            ),
-            KeyBinding(
-                ("space",),
-                "selection",
-                {"en": "say the dice selected and kept", "fr": "répète les dés sélectionnés"},
-            ),
-            KeyBinding(
-                ("d",), "dice", {"en": "repeat the last roll", "fr": "répète le dernier jet"}
-            ),
-            KeyBinding(
-                ("r", "enter"),
-                "roll",
-                {"en": "roll the selected dice (all if none)", "fr": "lancer les dés choisis"},
-            ),
-            KeyBinding(("k",), "stop", {"en": "keep your throw, stop", "fr": "garder son jet"}),
-        )
-
-    def command_help(self) -> Sequence[tuple[str, Mapping[str, str]]]:
-        """The typed commands of 421."""
-        return (
-            ("roll [1 2 3]", {"en": "roll those dice (all if none named)", "fr": "lancer ces dés"}),
-            ("stop", {"en": "keep your throw", "fr": "garder son jet"}),
-            ("select N / unselect N", {"en": "choose dice to reroll", "fr": "choisir les dés"}),
-            ("selection", {"en": "the dice selected", "fr": "les dés sélectionnés"}),
-            ("dice", {"en": "repeat the last roll", "fr": "répète le dernier jet"}),
-        )
-
-    def run(self, command: str, args: list[str], session: Session) -> Reply | None:
-        """Handle a 421 command."""
-        lang = session.lang
-        if command in {"select", "unselect"}:
-            return self._select(command == "select", args, session)
-        if command == "selection":
-            return Reply((self._selection_text(session),))
-        if command == "dice":
-            if self.last_roll is None:
-                return Reply((_say(lang, "no_roll"),))
-            rules = session.driver.rules
-            return Reply((rules.render_event(self.last_roll, lang, session.seat, session.names),))
-        if command == "roll":
-            return Reply(action=self._roll_action(args, session))
-        if command == "stop":
-            state: State = session.state
-            if session.my_turn and state.rolls == 0:
-                return Reply((_say(lang, "roll_first"),))
-            return Reply(action=STOP)
-        return None
-
-    def _positions(self, args: list[str], lang: str) -> list[int]:
-        positions = []
-        for word in args:
-            if not word.isdigit() or not 1 <= int(word) <= 6:
-                raise IllegalActionError(_say(lang, "bad_number", word=word))
-            if int(word) > 3:
-                raise IllegalActionError(_say(lang, "no_die", n=word))
-            positions.append(int(word) - 1)
-        return positions
-
-    def _select(self, select: bool, args: list[str], session: Session) -> Reply:
-        state: State = session.state
-        if not session.my_turn:
-            return Reply((_say(session.lang, "not_yours"),))
-        if not state.dice:
-            return Reply((_say(session.lang, "no_dice_yet"),))
-        for position in self._positions(args, session.lang):
-            if select:
-                self.selected.add(position)
-            else:
-                self.selected.discard(position)
-        return Reply((self._selection_text(session),))
-
-    def _selection_text(self, session: Session) -> str:
-        state: State = session.state
-        lang = session.lang
-        if not state.dice:
-            return _say(lang, "no_dice_yet")
-        if not self.selected:
-            return _say(lang, "none_selected")
-        rerolled = [state.dice[i] for i in sorted(self.selected)]
-        kept = [state.dice[i] for i in range(3) if i not in self.selected]
-        return _say(
-            lang,
-            "selected",
-            rerolled=dice_text(rerolled) if len(rerolled) < 3 else _say(lang, "all"),
-            kept=dice_text(kept) if kept else _say(lang, "none"),
-        )
-
-    def _roll_action(self, args: list[str], session: Session) -> Roll:
-        state: State = session.state
-        named = self._positions(args, session.lang)
-        if state.rolls == 0:
-            return ROLL_ALL
-        positions = named if args else sorted(self.selected)
-        return Roll(frozenset(positions)) if positions else ROLL_ALL
-
-    def on_events(self, events: Sequence[Event], session: Session) -> None:
-        """A new roll or a new turn clears the selection; remember the last roll."""
-        for event in events:
-            if event.kind == "roll":
-                self.last_roll = event
-                self.selected.clear()
-            elif event.kind in {"next", "turn_start", "turn_end"}:
-                self.selected.clear()
 
 
 def _resolve_options(preset: str | None, assignments: list[str]) -> dict[str, Any]:
     overrides = RULES.options.parse_assignments(assignments)
-    return RULES.options.resolve(preset, overrides)
-
-
-def play(argv: list[str]) -> int:
-    """``zanzibar play 421 [--preset P] [--option N=V ...] [--bots N] [--seed S] ...``."""
-    parser = make_parser("play 421", "Play 421 / Zanzibar against bots in the terminal.")
-    parser.add_argument("game")
-    parser.add_argument("--preset", choices=[p.name for p in RULES.options.presets])
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--bots", type=int, default=2, help="number of bots (1-9)")
-    parser.add_argument("--level", default=None, help="bot level (expert, simple, random)")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--lang", choices=LANGUAGES, default="en")
-    parser.add_argument("--name", default=None)
-    parser.add_argument("--delay", type=float, default=0.4, help="seconds between bot events")
-    parser.add_argument(
-        "--layout",
-        choices=["qwerty", "azerty"],
-        default="qwerty",
-        help="keyboard layout for the digit keys (azerty: the unshifted & é \" ' ( - row)",
-    )
-    args = parser.parse_args(argv)
-    if not 1 <= args.bots <= 9:
-        parser.error("--bots must be between 1 and 9")
-    options = _resolve_options(args.preset, args.option)
-    level = args.level or RULES.bot_levels()[0]
-    if level not in RULES.bot_levels():
-        parser.error(f"--level must be one of {', '.join(RULES.bot_levels())}")
-    match: Match[State, Any] = Match(RULES, args.bots + 1, options, args.seed)
-    human = args.name or _say(args.lang, "you_name")
-    names = [human, *[name for name in BOT_NAMES if name != human][: args.bots]]
-    bots = {
-        seat: RULES.make_bot(level, options, seed=match.rng.seed + seat)
-        for seat in range(1, args.bots + 1)
-    }
-    driver = LocalDriver(match, bots, 0, names)
-    commands = Dice421Commands()
-    client = TerminalClient(driver, commands, lang=args.lang, delay=args.delay, layout=args.layout)
-    preset = RULES.options.matching_preset(options) or "custom"
-    try:
-        print(_say(args.lang, "intro", preset=preset, players=", ".join(names)), flush=True)
-        return client.run()
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, as command-line tools do.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces a dead stream
-        return 1
+    resolved: dict[str, Any] = RULES.options.resolve(preset, overrides)
+    return resolved
 
 
 # -- solve ---------------------------------------------------------------------------------
@@ -319,18 +105,9 @@ def solve(argv: list[str]) -> int:
 
 
 def _progress(done: int, total: int, started: float) -> None:
-    """A plain-text progress bar on stderr (one line per tenth when it is not a terminal)."""
-    if not sys.stderr.isatty() and done != total and done * 10 // total == (done - 1) * 10 // total:
-        return
-    width = 30
-    filled = width * done // total
-    rate = done / max(time.perf_counter() - started, 1e-9)
-    bar = "#" * filled + "." * (width - filled)
-    tty = sys.stderr.isatty()
-    end = "\n" if done == total or not tty else ""
-    start = "\r" if tty else ""
-    sys.stderr.write(f"{start}[{bar}] {done}/{total} games, {rate:.0f} games/s{end}")
-    sys.stderr.flush()
+    from zanzibar.cli.progress import progress_bar
+
+    progress_bar(done, total, started)
 
 
 def simulate(
@@ -389,7 +166,7 @@ def sim(argv: list[str]) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_progress_argument(parser)
     args = parser.parse_args(argv)
     low, high = RULES.seat_range({})
     if not low <= args.players <= high:

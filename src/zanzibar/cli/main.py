@@ -11,22 +11,17 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import canonical_name
 
 #: (command, game) -> "module:function"; the function takes the remaining argv.
 _GAME_COMMANDS: dict[tuple[str, str], str] = {
-    ("play", "421"): "zanzibar.cli.dice421:play",
     ("sim", "421"): "zanzibar.cli.dice421:sim",
     ("solve", "421"): "zanzibar.cli.dice421:solve",
-    ("play", "zilch"): "zanzibar.cli.zilch:play",
     ("sim", "zilch"): "zanzibar.cli.zilch:sim",
     ("solve", "zilch"): "zanzibar.cli.zilch:solve",
-    ("play", "zanzibar-s"): "zanzibar.cli.chess_play:play",
-    ("play", "chess"): "zanzibar.cli.chess_play:play",
-    ("play", "shako"): "zanzibar.cli.chess_play:play",
-    ("play", "metamachy"): "zanzibar.cli.chess_play:play",
 }
 
 #: Commands that take no game argument -> "module:function".
@@ -42,16 +37,24 @@ usage: zanzibar COMMAND ...
 
 commands:
   serve  [--host H] [--port P] [--db URL] [--data-dir D]   start the salon
-  play   GAME [options]      play in the terminal (GAME: 421, zilch, zanzibar-s)
+  play   GAME [options]      play in the terminal (GAME: 421, zilch, zanzibar-s,
+                             chess, shako, metamachy)
          GAME --server URL   ... at a table of a running salon
-  sim    GAME [options]      simulate all-bot games
+  sim    GAME [options]      simulate all-bot games (421, zilch)
   solve  GAME [options]      exact solvers (421, zilch)
   perft  VARIANT [options]   count chess move-tree nodes
   rules  GAME [--preset P] [--lang en|fr]   print a game's rules
   replay ID [--server URL]   replay a finished game
 
-'zanzibar COMMAND GAME --help' shows the options of a command.
+'zanzibar COMMAND --help' shows the options of a command.
 """
+
+#: Games each game command knows (for one-line errors that name them).
+_GAMES_OF = {
+    "play": ("421", "zilch", "zanzibar-s", "chess", "shako", "metamachy"),
+    "sim": ("421", "zilch"),
+    "solve": ("421", "zilch"),
+}
 
 
 def _load(target: str) -> Callable[[list[str]], int]:
@@ -71,24 +74,47 @@ def dispatch(argv: Sequence[str]) -> int:
     command, rest = args[0], args[1:]
     if command in _PLAIN_COMMANDS:
         return _load(_PLAIN_COMMANDS[command])(rest)
-    if command in {"play", "sim", "solve"}:
+    if command in _GAMES_OF:
+        games = ", ".join(_GAMES_OF[command])
+        if rest and rest[0] in {"-h", "--help"}:
+            return _game_help(command)
         if not rest or rest[0].startswith("-"):
             print(
-                f"zanzibar {command}: name a game first, e.g. 'zanzibar {command} 421'",
+                f"zanzibar {command}: name a game first ({games}), e.g. 'zanzibar {command} 421'",
                 file=sys.stderr,
             )
             return 2
         game = canonical_name(rest[0])
-        if command == "play" and any(a == "--server" or a.startswith("--server=") for a in rest):
-            # online play: the same terminal client, with a driver talking to a salon
-            return _load("zanzibar.cli.online:play")([game, *rest[1:]])
+        if command == "play" and game in _GAMES_OF["play"]:
+            return _load("zanzibar.cli.play:play")([game, *rest[1:]])
         target = _GAME_COMMANDS.get((command, game))
         if target is None:
-            print(f"zanzibar {command}: no such command for game '{rest[0]}'", file=sys.stderr)
+            print(
+                f"zanzibar {command}: there is no game '{rest[0]}' here; the games are {games}"
+                f" (see 'zanzibar {command} --help')",
+                file=sys.stderr,
+            )
             return 2
         return _load(target)([game, *rest[1:]])
-    print(f"zanzibar: unknown command '{command}'\n\n{_USAGE}", file=sys.stderr, end="")
+    print(
+        f"zanzibar: unknown command '{command}'; the commands are "
+        f"{', '.join(['play', 'sim', 'solve', *_PLAIN_COMMANDS])} (see 'zanzibar --help')",
+        file=sys.stderr,
+    )
     return 2
+
+
+def _game_help(command: str) -> int:
+    """``zanzibar play --help``: the options every game takes; ``sim``/``solve``: which games."""
+    if command == "play":
+        from zanzibar.cli.play import parser_for
+
+        parser_for("").print_help()
+        return 0
+    games = ", ".join(_GAMES_OF[command])
+    print(f"usage: zanzibar {command} GAME [options]\n\ngames: {games}\n")
+    print(f"'zanzibar {command} GAME --help' shows the options of each game.")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,15 +122,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return dispatch(sys.argv[1:] if argv is None else argv)
     except ZanzibarError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
+        words = list(argv if argv is not None else sys.argv[1:])
+        command = " ".join(words[: 2 if words[:1] and words[0] in _GAMES_OF else 1])
+        hint = f"zanzibar {command} --help" if command else "zanzibar --help"
+        print(f"zanzibar: {exc.message} (see '{hint}')", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line with a hint, not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``zanzibar CMD: MESSAGE (see 'zanzibar CMD --help')`` and exit 2."""
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
 def make_parser(prog: str, description: str) -> argparse.ArgumentParser:
-    """A parser for a subcommand, with a uniform program name."""
-    return argparse.ArgumentParser(prog=f"zanzibar {prog}", description=description)
+    """A parser for a subcommand, with a uniform program name and one-line errors."""
+    return OneLineParser(prog=f"zanzibar {prog}", description=description)
 
 
 if __name__ == "__main__":

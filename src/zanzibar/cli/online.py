@@ -5,16 +5,16 @@ Three layers, each usable alone:
 * :class:`SalonClient` signs in over HTTP (guest, or an account) and speaks
   protocol v1 over one WebSocket (``request`` waits for the reply carrying
   its ``id``; pushed messages are kept in arrival order);
-* :class:`OnlineDriver` is a :class:`zanzibar.cli.terminal.Driver` whose actions
-  go to the server and whose events come back from it, so the same
-  :class:`~zanzibar.cli.terminal.TerminalClient`, with the game's own keys and
-  commands, plays offline and online;
+* :class:`OnlineDriver` is a :class:`zanzibar.cli.frame.drivers.Driver` whose
+  actions go to the server and whose events come back from it, so the same
+  :class:`~zanzibar.cli.frame.loop.Frame`, with the game's plugin, plays
+  offline and online;
 * :func:`play_online` creates a table (or joins one), fills it with bots,
   starts it and hands over to the terminal client.
 
-Everything is synchronous (the ``websockets`` sync client): the terminal
-loop is synchronous too, and a line-oriented client has nothing else to do
-while it waits for the server.
+The socket is the ``websockets`` sync client; the frame's asyncio loop reads
+it from a worker thread, a moment at a time (:meth:`OnlineDriver.step`), so
+keys are answered while others play.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from zanzibar.engine.errors import (
     ZanzibarError,
 )
 from zanzibar.engine.events import Event
-from zanzibar.engine.i18n import LANGUAGES
 from zanzibar.engine.rules import GameRules
 
 Message = dict[str, Any]
@@ -249,6 +248,15 @@ class SalonClient:
             return message
         raise ZanzibarError("the connection keeps dropping")
 
+    def poll(self, timeout: float) -> Message | None:
+        """The next pushed message, or None if none came within ``timeout`` seconds."""
+        if self.pushed:
+            return self.pushed.popleft()
+        try:
+            return self._read(timeout)
+        except Reconnected:
+            return None  # pushed messages resume after the rejoin
+
     # -- sending -----------------------------------------------------------------------
 
     def send(self, type_name: str, **fields: Any) -> int:
@@ -283,12 +291,18 @@ class SalonClient:
 
 
 class OnlineDriver:
-    """A terminal-client driver playing one seat of a salon table.
+    """A terminal-frame driver playing one seat of a salon table.
 
     The state comes from the server's ``game.view`` (``view["state"]``), the
-    events from its ``game.event`` messages, in ``seq`` order. ``live`` (set by
-    :func:`play_online`) prints events as they arrive while others play.
+    events from its ``game.event`` messages, in ``seq`` order. :meth:`step`
+    waits a little for the next pushed message in a worker thread, so the
+    frame keeps answering keys while others play.
     """
+
+    #: The frame keeps polling while others play (steps may bring nothing).
+    remote = True
+    #: Seconds one :meth:`step` waits for a message.
+    POLL_S = 0.25
 
     def __init__(
         self,
@@ -306,15 +320,16 @@ class OnlineDriver:
         self.view: Message = {}
         self.log_length = 0
         self.last_seq = 0
-        self.live: Callable[[list[Event]], None] | None = None
         self._state: Any = None
+        self._pending: list[Event] = []
+        self._quiet_since = time.monotonic()
         client.rejoin.append(self._rejoin)
 
     def _rejoin(self) -> None:
         """After a reconnection: take the seat again and ask for what was missed."""
         self.client.send("table.join", table=self.table, seat=self.seat, since=self.last_seq)
 
-    # -- what the terminal client reads ------------------------------------------------
+    # -- what the frame reads ------------------------------------------------------------
 
     @property
     def state(self) -> Any:
@@ -322,6 +337,15 @@ class OnlineDriver:
         if self._state is None and "state" in self.view:
             self._state = self.rules.state_from_json(self.view["state"])
         return self._state
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The options of the game (from the view when the server sends them)."""
+        options = self.view.get("options")
+        if isinstance(options, Mapping):
+            return options
+        resolved: Mapping[str, Any] = self.rules.options.resolve()
+        return resolved
 
     def to_act(self) -> int | None:
         """The seat to act, as the server last said."""
@@ -331,6 +355,11 @@ class OnlineDriver:
     def is_over(self) -> bool:
         """True once the server said the game is over."""
         return bool(self.view.get("over"))
+
+    def pending(self) -> list[Event]:
+        """Events received before the frame started."""
+        events, self._pending = self._pending, []
+        return events
 
     # -- the server's messages ---------------------------------------------------------
 
@@ -359,9 +388,6 @@ class OnlineDriver:
 
     def _update_names(self, table: Mapping[str, Any]) -> None:
         self.names = _names_of(table, len(self.names))
-
-    def _my_turn(self) -> bool:
-        return not self.is_over() and self.to_act() == self.seat
 
     def submit(self, action: Any) -> list[Event]:
         """Send the action; return the events up to the view that includes it.
@@ -400,23 +426,22 @@ class OnlineDriver:
                 return events
         raise ZanzibarError("no fresh view of the game after reconnecting")
 
-    def advance(self) -> list[Event]:
-        """Wait while others play; events are shown live, the last batch is returned."""
-        batch: list[Event] = []
-        while not (self._my_turn() or self.is_over()) or self.client.pushed:
-            fresh = self.absorb(self.client.next_pushed())
-            if fresh and self.live is not None:
-                self.live(batch)
-                batch = []
-            batch.extend(fresh)
-        return batch
+    async def step(self) -> list[Event]:
+        """What the server pushed within a moment ([] if nothing came)."""
+        import asyncio
 
-    def wait_for_start(self) -> list[Event]:
-        """Wait for the first view of the game; the events until then."""
-        events: list[Event] = []
+        message = await asyncio.to_thread(self.client.poll, self.POLL_S)
+        if message is None:
+            if time.monotonic() - self._quiet_since > IDLE_TIMEOUT_S:
+                raise ZanzibarError("nothing happened for too long; leaving")
+            return []
+        self._quiet_since = time.monotonic()
+        return self.absorb(message)
+
+    def wait_for_start(self) -> None:
+        """Wait for the first view of the game; keep the events until then for the frame."""
         while not self.view:
-            events.extend(self.absorb(self.client.next_pushed()))
-        return events
+            self._pending.extend(self.absorb(self.client.next_pushed()))
 
 
 # -- the command line ------------------------------------------------------------------------
@@ -437,6 +462,10 @@ def add_online_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--register", action="store_true", help="create the account first")
     group.add_argument("--table", default=None, help="join this table instead of creating one")
     group.add_argument("--invite", default=None, help="invitation code of a private table")
+    group.add_argument(
+        "--seats", type=int, default=None, help="seats at a new table (default: you and the bots)"
+    )
+    group.add_argument("--private", action="store_true", help="a private table (by invitation)")
 
 
 def _table_id(raw: str) -> Any:
@@ -464,16 +493,17 @@ def create_table(
     client: SalonClient, rules: GameRules[Any, Any], args: argparse.Namespace
 ) -> Message:
     """Open a table with the command line's preset, options and seats; add the bots."""
-    create: Message = {"game": rules.name, "seats": args.seats or args.bots + 1}
-    options = rules.options.parse_assignments(args.option)
-    if args.preset:
+    bots = 1 if args.bots is None else args.bots
+    create: Message = {"game": rules.name, "seats": args.seats or bots + 1}
+    options = rules.options.parse_assignments(getattr(args, "option", None) or [])
+    if getattr(args, "preset", None):
         create["preset"] = args.preset
     if options:
         create["options"] = options
     if args.private:
         create["private"] = True
     info: Message = client.request("table.create", **create)["table"]
-    for _ in range(args.bots):
+    for _ in range(bots):
         bot: Message = {"table": info["id"]}
         if args.level:
             bot["level"] = args.level
@@ -503,49 +533,10 @@ def _table_of(client: SalonClient, table_id: Any) -> Message:
     raise ZanzibarError(f"the server did not describe table {table_id}")
 
 
-def _terminal_for(
-    rules: GameRules[Any, Any],
-    driver: OnlineDriver,
-    lang: str,
-    output: Callable[[str], None] | None,
-) -> Any:
-    """The game's own terminal client with its own keys and commands (as offline)."""
-    from zanzibar.cli.terminal import Driver, TerminalClient
-
-    if rules.name == "421":
-        from zanzibar.cli.dice421 import Dice421Commands
-
-        return TerminalClient(cast(Driver, driver), Dice421Commands(), lang=lang, output=output)
-    if rules.name == "zilch":
-        from zanzibar.cli.zilch import ZilchCommands
-
-        return TerminalClient(cast(Driver, driver), ZilchCommands(), lang=lang, output=output)
-    from zanzibar.cli.chess_play import ChessClient, ChessCommands
-
-    client = ChessClient(cast(Driver, driver), ChessCommands(cast(Any, rules)), lang)
-    if output is not None:
-        client._output = output
-    return client
-
-
 def _say(lang: str, key: str, **values: Any) -> str:
-    return _WORDS.get(lang, _WORDS["en"])[key].format(**values)
+    from zanzibar.l10n import Voice
 
-
-_WORDS = {
-    "en": {
-        "created": "Table {table} is open at {server}. Others join with: zanzibar play {game} --server {server} --table {table}{invite}",
-        "waiting": "Waiting for {count} more player(s) to join; the game starts when the table is full.",
-        "joined": "You sit at seat {seat} of table {table}.",
-        "left": "You left the table.",
-    },
-    "fr": {
-        "created": "La table {table} est ouverte sur {server}. Pour la rejoindre : zanzibar play {game} --server {server} --table {table}{invite}",
-        "waiting": "En attente de {count} joueur(s) ; la partie commence quand la table est pleine.",
-        "joined": "Vous êtes à la place {seat} de la table {table}.",
-        "left": "Vous avez quitté la table.",
-    },
-}
+    return Voice(lang).text(f"cli-online-{key}", **values)
 
 
 def _wait_until_full(
@@ -587,7 +578,7 @@ def play_online(
     lang = args.lang
     say = output or (lambda line: print(line, flush=True))
     client = SalonClient.sign_in(
-        args.server, args.name or "Player", lang, args.password, args.register
+        args.server, args.name or _say(lang, "guest"), lang, args.password, args.register
     )
     try:
         if args.table:
@@ -607,10 +598,8 @@ def play_online(
             table, seat = _table_of(client, info["id"]), int(info["you"]["seat"])
         names = _names_of(table, max(len(table.get("seats", [])), seat + 1))
         driver = OnlineDriver(client, table["id"], rules, seat, names)
-        terminal = _terminal_for(rules, driver, lang, output)
-        driver.live = terminal.show_events
-        terminal.show_events(driver.wait_for_start())
-        status: int = terminal.run(lines)
+        driver.wait_for_start()
+        status = _run_online_frame(driver, rules, args, lines, output)
         if not driver.is_over():
             client.request("table.leave", table=table["id"])
             say(_say(lang, "left"))
@@ -619,32 +608,27 @@ def play_online(
         client.close()
 
 
-def play(argv: list[str]) -> int:
-    """``zanzibar play GAME --server URL [...]``: play on a running salon."""
-    from zanzibar.cli.main import make_parser
-    from zanzibar.games import get_rules
+def _run_online_frame(
+    driver: OnlineDriver,
+    rules: GameRules[Any, Any],
+    args: argparse.Namespace,
+    lines: Sequence[str] | None,
+    output: Callable[[str], None] | None,
+) -> int:
+    """The same frame as offline, its driver talking to the salon."""
+    from zanzibar.cli.frame.loop import Frame
+    from zanzibar.cli.frame.plugin import GamePlugin
+    from zanzibar.cli.play import plugin_for, run_frame
 
-    game = argv[0] if argv else ""
-    parser = make_parser(f"play {game} --server", "Play on a running salon, one line per event.")
-    parser.add_argument("game")
-    add_online_arguments(parser)
-    parser.add_argument("--preset", default=None, help="rule preset of a new table")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="change one rule"
+    plugin: GamePlugin = plugin_for(rules)
+    frame = Frame(
+        cast(Any, driver),
+        plugin,
+        lang=args.lang,
+        output=output,
+        layout=getattr(args, "layout", "auto"),
+        delay=0.0,
     )
-    parser.add_argument("--bots", type=int, default=1, help="bots at a new table (default 1)")
-    parser.add_argument("--level", default=None, help="the bots' level")
-    parser.add_argument(
-        "--seats", type=int, default=None, help="seats at a new table (default: you and the bots)"
-    )
-    parser.add_argument(
-        "--private", action="store_true", help="a private table (joined by invitation)"
-    )
-    parser.add_argument("--lang", choices=LANGUAGES, default="en")
-    args = parser.parse_args(argv)
-    if not args.server:
-        parser.error("--server URL is required for online play")
-    if not 0 <= args.bots <= 9:
-        parser.error("--bots must be between 0 and 9")
-    rules = get_rules(args.game)
-    return play_online(rules, args)
+    if lines is not None:
+        return run_frame(frame, lines=lines)
+    return run_frame(frame)

@@ -100,9 +100,14 @@ def fetch_from_database(db_url: str, game_id: int) -> dict[str, Any]:
     """Read a game straight from the salon's database (no server needed, nothing written)."""
     from zanzibar.salon import read_game_record
 
-    data: dict[str, Any] | None = asyncio.run(read_game_record(db_url, game_id))
+    try:
+        data: dict[str, Any] | None = asyncio.run(read_game_record(db_url, game_id))
+    except Exception as exc:  # the driver's message may hold the URL and its password
+        raise ZanzibarError(
+            f"cannot read the salon's database ({type(exc).__name__}); check --db or --data-dir"
+        ) from None
     if data is None:
-        raise ZanzibarError(f"there is no game {game_id} in {db_url}")
+        raise ZanzibarError(f"there is no game {game_id} in this database")
     return data
 
 
@@ -147,5 +152,37 @@ def main(argv: list[str]) -> int:
     except CorruptDataError as exc:
         print(f"error: game {args.game_id} does not replay: {exc.message}", file=sys.stderr)
         return 1
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        # in a terminal: the game frame, so S, T, I, the arrows and Q work while it plays back
+        return replay_in_frame(game, args.lang, args.delay, lines[0])
     play_lines(lines, args.delay, lambda line: print(line, flush=True))
     return 0
+
+
+def replay_driver(game: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The rules and a :class:`ReplayDriver` of a saved game (its JSON)."""
+    from zanzibar.cli.frame.drivers import ReplayDriver
+
+    record = MatchRecord.from_json(game.get("record"))
+    rules = get_rules(record.game)
+    names = [str(n) if n else f"#{i + 1}" for i, n in enumerate(game.get("seats") or [])]
+    names += [f"#{i + 1}" for i in range(len(names), record.seats)]
+    return rules, ReplayDriver(rules, record, names)
+
+
+def replay_in_frame(game: Mapping[str, Any], lang: str, delay: float, header: str) -> int:
+    """Play a saved game back through the terminal frame (keys answer while it plays)."""
+    from zanzibar.cli.frame.inputs import TerminalKeys, cbreak
+    from zanzibar.cli.frame.loop import Frame
+    from zanzibar.cli.play import plugin_for
+
+    rules, driver = replay_driver(game)
+    frame = Frame(driver, plugin_for(rules), lang=lang, delay=delay)
+    frame.output(header)
+
+    async def run() -> int:
+        fd = sys.stdin.fileno()
+        with cbreak(fd):
+            return await frame.run(TerminalKeys(fd))
+
+    return asyncio.run(run())

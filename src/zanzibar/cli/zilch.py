@@ -1,13 +1,9 @@
-"""``zanzibar play|sim|solve zilch``: terminal play, all-bot simulation, exact solvers.
+"""``zanzibar sim|solve zilch``: all-bot simulation and exact solvers.
 
-* ``zanzibar play zilch [--preset P] [--bots N] [--level L] [--seed S] [--lang en|fr]``:
-  one human (seat 1) against N bots, through :mod:`zanzibar.cli.terminal`. In a
-  terminal single keys act (1-6 select a die, Shift+1-6 unselect, Space says
-  the selection, R rolls, B banks, D repeats the roll, S scores, T turn, F1
-  help, Ctrl+F1 rules); from a pipe, one typed command per line
-  (``roll 1 4``, ``bank 2``, ``scores`` ...).
+Terminal play is :mod:`zanzibar.cli.play` with the plugin :mod:`zanzibar.cli.games.zilch`.
+
 * ``zanzibar sim zilch --games N --players K [--bots L ...] [--seed S] [--json]``:
-  all-bot games, a progress bar on stderr, win rates per seat and mean turns.
+  all-bot games, a progress bar on a terminal's stderr, win rates per seat and mean turns.
 * ``zanzibar solve zilch --players 2 [--preset P] [--target T] [--json]``: the
   two-player optimal policy (solved or loaded from the cache), the first
   player's winning probability, iterations and time.
@@ -25,197 +21,16 @@ import time
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from zanzibar.cli.main import make_parser
-from zanzibar.cli.terminal import Driver, KeyBinding, LocalDriver, Reply, Session, TerminalClient
-from zanzibar.engine.errors import IllegalActionError, ZanzibarError
-from zanzibar.engine.events import Event
-from zanzibar.engine.i18n import LANGUAGES, Catalogue, translate
+from zanzibar.cli.progress import add_progress_argument
+from zanzibar.engine.errors import ZanzibarError
 from zanzibar.engine.match import Match
 from zanzibar.games import get_rules
 from zanzibar.games.zilch.bots import LEVELS, make_bot
 from zanzibar.games.zilch.options import SCHEMA, scoring_table
-from zanzibar.games.zilch.scoring import counts_of, zilch_ways
-from zanzibar.games.zilch.state import ZilchAction, ZilchState
-
-_TEXT: Catalogue = {
-    "en": {
-        "you": "You",
-        "bot": "Bot {n}",
-        "no_die": "there is no die {n} to select",
-        "selected": "selected: {dice} (dice {positions}), worth {value}",
-        "selected_bad": "selected: {dice} (dice {positions}); these do not all score",
-        "nothing": "nothing selected",
-        "no_roll": "no dice to choose from",
-        "last_roll": "last roll: {dice}",
-        "select": "select die N to set aside",
-        "unselect": "unselect die N",
-        "selection": "say the selection and its value",
-        "all": "select the best-scoring dice",
-        "roll": "set the selection aside and roll the others (starts a turn)",
-        "bank": "set the selection aside and bank the turn",
-        "dice": "repeat the last roll",
-        "keep": "select exactly these dice",
-    },
-    "fr": {
-        "you": "Vous",
-        "bot": "Robot {n}",
-        "no_die": "il n'y a pas de dé {n} à choisir",
-        "selected": "choix : {dice} (dés {positions}), vaut {value}",
-        "selected_bad": "choix : {dice} (dés {positions}) ; ils ne marquent pas tous",
-        "nothing": "aucun dé choisi",
-        "no_roll": "aucun dé à choisir",
-        "last_roll": "dernier lancer : {dice}",
-        "select": "choisir le dé N à mettre de côté",
-        "unselect": "retirer le dé N du choix",
-        "selection": "dire le choix et sa valeur",
-        "all": "choisir les dés qui marquent le plus",
-        "roll": "mettre le choix de côté et relancer les autres (commence un tour)",
-        "bank": "mettre le choix de côté et marquer le tour",
-        "dice": "répéter le dernier lancer",
-        "keep": "choisir exactement ces dés",
-    },
-}
-
-
-def _t(lang: str, key: str, **values: Any) -> str:
-    return translate(_TEXT, lang, key, **values)
-
-
-def _help(key: str) -> dict[str, str]:
-    return {lang: _TEXT[lang][key] for lang in LANGUAGES}
-
-
-#: Single letters typed from a pipe stand for the same command as the key.
-_LETTERS = {
-    "r": "roll",
-    "b": "bank",
-    "a": "all",
-    "d": "dice",
-    "s": "scores",
-    "t": "turn",
-    "i": "status",
-    "space": "selection",
-}
-
-
-class ZilchCommands:
-    """Zilch's keys and typed commands for :class:`~zanzibar.cli.terminal.TerminalClient`.
-
-    The selection (dice to set aside) lives here, in the client, until the
-    player rolls or banks: the game only ever sees whole actions.
-    """
-
-    def __init__(self) -> None:
-        self.selected: list[int] = []
-        self.last_roll: tuple[int, ...] = ()
-
-    def bindings(self) -> Sequence[KeyBinding]:
-        """1-6, Shift+1-6, Space, A, R/Enter, B, D, and / for the rules."""
-        out = [KeyBinding((str(n),), f"select {n}", _help("select")) for n in range(1, 7)]
-        out += [
-            KeyBinding((f"shift+{n}",), f"unselect {n}", _help("unselect")) for n in range(1, 7)
-        ]
-        out += [
-            KeyBinding(("space",), "selection", _help("selection")),
-            KeyBinding(("a",), "all", _help("all")),
-            KeyBinding(("r", "enter"), "roll", _help("roll")),
-            KeyBinding(("b",), "bank", _help("bank")),
-            KeyBinding(("d",), "dice", _help("dice")),
-            KeyBinding(
-                ("/",), "rules", {"en": "the rules in force", "fr": "les règles en vigueur"}
-            ),
-        ]
-        return out
-
-    def command_help(self) -> Sequence[tuple[str, Mapping[str, str]]]:
-        """Typed commands."""
-        return [
-            ("select N (or just N)", _help("select")),
-            ("unselect N (or -N)", _help("unselect")),
-            ("keep N [N ...]", _help("keep")),
-            ("selection (sel)", _help("selection")),
-            ("all", _help("all")),
-            ("roll [N ...]", _help("roll")),
-            ("bank [N ...]", _help("bank")),
-            ("dice", _help("dice")),
-        ]
-
-    def on_events(self, events: Sequence[Event], session: Session) -> None:
-        """A new roll clears the selection."""
-        for event in events:
-            if event.kind == "roll" and event.seat == session.seat:
-                self.last_roll = tuple(event.get("dice", ()))
-                self.selected = []
-            elif event.kind == "roll":
-                self.last_roll = tuple(event.get("dice", ()))
-
-    def _positions(self, args: Sequence[str], state: ZilchState, lang: str) -> list[int]:
-        out = []
-        for word in args:
-            if not word.isdigit() or not 1 <= int(word) <= len(state.roll):
-                raise IllegalActionError(_t(lang, "no_die", n=word))
-            out.append(int(word) - 1)
-        return out
-
-    def _say_selection(self, state: ZilchState, lang: str) -> str:
-        if not self.selected:
-            return _t(lang, "nothing")
-        dice = " ".join(str(state.roll[i]) for i in self.selected)
-        positions = " ".join(str(i + 1) for i in sorted(self.selected))
-        value = state.config.table.score(counts_of(state.roll[i] for i in self.selected))
-        if value is None:
-            return _t(lang, "selected_bad", dice=dice, positions=positions)
-        return _t(lang, "selected", dice=dice, positions=positions, value=value)
-
-    def run(self, command: str, args: list[str], session: Session) -> Reply | None:
-        """Handle one Zilch command."""
-        state: ZilchState = session.state
-        lang = session.lang
-        if command.isdigit():
-            command, args = "select", [command, *args]
-        elif command.startswith("-") and command[1:].isdigit():
-            command, args = "unselect", [command[1:], *(a.lstrip("-") for a in args)]
-        command = _LETTERS.get(command, command)
-        if command in {"scores", "turn", "status"}:
-            return Reply((session.describe(command),))
-        choosing = state.phase == "choose" and session.my_turn
-        if command in {"select", "unselect", "keep", "all"} and not choosing:
-            return Reply((_t(lang, "no_roll"),))
-        if command == "select":
-            for i in self._positions(args, state, lang):
-                if i not in self.selected:
-                    self.selected.append(i)
-            return Reply((self._say_selection(state, lang),))
-        if command == "unselect":
-            for i in self._positions(args, state, lang):
-                if i in self.selected:
-                    self.selected.remove(i)
-            return Reply((self._say_selection(state, lang),))
-        if command == "keep":
-            self.selected = list(dict.fromkeys(self._positions(args, state, lang)))
-            return Reply((self._say_selection(state, lang),))
-        if command == "all":
-            from zanzibar.games.zilch.bots import selections
-
-            keep, _ = max(selections(state), key=lambda kv: (kv[1], -len(kv[0])))
-            self.selected = list(keep)
-            return Reply((self._say_selection(state, lang),))
-        if command in {"selection", "sel"}:
-            return Reply((self._say_selection(state, lang) if choosing else _t(lang, "no_roll"),))
-        if command == "dice":
-            if not self.last_roll:
-                return Reply((_t(lang, "no_roll"),))
-            return Reply((_t(lang, "last_roll", dice=" ".join(map(str, self.last_roll))),))
-        if command in {"roll", "bank"}:
-            if args and choosing:
-                self.selected = list(dict.fromkeys(self._positions(args, state, lang)))
-            if state.phase == "start":
-                return Reply(action=ZilchAction(command))
-            return Reply(action=ZilchAction(command, tuple(sorted(self.selected))))
-        return None
-
+from zanzibar.games.zilch.scoring import zilch_ways
 
 # -- play ----------------------------------------------------------------------------------
 
@@ -237,45 +52,13 @@ def _add_rule_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def play(argv: list[str]) -> int:
-    """Play Zilch in the terminal against bots."""
-    parser = make_parser("play zilch", "Play Zilch 5000 against bots, one line per event.")
-    parser.add_argument("game")
-    _add_rule_arguments(parser)
-    parser.add_argument("--bots", type=int, default=1, help="number of bot opponents (1-7)")
-    parser.add_argument("--level", choices=LEVELS, default="expected", help="bot level")
-    parser.add_argument("--seed", type=int, default=None, help="dice seed (replayable games)")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en")
-    parser.add_argument("--name", default=None, help="your name")
-    args = parser.parse_args(argv[:1] + argv[1:])
-    rules = get_rules("zilch")
-    options = _options(rules, args)
-    if not 1 <= args.bots <= 7:
-        raise ZanzibarError("--bots must be between 1 and 7")
-    seats = args.bots + 1
-    match: Match[Any, Any] = Match(rules, seats, options, seed=args.seed)
-    names = [args.name or _t(args.lang, "you")] + [
-        _t(args.lang, "bot", n=n) for n in range(1, seats)
-    ]
-    bots = {seat: make_bot(args.level, options, seed=seat) for seat in range(1, seats)}
-    driver = LocalDriver(match, bots, 0, names)
-    client = TerminalClient(cast(Driver, driver), ZilchCommands(), lang=args.lang)
-    return client.run()
-
-
 # -- sim -------------------------------------------------------------------------------------
 
 
 def _progress(done: int, total: int, started: float) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    rate = done / max(time.perf_counter() - started, 1e-9)
-    sys.stderr.write(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.0f} games/s"
-    )
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+    from zanzibar.cli.progress import progress_bar
+
+    progress_bar(done, total, started)
 
 
 def simulate(
@@ -327,7 +110,7 @@ def sim(argv: list[str]) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_progress_argument(parser)
     args = parser.parse_args(argv)
     rules = get_rules("zilch")
     options = _options(rules, args)
@@ -341,7 +124,7 @@ def sim(argv: list[str]) -> int:
         if level not in LEVELS:
             raise ZanzibarError(f"unknown bot level '{level}' (levels: {', '.join(LEVELS)})")
     seat_levels = [levels[i % len(levels)] for i in range(args.players)]
-    result = simulate(options, seat_levels, args.games, args.seed, progress=not args.quiet)
+    result = simulate(options, seat_levels, args.games, args.seed, progress=not args.no_progress)
     result["preset"] = SCHEMA.matching_preset(options)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -397,6 +180,8 @@ def _solve_two(options: Mapping[str, Any], args: argparse.Namespace) -> int:
     started = time.perf_counter()
 
     def progress(fraction: float) -> None:
+        if not sys.stderr.isatty():
+            return  # progress on a terminal only, never carriage returns into a pipe
         sys.stderr.write(
             f"\rsolving: {100 * fraction:5.1f} % ({time.perf_counter() - started:.1f} s)"
         )
