@@ -202,12 +202,9 @@ class Evaluator:
 
     def evaluate(self, pos: Position) -> int:
         """Score in centipawns from the side to move's point of view."""
-        packed = self.packed
-        total = 0
-        for colour in (1, -1):
-            for square, code in pos.pieces[colour].items():
-                total += packed[code][square]
-        mg, eg, phase = unpack(total)
+        if pos.psq_table is not self.packed:
+            pos.attach_table(self.packed)  # from now on the position keeps the sum up to date
+        mg, eg, phase = unpack(pos.psq)
         board = pos.board
         for colour in (1, -1):
             king = pos.kings[colour]
