@@ -63,6 +63,7 @@ from zanzibar.games.chess.tables import (
     LameAttacks,
     LeapAttacks,
     Tables,
+    program_targets,
     tables_for,
 )
 from zanzibar.games.chess.variant import Variant
@@ -99,6 +100,7 @@ class Position:
         "_gen",
         "_ok",
         "_pk",
+        "_reach",
         "_stack",
         "_touch",
         "board",
@@ -125,6 +127,7 @@ class Position:
         self._gen = fast.gen
         self._att_rays = fast.att_rays
         self._touch = fast.touch
+        self._reach = fast.reach
         self._pk = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
         n = 2 * self.t.ntypes + 1
@@ -430,6 +433,8 @@ class Position:
         occ = self.occ
         promo = (move >> 16) & 0xFF
         gains = [value[self.captured_code(move)]]
+        if not promo and not self.is_attacked(to, -self.turn):
+            return gains[0]  # nobody takes back (the common case, and a cheap test)
         on_square = value[promo] if promo else value[b[frm]]
         if promo:
             gains[0] += value[promo] - value[b[frm]]
@@ -884,13 +889,21 @@ class Position:
         en = self._en[us]
         gen = self._gen
         promo_reach = self.t.promo_reach
+        reach = self._reach
         out: list[int] = []
         append = out.append
         promoting: dict[int, int] = {}
+        enemy = 0
+        for square in self.pieces[-us]:
+            enemy |= 1 << square
+        if self.ep >= 0:
+            enemy |= 1 << self.ep
         for frm, code in self.pieces[us].items():
             if promo_reach[code][frm]:
                 promoting[frm] = code
                 continue
+            if not enemy & reach[code][frm]:
+                continue  # no enemy piece stands anywhere this piece could ever land
             for kind, data in gen[code][frm]:
                 if kind == LEAP or kind == LEAP + 2:
                     for to, mv in data:  # type: ignore[attr-defined]
@@ -1207,6 +1220,8 @@ class _FastData:
     #: touch[colour][target]: {square: Touching}, filled on demand.
     touch: list[list[dict[int, Touching]]]
     zero_table: list[list[int]]
+    #: reach[code][square]: mask of every square the piece could ever land on from there.
+    reach: list[list[int]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1257,7 +1272,8 @@ def _fast_data(t: Tables) -> _FastData:
         ]
         touch[colour] = [{} for _ in range(t.size)]
     zero = [0] * t.size
-    data = _FastData(gen, att_rays, touch, [zero] * (2 * t.ntypes + 1))
+    reach = [[_mask(list(program_targets(program))) for program in row] for row in t.gen]
+    data = _FastData(gen, att_rays, touch, [zero] * (2 * t.ntypes + 1), reach)
     _FAST[id(t)] = (t, data)
     return data
 
