@@ -35,6 +35,7 @@ _PLAIN_COMMANDS: dict[str, str] = {
     "replay": "zanzibar.cli.replay:main",
     "rules": "zanzibar.cli.rules:main",
     "perft": "zanzibar.cli.chess:perft",
+    "uci": "zanzibar.cli.uci:main",
 }
 
 _USAGE = """\
@@ -47,6 +48,7 @@ commands:
   sim    GAME [options]      simulate all-bot games
   solve  GAME [options]      exact solvers (421, zilch)
   perft  VARIANT [options]   count chess move-tree nodes
+  uci                        chess engine for GUIs (Universal Chess Interface)
   rules  GAME [--preset P] [--lang en|fr]   print a game's rules
   replay ID [--server URL]   replay a finished game
 

@@ -172,7 +172,7 @@ class Position:
         self.history = [self.hash]
         self.occ = sum(1 << square for square, code in enumerate(self.board) if code)
         self.psq = self._full_psq()
-        self._check = None
+        self._check: bool | None = None
         # Checks after a move are found by looking only along the lines through the squares
         # it changed: sound when the side not to move is not in check, as in any legal game.
         other = self.kings[-self.turn]
@@ -938,11 +938,11 @@ class Position:
                     self._generate_rare(kind, data, b, self._ok[us], en, rare.append)
                     out.extend(mv for mv in rare if b[(mv >> 8) & 0xFF])
         if promoting:
-            moves: list[int] = []
-            self._generate(us, moves, moves, set(), promoting)
+            found: list[int] = []
+            self._generate(us, found, found, set(), promoting)
             out.extend(
                 mv
-                for mv in moves
+                for mv in found
                 if b[(mv >> 8) & 0xFF] or (mv >> 16) & 0xFF or (mv >> 24) & EN_PASSANT
             )
         return out

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from zanzibar.games.chess.evaluation import Evaluator, evaluator_for
@@ -177,6 +178,11 @@ class Searcher:
         self._deadline = 0.0
         self._node_limit = 0
         self._next_check = 1
+        #: Set from another thread to end the search at once (UCI ``stop``): the best
+        #: move found so far is returned.
+        self.stop_requested = False
+        #: Called after each finished depth with the result so far (UCI ``info`` lines).
+        self.on_depth: Callable[[SearchResult], None] | None = None
         rule = variant.move_rule if move_rule is None else move_rule
         self._move_rule_plies = 2 * rule if rule else 1 << 30
         stalemate = {"draw": 0, "win": MATE, "loss": -MATE}[variant.stalemate]
@@ -221,6 +227,17 @@ class Searcher:
             best_move, best_score, depth_done = move, score, depth
             moves.remove(move)
             moves.insert(0, move)
+            if self.on_depth is not None:
+                self.on_depth(
+                    SearchResult(
+                        move,
+                        score,
+                        depth,
+                        self.stats.nodes,
+                        time.perf_counter() - start,
+                        self._principal_variation(pos, move, depth),
+                    )
+                )
             if is_mate_score(score) and MATE - abs(score) <= depth:
                 break  # a mate found at full width cannot get shorter
             if limits.soft_time_limit is not None and (
@@ -282,6 +299,8 @@ class Searcher:
         if self._node_limit and nodes >= self._node_limit:
             raise SearchAborted()
         if self._deadline and time.perf_counter() >= self._deadline:
+            raise SearchAborted()
+        if self.stop_requested:
             raise SearchAborted()
         self._next_check = nodes + _CLOCK_MASK + 1
         if self._node_limit:
@@ -684,6 +703,39 @@ class Searcher:
             for _ in line:
                 pos.pop()
         return tuple(line)
+
+
+def clock_limits(
+    remaining: float,
+    increment: float = 0.0,
+    moves_to_go: int | None = None,
+    cap: float | None = None,
+) -> SearchLimits:
+    """A move's budget from the clock: ``remaining`` and ``increment`` in seconds.
+
+    The share of the remaining time is 1/``moves_to_go`` (1/30 when not told),
+    plus most of the increment; the hard limit is two and a half times that
+    share but never over a third of what is left (a margin for the move's
+    transmission is kept). No new depth starts once the share is half spent.
+    ``cap`` (seconds) bounds the whole, for bot levels that think less.
+
+    >>> limits = clock_limits(60.0, 1.0)
+    >>> round(limits.soft_time_limit, 1), round(limits.time_limit, 1)
+    (1.4, 7.0)
+    """
+    remaining = max(remaining - CLOCK_MARGIN, 0.0)
+    share = remaining / max(moves_to_go or 30, 1) + 0.8 * increment
+    share = min(share, remaining / 2)
+    hard = min(2.5 * share, remaining / 3 + 0.8 * increment, remaining)
+    if cap is not None:
+        share = min(share, cap)
+        hard = min(hard, cap)
+    hard = max(hard, 0.01)
+    return SearchLimits(time_limit=hard, soft_time_limit=max(share / 2, 0.005))
+
+
+#: Seconds of the clock kept back for the engine's and the interface's overhead.
+CLOCK_MARGIN = 0.05
 
 
 def fixed_depth_alphabeta(
