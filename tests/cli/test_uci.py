@@ -135,7 +135,9 @@ def test_elo_picks_the_nearest_level() -> None:
 
 
 def test_go_parameters_are_parsed() -> None:
-    params = _parse_go(["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5"])
+    params = _parse_go(
+        ["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5"]
+    )
     assert params == {"wtime": 1000, "btime": 2000, "winc": 10, "binc": 20, "movestogo": 5}
     assert _parse_go(["infinite"]) == {"infinite": 1}
     with pytest.raises(ValueError):
