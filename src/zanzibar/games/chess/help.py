@@ -64,6 +64,9 @@ Moves (Betza notation from H. G. Muller's diagram):
   jumped over may be occupied but must not be attacked; for a knight-wise jump, at
   least one of the two in-between squares must be unattacked; the target must not be
   attacked either. From f2 the jumps are d1 d2 d3 d4 e4 f4 g4 h4 h3 h2 h1.
+  A King checked earlier keeps its jump (only being in check forbids it), as the
+  inventor, Jean-Louis Cazaux, wrote (Metamachy page comments, 2019) and the Game
+  Courier preset plays.
 - Queen (Q), Rook (R), Bishop (B), Knight (N): as in chess.
 - Eagle (G, FyafsF): one diagonal step, then may continue outward along either
   orthogonal; it never jumps and may stop or capture on the first square.
@@ -114,7 +117,9 @@ Marches (notation de Betza, d'après le diagramme de H. G. Muller) :
   saut. La case sautée peut être occupée mais ne doit pas être attaquée ; pour un saut
   de Cavalier, au moins une des deux cases intermédiaires doit être libre d'attaque ; la
   case d'arrivée ne doit pas être attaquée. De f2, les sauts vont en d1 d2 d3 d4 e4 f4
-  g4 h4 h3 h2 h1.
+  g4 h4 h3 h2 h1. Un Roi déjà mis en échec garde son saut (seul l'échec en cours
+  l'interdit), comme l'a écrit l'inventeur, Jean-Louis Cazaux (commentaires de la page
+  Metamachy, 2019), et comme le joue le preset Game Courier.
 - Dame (Q), Tour (R), Fou (B), Cavalier (N) : comme aux échecs.
 - Aigle (G, FyafsF) : un pas en diagonale, puis peut continuer en s'éloignant le long
   d'une des deux orthogonales ; il ne saute jamais et peut s'arrêter ou prendre sur la
