@@ -22,7 +22,9 @@ home while much material is on the board (a small shelter bonus for friendly
 pieces next to it, a penalty for leaving the back ranks), and heads for the
 centre in the endgame. The two are blended by the material left (the phase).
 Against a bare King, the stronger side is rewarded for driving it to the edge
-and bringing its own King close, which is how the mates are forced.
+and bringing its own King close, which is how the mates are forced; in any
+endgame where one side leads by a clear margin it earns half that bonus, so
+a bot that is ahead presses towards a mate instead of shuffling.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position
@@ -60,6 +62,8 @@ KING_CENTRE_WEIGHT = 6
 #: attacking King comes closer to it (drives it to the edge, where mates are).
 MOP_UP_EDGE = 12
 MOP_UP_CLOSE = 5
+#: Endgame lead (centipawns) from which the leading side also drives the enemy King.
+WINNING_LEAD = 350
 
 
 def empty_board_targets(atoms: tuple[Atom, ...], files: int, ranks: int, square: int) -> float:
@@ -214,12 +218,16 @@ class Evaluator:
                     if board[s] * colour > 0:
                         shelter += 1
                 mg += colour * SHELTER_BONUS * min(shelter, 4)
-        for colour in (1, -1):
-            if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
-                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour])
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
+        for colour in (1, -1):
+            if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
+                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour])
+            elif colour * eg > WINNING_LEAD and 2 * phase <= max_phase:
+                # Ahead in an endgame: drive the enemy King to the edge as well, at half
+                # weight, so that the win is pressed home rather than the pieces shuffled.
+                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour]) // 2
         blend = mg * phase + eg * (max_phase - phase)
         # Round towards zero, so swapping the colours exactly negates the score.
         score = blend // max_phase if blend >= 0 else -(-blend // max_phase)

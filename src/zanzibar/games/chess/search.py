@@ -577,8 +577,14 @@ class Searcher:
                 quiet.append(move)
         first.sort(reverse=True)
         if history and len(quiet) > 1:
-            get = history.get
-            quiet.sort(key=lambda m: get(m | white, 0), reverse=True)
+            # only the few quiet moves with a history are sorted; the rest keep their order
+            keyed = [m | white for m in quiet]
+            known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
+            if known:
+                known.sort(key=_by_score_then_index)
+                lead = [quiet[i] for _, i in known]
+                taken = {i for _, i in known}
+                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken]
         return [move for _, move in first] + quiet
 
     def _quiesce(
@@ -703,6 +709,11 @@ class Searcher:
             for _ in line:
                 pos.pop()
         return tuple(line)
+
+
+def _by_score_then_index(item: tuple[int, int]) -> tuple[int, int]:
+    """Sort key: higher history first, then the generation order."""
+    return -item[0], item[1]
 
 
 def clock_limits(
