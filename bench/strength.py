@@ -95,6 +95,11 @@ def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
     return mean, max(mean - half, 0.0), min(mean + half, 1.0)
 
 
+def _verdict(score: float) -> str:
+    """How a game went for the side scored: won, drew or lost."""
+    return {1.0: "won", 0.5: "drew", 0.0: "lost"}[score]
+
+
 def elo_difference(score: float) -> float:
     """Elo difference that a score fraction means (infinite at 0 or 1)."""
     if score <= 0:
@@ -158,7 +163,7 @@ def run_stockfish(args: argparse.Namespace) -> None:
     if not Path(STOCKFISH).exists():
         print(f"{STOCKFISH} not found: apt-get install stockfish", file=sys.stderr)
         raise SystemExit(2)
-    openings = OPENINGS[: args.openings]
+    openings = OPENINGS[args.first_opening : args.first_opening + args.openings]
     print(
         f"orthodox chess against Stockfish 15.1 (UCI_LimitStrength), clock {args.clock:g} s "
         f"+ {args.inc:g} s, {len(openings)} openings x 2 colours per Elo setting"
@@ -174,7 +179,8 @@ def run_stockfish(args: argparse.Namespace) -> None:
                         level, elo, opening, ours_white, args.clock, args.inc
                     )
                     scores.append(score)
-                    endings[how] = endings.get(how, 0) + 1
+                    key = f"{_verdict(score)} {how}"
+                    endings[key] = endings.get(key, 0) + 1
                     games.append((elo, score))
             ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
             print(f"  {level:7} vs Stockfish {elo}: {sum(scores):g}/{len(scores)} ({ends})")
@@ -239,7 +245,8 @@ def run_selfplay(args: argparse.Namespace) -> None:
                     strong, weak, 1000 + pair, strong_white, args.scale, args.max_moves
                 )
                 scores.append(score)
-                endings[how] = endings.get(how, 0) + 1
+                key = f"{_verdict(score)} {how}"
+                endings[key] = endings.get(key, 0) + 1
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         print(
@@ -258,14 +265,17 @@ def main() -> None:
     parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
     parser.add_argument("--elos", nargs="+", type=int, default=[1350, 1600, 1900, 2200])
     parser.add_argument("--openings", type=int, default=4, help=f"1 to {len(OPENINGS)}")
+    parser.add_argument("--first-opening", type=int, default=0, help="index of the first one")
     parser.add_argument("--clock", type=float, default=60.0, help="seconds per side")
     parser.add_argument("--inc", type=float, default=0.5, help="seconds added per move")
     parser.add_argument("--pairs", type=int, default=4, help="self-play openings per pairing")
     parser.add_argument("--scale", type=float, default=1.0, help="self-play time scale")
     parser.add_argument("--max-moves", type=int, default=150)
     args = parser.parse_args()
-    if not 1 <= args.openings <= len(OPENINGS):
-        parser.error(f"--openings must be 1 to {len(OPENINGS)}")
+    if not 1 <= args.openings or args.first_opening < 0:
+        parser.error("--openings must be 1 or more and --first-opening 0 or more")
+    if args.first_opening + args.openings > len(OPENINGS):
+        parser.error(f"there are {len(OPENINGS)} openings")
     if not (args.stockfish or args.selfplay):
         parser.error("choose --stockfish, --selfplay or both")
     if args.stockfish:

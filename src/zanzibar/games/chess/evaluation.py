@@ -250,7 +250,15 @@ def _promotion_gain(variant: Variant, piece: PieceType, values: dict[str, int]) 
     return max(best - values[piece.letter], 0)
 
 
-def _build(variant: Variant) -> Evaluator:
+def build_evaluator(variant: Variant, values: dict[str, int] | None = None) -> Evaluator:
+    """A fresh evaluator (not cached), with ``values`` overriding piece values by letter.
+
+    For tuning (``bench/texel.py``), which also changes this module's weights.
+    """
+    return _build(variant, values or {})
+
+
+def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluator:
     files, ranks = variant.files, variant.ranks
     size = files * ranks
     ntypes = len(variant.pieces)
@@ -259,7 +267,9 @@ def _build(variant: Variant) -> Evaluator:
         if piece.royal:
             values[piece.letter] = 0
         else:
-            values[piece.letter] = piece.value or derived_value(piece, files, ranks)
+            values[piece.letter] = (overrides or {}).get(piece.letter) or (
+                piece.value or derived_value(piece, files, ranks)
+            )
     pawn_value = min((v for v in values.values() if v > 0), default=100)
     n = 2 * ntypes + 1
     mg: list[list[int]] = [[0] * size for _ in range(n)]
