@@ -272,7 +272,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="self-play time scale")
     parser.add_argument("--max-moves", type=int, default=150)
     args = parser.parse_args()
-    if not 1 <= args.openings or args.first_opening < 0:
+    if not args.openings >= 1 or args.first_opening < 0:
         parser.error("--openings must be 1 or more and --first-opening 0 or more")
     if args.first_opening + args.openings > len(OPENINGS):
         parser.error(f"there are {len(OPENINGS)} openings")
