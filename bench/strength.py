@@ -242,7 +242,7 @@ def run_selfplay(args: argparse.Namespace) -> None:
         for pair in range(args.pairs):
             for strong_white in (True, False):
                 score, how = play_selfplay_game(
-                    strong, weak, 1000 + pair, strong_white, args.scale, args.max_moves
+                    strong, weak, args.seed + pair, strong_white, args.scale, args.max_moves
                 )
                 scores.append(score)
                 key = f"{_verdict(score)} {how}"
@@ -269,6 +269,7 @@ def main() -> None:
     parser.add_argument("--clock", type=float, default=60.0, help="seconds per side")
     parser.add_argument("--inc", type=float, default=0.5, help="seconds added per move")
     parser.add_argument("--pairs", type=int, default=4, help="self-play openings per pairing")
+    parser.add_argument("--seed", type=int, default=1000, help="first self-play opening seed")
     parser.add_argument("--scale", type=float, default=1.0, help="self-play time scale")
     parser.add_argument("--max-moves", type=int, default=150)
     args = parser.parse_args()
