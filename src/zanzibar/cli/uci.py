@@ -32,6 +32,7 @@ from typing import TextIO
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games.chess.bots import LEVELS, ChessBot
+from zanzibar.games.chess.help import LEVEL_STRENGTH
 from zanzibar.games.chess.notation import format_coordinate, parse_coordinate
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import (
@@ -58,7 +59,7 @@ UCI_VARIANTS: dict[str, str] = {
 
 #: Measured orthodox-chess strength of each level (bench/strength.py, README),
 #: used to map ``UCI_Elo`` to a level.
-LEVEL_ELO: dict[str, int] = {"easy": 800, "casual": 1200, "medium": 1500, "hard": 1700}
+LEVEL_ELO: dict[str, int] = {name: est for name, (est, _low, _high) in LEVEL_STRENGTH.items()}
 ELO_MIN, ELO_MAX = 500, 2500
 
 

@@ -198,3 +198,13 @@ def test_easy_does_not_lose_to_a_two_ply_searcher(easy_white: bool) -> None:
         pos.push(move)
     result = pos.outcome()
     assert result is None or result.winner != -easy_colour, pos.fen()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
+    from zanzibar.games.chess.help import LEVEL_STRENGTH, rules_text
+
+    text = rules_text(load_variant("zanzibar-s"), lang, {})
+    for name, (est, low, high) in LEVEL_STRENGTH.items():
+        assert f"{name} {est} ({low}–{high})" in text
+    assert low < est < high

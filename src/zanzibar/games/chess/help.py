@@ -193,8 +193,54 @@ def _end_rules(options: Mapping[str, Any], lang: str) -> tuple[str, str]:
     return repetition, move_rule
 
 
+#: The bot levels and their measured strength (bench/strength.py; README's bot section).
+BOT_LEVELS = {
+    "en": (
+        "Bots: the levels differ by how far they look. easy: two half-moves ahead plus "
+        "captures; casual: three; medium: 1 second a move; hard: 4 seconds a move. Measured in orthodox "
+        "chess against Stockfish limited in strength (small samples, 95 % intervals): "
+        "{elo_en}. In Zanzibar-S each level beat the one below it: {ladder_en}."
+    ),
+    "fr": (
+        "Robots : les niveaux diffèrent par la profondeur de calcul. easy : deux demi-coups "
+        "plus les prises ; casual : trois ; medium : 1 seconde par coup ; hard : 4 secondes par coup. "
+        "Mesurés aux échecs orthodoxes contre Stockfish bridé (petits échantillons, "
+        "intervalles à 95 %) : {elo_fr}. En Zanzibar-S chaque niveau a battu le précédent : "
+        "{ladder_fr}."
+    ),
+}
+#: Elo estimates by level with their 95 % interval (orthodox chess, against Stockfish 15.1).
+LEVEL_STRENGTH = {
+    "easy": (1629, 1356, 1903),
+    "casual": (1689, 1398, 1979),
+    "medium": (1726, 1518, 1935),
+    "hard": (1851, 1631, 2072),
+}
+#: Zanzibar-S self-play: (stronger, weaker, points, games).
+LADDER = [("casual", "easy", 3.5, 4), ("medium", "casual", 2.5, 4), ("hard", "medium", 3.5, 4)]
+
+
+def bot_levels_text(lang: str) -> str:
+    """The paragraph on the bot levels and their measured strength."""
+    fr = lang == "fr"
+    elo = (" ; " if fr else "; ").join(
+        f"{name} {est} ({low}–{high})" for name, (est, low, high) in LEVEL_STRENGTH.items()
+    )
+    sep = " sur " if fr else "/"
+    ladder = ", ".join(
+        f"{strong} – {weak} {str(points).replace('.', ',') if fr else points}{sep}{games}"
+        for strong, weak, points, games in LADDER
+    )
+    template = BOT_LEVELS["fr" if fr else "en"]
+    return template.format(elo_en=elo, elo_fr=elo, ladder_en=ladder, ladder_fr=ladder)
+
+
 def rules_text(variant: Variant, lang: str, options: Mapping[str, Any]) -> str:
-    """The rules in force for ``variant`` with these table options."""
+    """The rules in force for ``variant`` with these table options, then the bot levels."""
+    return _rules_only(variant, lang, options) + "\n" + bot_levels_text(lang) + "\n"
+
+
+def _rules_only(variant: Variant, lang: str, options: Mapping[str, Any]) -> str:
     lang = lang if lang in ("en", "fr") else "en"
     repetition, move_rule = _end_rules(options, lang)
     if variant.name == "zanzibar-s":
