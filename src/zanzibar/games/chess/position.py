@@ -17,6 +17,11 @@ search bot:
   ``repetitions()`` (occurrences of the current position since the last
   irreversible move), ``parse_uci(text)``.
 * ``outcome()`` returns a :class:`Result` (``winner`` 1 / -1 / 0, ``reason``).
+* For the search: ``captures()`` (pseudo-legal captures and promotions; push one,
+  then ``left_king_exposed()`` says whether it was illegal), ``see(move, values)``
+  (static exchange evaluation), ``attach_table(table)`` and ``psq`` (a piece-square
+  sum kept up to date move by move: the evaluation's incremental part), ``occ``
+  (a bitmask of the occupied squares).
 
 The board is a flat list of ``files * ranks`` squares with no padding: every
 geometric question is answered by the precomputed :mod:`tables`, so the hot
@@ -28,6 +33,13 @@ on a square that would become the screen of an enemy hopper, or is en passant;
 those few are tried on the board. In a single check, only King moves and moves
 that capture the checker, block it or remove a hopper's screen are tried; in a
 double check, every move is.
+
+Speed: each ray of a rider or hopper carries the bitmask of its squares, so the
+first piece on it is the lowest (or highest) set bit of ``occ & mask``: two
+integer operations instead of a walk, and a whole ray of quiet moves is one
+slice of a precomputed tuple. Whether the side to move is in check is looked
+for only along the attack lines through the squares the last move changed (the
+other side is never in check in a legal game), and cached until the next move.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"))
@@ -287,8 +299,8 @@ class Position:
         self._check = check
         return check
 
-    def gives_check_after(self) -> bool:
-        """After ``push``: is the side that just moved now exposing its own King?
+    def left_king_exposed(self) -> bool:
+        """After ``push``: did that move leave the mover's own King attacked (an illegal move)?
 
         Sound only when that side was not in check before the move (then only the
         lines through the changed squares matter); a King move is tested in full.
@@ -880,7 +892,7 @@ class Position:
         """Pseudo-legal captures and promotions of the side to move (for quiescence).
 
         Not checked for the King's safety: push each, then drop it when
-        :meth:`gives_check_after` says it exposed the mover's King. Castling and the
+        :meth:`left_king_exposed` says it exposed the mover's King. Castling and the
         King's jump never capture, so they are left out.
         """
         us = self.turn

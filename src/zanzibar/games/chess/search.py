@@ -14,23 +14,29 @@ order they pay off in Python where a move generation is the costly step:
   and exact scores with their depth, and the best move, which is tried first,
   before the other moves are even generated (a cut-off saves the generation).
 * **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
-  then least valuable attacker), promotions, two killer moves per ply, then
-  quiet moves by the history heuristic.
+  then least valuable attacker), promotions, two killer moves per ply, captures
+  that lose material by static exchange, then quiet moves by the history
+  heuristic.
 * **Principal variation search** (null windows after the first move), a
   **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
   **late-move reduction** of quiet moves, both re-searched when they fail;
   **futility pruning** of quiet, non-checking moves one ply from the horizon
   when the static score is far below alpha.
 * **Check extension** (one ply when the side to move is in check).
-* **Quiescence search** on captures and promotions with stand-pat and delta
-  pruning (per move, and for the whole node when not even the enemy's best
-  piece would lift the score to alpha, which spares a move generation); in
-  check it searches every evasion so mates are seen. Pruned moves count at
-  their optimistic value, so scores stay sound bounds for the table.
-  Captures of a defended piece by a clearly more valuable one are skipped (a
-  cheap stand-in for static exchange evaluation), and quiescence stops 8
-  plies past the horizon: on a 12 x 12 board full of hoppers and leapers,
-  capture chains otherwise explode.
+* **Quiescence search** on generated captures and promotions (only those: their
+  legality is checked once pushed) with stand-pat and delta pruning (per move,
+  and for the whole node when not even the enemy's best piece would lift the
+  score to alpha, which spares a move generation); in check it searches every
+  evasion so mates are seen. Pruned moves count at their optimistic value, so
+  scores stay sound bounds for the table. Captures by a dearer piece whose
+  **static exchange evaluation** loses material are skipped (checked lazily,
+  when their turn comes), and quiescence stops 8 plies past the horizon: on a
+  12 x 12 board full of hoppers and leapers, capture chains otherwise explode.
+* **Aspiration windows** from depth 4: the root is searched in a window of
+  +-40 centipawns around the last score, widened fourfold on the failing side.
+* **Time management** (:func:`clock_limits`): a share of the remaining clock
+  plus most of the increment, a hard limit of 2.5 shares (at most a third of
+  what is left), and no new depth once half the share is spent.
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
@@ -642,7 +648,7 @@ class Searcher:
             if risky and pos.see(move, value) < 0:
                 continue  # the exchange on that square loses material
             pos.push(move)
-            if pos.gives_check_after():
+            if pos.left_king_exposed():
                 pos.pop()
                 continue  # it left the mover's King in check: not a legal move
             try:
