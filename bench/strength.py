@@ -235,7 +235,7 @@ def run_selfplay(args: argparse.Namespace) -> None:
         f"{args.pairs} openings x 2 colours per pairing, unfinished after {args.max_moves} moves"
     )
     for weak, strong in itertools.pairwise(LEVELS):
-        if strong not in args.levels and weak not in args.levels:
+        if strong not in args.levels or weak not in args.levels:
             continue
         scores = []
         endings: dict[str, int] = {}
