@@ -74,6 +74,7 @@ def test_fast_machinery_agrees_with_the_plain_one(name: str) -> None:
         fresh = Position(variant, pos.fen())
         fresh.attach_table(evaluator.packed)
         assert pos.psq == fresh.psq and pos.occ == fresh.occ
+        assert pos.side_occ == fresh.side_occ
         if not full_check:
             legal_tactical = {m for m in moves if pos.is_capture(m) or (m >> 16) & 0xFF}
             generated = set()

@@ -197,7 +197,12 @@ class Evaluator:
     #: so evaluating costs one look-up per piece.
     packed: list[list[int]] = field(default_factory=list)
 
+    #: zone[square]: bitmask of the squares one King step away (for the shelter count).
+    zone: list[int] = field(default_factory=list)
+
     def __post_init__(self) -> None:
+        if not self.zone:
+            self.zone = [sum(1 << s for s in around) for around in self.neighbours]
         if not self.packed:
             self.packed = [
                 [pack(m, e, self.phase_weight[code]) for m, e in zip(mg_row, eg_row, strict=True)]
@@ -209,15 +214,15 @@ class Evaluator:
         if pos.psq_table is not self.packed:
             pos.attach_table(self.packed)  # from now on the position keeps the sum up to date
         mg, eg, phase = unpack(pos.psq)
-        board = pos.board
-        for colour in (1, -1):
-            king = pos.kings[colour]
-            if king >= 0:
-                shelter = 0
-                for s in self.neighbours[king]:
-                    if board[s] * colour > 0:
-                        shelter += 1
-                mg += colour * SHELTER_BONUS * min(shelter, 4)
+        zone = self.zone
+        kings = pos.kings
+        side = pos.side_occ
+        king = kings[1]
+        if king >= 0:
+            mg += SHELTER_BONUS * min((side[1] & zone[king]).bit_count(), 4)
+        king = kings[-1]
+        if king >= 0:
+            mg -= SHELTER_BONUS * min((side[-1] & zone[king]).bit_count(), 4)
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase

@@ -127,6 +127,7 @@ class Position:
         "pieces",
         "psq",
         "rights",
+        "side_occ",
         "t",
         "turn",
         "variant",
@@ -154,7 +155,7 @@ class Position:
                 ok[code] = code * colour <= 0
             self._ok[colour] = ok
             self._en[colour] = en
-        self._stack: list[tuple[int, int, int, int, int, int, int, int, int, int]] = []
+        self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
         self._load(data)
 
@@ -183,6 +184,12 @@ class Position:
         self._stack = []
         self.history = [self.hash]
         self.occ = sum(1 << square for square, code in enumerate(self.board) if code)
+        #: side_occ[colour]: bitmask of that colour's pieces (index 1 White, -1 Black).
+        self.side_occ = [
+            0,
+            sum(1 << square for square, code in enumerate(self.board) if code > 0),
+            sum(1 << square for square, code in enumerate(self.board) if code < 0),
+        ]
         self.psq = self._full_psq()
         self._check: bool | None = None
         # Checks after a move are found by looking only along the lines through the squares
@@ -245,6 +252,7 @@ class Position:
         other.kings = list(self.kings)
         other._stack = list(self._stack)
         other.history = list(self.history)
+        other.side_occ = list(self.side_occ)
         other._check = None
         return other
 
@@ -905,9 +913,7 @@ class Position:
         out: list[int] = []
         append = out.append
         promoting: dict[int, int] = {}
-        enemy = 0
-        for square in self.pieces[-us]:
-            enemy |= 1 << square
+        enemy = self.side_occ[-us]
         if self.ep >= 0:
             enemy |= 1 << self.ep
         for frm, code in self.pieces[us].items():
@@ -986,16 +992,21 @@ class Position:
         pk = self._pk
         occ = self.occ
         psq = self.psq
+        side = self.side_occ
+        white_occ = side[1]
+        black_occ = side[-1]
         self._check = None
         mine = self.pieces[us]
         del mine[frm]
         b[frm] = 0
         reset = t.resets_clock[piece]
+        side[us] ^= 1 << frm | 1 << to
         if captured:
             del self.pieces[-us][to]
             h ^= z[captured][to]
             reset = True
             self.occ = occ ^ (1 << frm)
+            side[-us] ^= 1 << to
         else:
             self.occ = occ ^ (1 << frm | 1 << to)
         promo = (move >> 16) & 0xFF
@@ -1013,6 +1024,7 @@ class Position:
                 del self.pieces[-us][victim]
                 h ^= z[captured][victim]
                 self.occ ^= 1 << victim
+                side[-us] ^= 1 << victim
                 self.psq -= pk[captured][victim]
                 reset = True
             elif flag & CASTLE:
@@ -1024,6 +1036,7 @@ class Position:
                 mine[rt] = rook
                 h ^= z[rook][rf] ^ z[rook][rt]
                 self.occ ^= 1 << rf | 1 << rt
+                side[us] ^= 1 << rf | 1 << rt
                 self.psq += pk[rook][rt] - pk[rook][rf]
             elif flag & DOUBLE and not promo:
                 # a double step that promotes leaves no Pawn or Prince to take
@@ -1040,6 +1053,8 @@ class Position:
                 self.hash,
                 occ,
                 psq,
+                white_occ,
+                black_occ,
             )
         )
         if piece == t.royal[us]:
@@ -1070,9 +1085,25 @@ class Position:
 
     def pop(self) -> int:
         """Unmake the last move (or null move) and return it."""
-        move, piece, captured, ep, ep_victim, rights, halfmove, h, occ, psq = self._stack.pop()
+        (
+            move,
+            piece,
+            captured,
+            ep,
+            ep_victim,
+            rights,
+            halfmove,
+            h,
+            occ,
+            psq,
+            white_occ,
+            black_occ,
+        ) = self._stack.pop()
         self.history.pop()
         self.occ = occ
+        side = self.side_occ
+        side[1] = white_occ
+        side[-1] = black_occ
         self.psq = psq
         self._check = None
         us = -self.turn
@@ -1130,6 +1161,8 @@ class Position:
                 self.hash,
                 self.occ,
                 self.psq,
+                self.side_occ[1],
+                self.side_occ[-1],
             )
         )
         # a legal position's side not to move is never in check
