@@ -213,11 +213,11 @@ BOT_LEVELS = {
 LEVEL_STRENGTH = {
     "easy": (1629, 1356, 1903),
     "casual": (1689, 1398, 1979),
-    "medium": (1726, 1518, 1935),
-    "hard": (1851, 1631, 2072),
+    "medium": (1679, 1480, 1877),
+    "hard": (1827, 1636, 2019),
 }
 #: Zanzibar-S self-play: (stronger, weaker, points, games).
-LADDER = [("casual", "easy", 3.5, 4), ("medium", "casual", 2.5, 4), ("hard", "medium", 3.5, 4)]
+LADDER = [("casual", "easy", 5.5, 6), ("medium", "casual", 7.5, 10), ("hard", "medium", 8, 10)]
 
 
 def bot_levels_text(lang: str) -> str:
