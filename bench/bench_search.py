@@ -1,29 +1,34 @@
-"""Search speed: depth reached in a time budget, beside references measured in the same run.
+"""Search speed: today's engine (a pristine copy of the reference commit) beside this one.
 
-For each position (Zanzibar-S and orthodox chess start positions, plus a
-middlegame of each) the bot's search runs for ``--seconds`` (default 1) and prints the
-depth it completed, its nodes and nodes per second. Beside it, in the same
-run and the same budget:
+For each position (Zanzibar-S and orthodox chess start positions, plus
+middlegames) the bot's search runs to a budget of ``--nodes`` (default 30,000), once
+with the engine of ``REFERENCE_COMMIT`` (the search before the speed work,
+extracted with ``git archive`` into a temporary directory at run time) and
+once with the working tree's, each in its own fresh interpreter, alternately,
+``--repeat`` times; the best run of each is kept (the machine may be shared).
+It prints the depth completed, and the nodes per second of each, and the
+ratio new / old of the node rates. Time is the process's CPU time, so that
+other programs on a shared machine slow neither side.
 
-* a plain alpha-beta (no table, no ordering, no quiescence, no pruning),
-  iteratively deepened: the depth *it* completes and its node rate, to show
-  what the search's machinery buys;
-* raw perft over the same position for the same time: the price of the
-  move generation alone (nodes counted as positions whose moves were generated,
-  the same unit as a search node).
+A node is one position visited by the search (inner or quiescence), counted
+the same way by both engines.
 
-Usage: ``.venv/bin/python bench/bench_search.py [--seconds 1] [--repeat 1]``
+Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]``
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
 
-from zanzibar.games.chess.evaluation import evaluator_for
-from zanzibar.games.chess.position import Position
-from zanzibar.games.chess.search import Searcher, SearchLimits, fixed_depth_alphabeta
-from zanzibar.games.chess.variant import load_variant
+#: The engine as it was before the speed work (main, 2026-11-25).
+REFERENCE_COMMIT = "52f7176d6847a8a397a923d600b56309f2416289"
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -33,97 +38,109 @@ ZANZIBAR_MIDDLEGAME = (
     "PPPPN1P1PPPP/1R4WWBNR1/CM1V2KUV1MC b Kk - 1 26"
 )
 
+#: An orthodox middlegame (Italian game, both sides castled).
+CHESS_MIDDLEGAME = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7"
+
 POSITIONS = [
     ("zanzibar-s", None, "Zanzibar-S start"),
     ("zanzibar-s", ZANZIBAR_MIDDLEGAME, "Zanzibar-S crowded middlegame"),
     ("chess", None, "chess start"),
+    ("chess", CHESS_MIDDLEGAME, "chess middlegame (Italian)"),
     ("chess", KIWIPETE, "chess Kiwipete"),
 ]
 
-
-def bot_search(pos: Position, seconds: float) -> tuple[int, int, float]:
-    """Depth completed, nodes and seconds of the bot's search in ``seconds``."""
-    result = Searcher(pos.variant).search(pos, SearchLimits(time_limit=seconds))
-    return result.depth, result.nodes, result.seconds
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def plain_search(pos: Position, seconds: float) -> tuple[int, int, float]:
-    """Plain alpha-beta deepened one ply at a time until the budget is spent.
+def worker(nodes: int) -> None:
+    """Search every position once with the engine first on ``sys.path``; print JSON."""
+    import time
 
-    A depth counts only if it finished within the budget (the last one
-    started may overrun it; its time is not counted towards the rate).
-    """
-    evaluator = evaluator_for(pos.variant)
-    start = time.perf_counter()
-    depth_done = 0
-    nodes_done = 0
-    spent = 0.0
-    depth = 1
-    while True:
-        _score, nodes = fixed_depth_alphabeta(pos, depth, evaluator)
-        elapsed = time.perf_counter() - start
-        if elapsed > seconds:
-            if not depth_done:  # nothing finished in time: report the overrun honestly
-                return 0, nodes, elapsed
-            break
-        depth_done, nodes_done, spent = depth, nodes_done + nodes, elapsed
-        depth += 1
-    return depth_done, nodes_done, spent
+    from zanzibar.games.chess.position import Position
+    from zanzibar.games.chess.search import Searcher, SearchLimits
+    from zanzibar.games.chess.variant import load_variant
+
+    rows = []
+    for variant_name, fen, _label in POSITIONS:
+        variant = load_variant(variant_name)
+        pos = Position(variant, fen)
+        start = time.process_time()
+        result = Searcher(variant).search(pos, SearchLimits(node_limit=nodes))
+        rows.append((result.depth, result.nodes, time.process_time() - start))
+    print(json.dumps(rows))
 
 
-def perft_rate(pos: Position, seconds: float) -> tuple[int, float]:
-    """Positions expanded (moves generated) by a perft walk, stopped after ``seconds``."""
-    count = 0
-    deadline = time.perf_counter() + seconds
-    start = time.perf_counter()
+def reference_tree(directory: Path) -> Path:
+    """Extract the reference commit's ``src`` into ``directory``; return that ``src``."""
+    archive = directory / "reference.tar"
+    with archive.open("wb") as out:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "archive", REFERENCE_COMMIT, "src"], stdout=out, check=True
+        )
+    with tarfile.open(archive) as tar:
+        tar.extractall(directory, filter="data")
+    return directory / "src"
 
-    def walk(depth: int) -> bool:
-        nonlocal count
-        count += 1
-        moves = pos.legal_moves()
-        if depth == 0:
-            return True
-        for move in moves:
-            pos.push(move)
-            alive = walk(depth - 1)
-            pos.pop()
-            if not alive or time.perf_counter() > deadline:
-                return False
-        return True
 
-    walk(4)
-    return count, time.perf_counter() - start
+def run(src: Path, nodes: int) -> list[tuple[int, int, float]]:
+    """One worker run with the engine found in ``src``."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", "--nodes", str(nodes)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=src.parent,
+    )
+    return [tuple(row) for row in json.loads(out.stdout)]  # type: ignore[misc]
+
+
+def _rate(row: tuple[int, int, float]) -> float:
+    return row[1] / row[2] if row[2] else 0.0
 
 
 def main() -> None:
-    """Print one block per position."""
+    """Print one line per position: old and new depth and node rate, and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--repeat", type=int, default=1, help="keep the best of N runs")
+    parser.add_argument("--nodes", type=int, default=30_000)
+    parser.add_argument("--repeat", type=int, default=3, help="keep the best of N runs each")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(f"budget {args.seconds:g} s per search; node = one position visited")
-    header = f"{'':34} {'depth':>5} {'nodes':>9} {'nodes/s':>9}"
-    for variant_name, fen, label in POSITIONS:
-        pos = Position(load_variant(variant_name), fen)
-        print(f"\n{label}  ({len(pos.legal_moves())} legal moves)")
-        print(header)
-        best = max((bot_search(pos, args.seconds) for _ in range(args.repeat)), key=_rate)
-        plain = max((plain_search(pos, args.seconds) for _ in range(args.repeat)), key=_rate)
-        count, spent = perft_rate(pos, args.seconds)
-        _row("bot search (PVS, TT, quiescence)", best)
-        _row("reference: plain alpha-beta", plain)
-        print(f"{'reference: perft, moves generated':34} {'':>5} {count:>9} {count / spent:>9.0f}")
-
-
-def _rate(run: tuple[int, int, float]) -> float:
-    depth, nodes, seconds = run
-    return depth * 1e9 + (nodes / seconds if seconds else 0.0)
-
-
-def _row(label: str, run: tuple[int, int, float]) -> None:
-    depth, nodes, seconds = run
-    rate = nodes / seconds if seconds else 0.0
-    print(f"{label:34} {depth:>5} {nodes:>9} {rate:>9.0f}")
+    if args.worker:
+        worker(args.nodes)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        old_src = reference_tree(Path(tmp))
+        new_src = ROOT / "src"
+        best_old: list[tuple[int, int, float]] = []
+        best_new: list[tuple[int, int, float]] = []
+        for _ in range(args.repeat):
+            for best, src in ((best_old, old_src), (best_new, new_src)):
+                rows = run(src, args.nodes)
+                if not best:
+                    best.extend(rows)
+                else:
+                    for i, row in enumerate(rows):
+                        if _rate(row) > _rate(best[i]):
+                            best[i] = row
+    print(
+        f"budget {args.nodes} nodes per search, CPU time, best of {args.repeat}; "
+        f"old = {REFERENCE_COMMIT[:7]}, new = this tree"
+    )
+    print(f"{'position':31} {'old d':>5} {'old n/s':>8} {'new d':>5} {'new n/s':>8} {'ratio':>6}")
+    ratios = []
+    for (_v, _f, label), old, new in zip(POSITIONS, best_old, best_new, strict=True):
+        ratio = _rate(new) / _rate(old) if _rate(old) else 0.0
+        ratios.append(ratio)
+        print(
+            f"{label:31} {old[0]:>5} {_rate(old):>8.0f} {new[0]:>5} {_rate(new):>8.0f} "
+            f"{ratio:>5.2f}x"
+        )
+    product = 1.0
+    for r in ratios:
+        product *= r
+    print(f"geometric mean of the ratios: {product ** (1 / len(ratios)):.2f}x")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ def make_catalogue_root(where: Path) -> Path:
 
 _BRACKETED = re.compile(r"⟦[^⟧]*⟧")
 #: What may stand outside brackets: numbers, dice, squares (e4, l12), single letters, punctuation.
-_ALLOWED = re.compile(r"^[\s\d.,;:!?()«»'\"/+#×=<>&\-–—…\u00a0\u202f]*$")
+_ALLOWED = re.compile(r"^[\s\d.,;:!?()«»'\"/+#×=<>%&\-–—…\u00a0\u202f]*$")
 #: What the player typed, quoted back ("weather", 'z99'), and option values given as codes.
 _QUOTED = re.compile(r"“[^”]*”|'[^']*'|«[^»]*»")
 #: Single letters are notation, not words: piece letters (K), "x-x-x".

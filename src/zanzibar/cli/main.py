@@ -30,6 +30,7 @@ _PLAIN_COMMANDS: dict[str, str] = {
     "replay": "zanzibar.cli.replay:main",
     "rules": "zanzibar.cli.rules:main",
     "perft": "zanzibar.cli.chess:perft",
+    "uci": "zanzibar.cli.uci:main",
 }
 
 _USAGE = """\
@@ -43,6 +44,7 @@ commands:
   sim    GAME [options]      simulate all-bot games (421, zilch)
   solve  GAME [options]      exact solvers (421, zilch)
   perft  VARIANT [options]   count chess move-tree nodes
+  uci                        chess engine for GUIs (Universal Chess Interface)
   rules  GAME [--preset P] [--lang en|fr]   print a game's rules
   replay ID [--server URL]   replay a finished game
 

@@ -179,6 +179,7 @@ def test_jumped_over_square_must_not_be_attacked() -> None:
     assert "h4" not in jumps  # diagonal jump over g3
     assert {"f4", "d4", "h2"} <= jumps
     # knight-wise jumps over g3: the other in-between square is safe, so allowed
+    # (Cazaux's reading and the Game Courier preset's; a JavaScript library refuses them)
     assert {"g4", "h3"} <= jumps
 
 
@@ -221,6 +222,18 @@ def test_in_between_squares_of_every_jump(
     target = (r + jump[1]) * 12 + f + jump[0]
     entries = dict(t.jump_targets[centre])
     assert set(entries[target]) == {(r + dy) * 12 + f + dx for dx, dy in between}
+
+
+def test_a_king_checked_before_may_still_jump() -> None:
+    """Cazaux: the jump is forbidden only while in check; an earlier check spends nothing."""
+    pos = build({"f2": "K", "l12": "k", "a11": "r", "c1": "R"}, turn="b", rights="K")
+    pos.push(pos.parse_uci("a11a2"))  # check along the second rank
+    assert pos.is_check()
+    assert king_targets(pos)[0] == set()  # no jump out of check
+    pos.push(pos.parse_uci("c1c2"))  # blocked, the King has not moved
+    pos.push(pos.parse_uci("l12l11"))
+    jumps, _ = king_targets(pos)
+    assert {"f4", "d4", "h4"} <= jumps
 
 
 def test_any_king_move_spends_the_jump() -> None:

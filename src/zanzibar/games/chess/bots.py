@@ -1,19 +1,18 @@
 """Chess bots: levels of the search by time per move, seeded, with a node budget for tests.
 
-Levels (the default first, then from weakest to strongest):
+Levels (the default first, then from weakest to strongest) differ by their
+search budget; all run the same search (with quiescence, so none leaves a
+piece en prise for nothing), and among root moves the search finds equal the
+seed decides:
 
 * ``medium``: at most 1 second per move (iterative deepening up to depth 8;
-  no new depth starts after half the time). Among root moves the search
-  finds equal, the seed decides.
-* ``easy``: no search: a mate in one, else the richest capture, else a
-  random safe move (the core's first bot, :mod:`easy_bot`); instant, so
-  all-bot games and tests run fast.
-* ``casual``: scores every move with a 2-ply search plus captures, then picks
-  at random (by the seed) among the moves within 80 centipawns of the best:
-  it never misses a mate in one nor walks into one, nor leaves a piece en
-  prise for nothing, but plays loosely and sees nothing deeper (at most half
-  a second per move).
+  no new depth starts after half the time).
+* ``easy``: 2 plies plus captures, at most 1,000 nodes (a few hundredths of a
+  second): it never misses a mate in one nor walks into one.
+* ``casual``: 3 plies plus captures, at most 6,000 nodes.
 * ``hard``: at most 4 seconds per move, no depth cap.
+
+Their measured strengths are in the README's bot section and the help.
 
 Determinism: a bot's choice depends only on the position (with its history),
 the level, the seed and, for the timed levels, the machine's speed. Give a
@@ -46,7 +45,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from zanzibar.engine.errors import IllegalActionError
-from zanzibar.games.chess.easy_bot import choose_easy_move
 from zanzibar.games.chess.notation import parse_coordinate
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import MAX_PLY, Searcher, SearchLimits, SearchResult
@@ -66,16 +64,14 @@ class Level:
     seconds: float
     #: Deepest iteration.
     max_depth: int
-    #: ``> 0``: score every root move at this depth and pick among the near-best.
-    sample_depth: int = 0
-    #: Centipawns below the best that a sampled move may be.
-    margin: int = 0
+    #: Most nodes per move (0: no cap beyond the time): a machine-independent budget.
+    nodes: int = 0
 
 
 LEVELS: dict[str, Level] = {
     "medium": Level("medium", 1.0, 8),
-    "easy": Level("easy", 0.0, 0),
-    "casual": Level("casual", 0.5, 2, sample_depth=2, margin=80),
+    "easy": Level("easy", 0.5, 2, nodes=1_000),
+    "casual": Level("casual", 0.5, 3, nodes=6_000),
     "hard": Level("hard", 4.0, MAX_PLY // 2),
 }
 
@@ -123,11 +119,16 @@ class ChessBot:
 
     def limits(self) -> SearchLimits:
         """The budget of one move: nodes if given (machine-independent), else time."""
+        cap = self.level.nodes or None
         if self.node_limit is not None:
-            return SearchLimits(max_depth=self.level.max_depth, node_limit=self.node_limit)
+            nodes = min(self.node_limit, cap) if cap else self.node_limit
+            return SearchLimits(max_depth=self.level.max_depth, node_limit=nodes)
         seconds = self.time_limit if self.time_limit is not None else self.level.seconds
         return SearchLimits(
-            max_depth=self.level.max_depth, time_limit=seconds, soft_time_limit=seconds / 2
+            max_depth=self.level.max_depth,
+            time_limit=seconds,
+            soft_time_limit=seconds / 2,
+            node_limit=cap,
         )
 
     def _rng(self, pos: Position) -> random.Random:
@@ -147,14 +148,7 @@ class ChessBot:
         if len(moves) == 1:
             return moves[0]
         rng = self._rng(pos)
-        if self.level.name == "easy":
-            return choose_easy_move(pos, rng)
         searcher = Searcher(pos.variant, root_order_seed=rng.getrandbits(32), move_rule=move_rule)
-        if self.level.sample_depth:
-            near = searcher.moves_within(
-                pos, self.level.sample_depth, self.level.margin, self.limits()
-            )
-            return rng.choice(sorted(near))
         result = searcher.search(pos, self.limits())
         self.last = result
         return result.move

@@ -1,10 +1,11 @@
 """A simple legitimate bot: one ply deep, prefers mates, then the richest capture.
 
-This is the "easy" level: it looks at each legal move once, plays a mate in
-one if it has one, otherwise the capture of the most valuable piece (cheapest
-capturer first), otherwise a promotion, otherwise a random quiet move that
-does not leave the moved piece en prise to a cheaper piece when it can avoid
-it. The search bot (alpha-beta) adds stronger levels on top of the same API.
+It looks at each legal move once, plays a mate in one if it has one, otherwise
+the capture of the most valuable piece (cheapest capturer first), otherwise a
+promotion, otherwise a random quiet move that does not leave the moved piece en
+prise to a cheaper piece when it can avoid it. It was the first "easy" level;
+that level is now a search with a small budget (:mod:`bots`), and this one-ply
+player stays as a fast legal opponent for the rules' tests.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def choose_easy_move(pos: Position, rng: random.Random) -> int:
 
 
 class EasyBot:
-    """The "easy" level: one-ply, capture-preferring, seeded."""
+    """A one-ply, capture-preferring, seeded player (the rules' tests use it)."""
 
     def __init__(self, rules: ChessRules, seed: int = 0) -> None:
         self.rules = rules

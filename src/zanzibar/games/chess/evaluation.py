@@ -22,7 +22,9 @@ home while much material is on the board (a small shelter bonus for friendly
 pieces next to it, a penalty for leaving the back ranks), and heads for the
 centre in the endgame. The two are blended by the material left (the phase).
 Against a bare King, the stronger side is rewarded for driving it to the edge
-and bringing its own King close, which is how the mates are forced.
+and bringing its own King close, which is how the mates are forced; in any
+endgame where one side leads by a clear margin it earns half that bonus, so
+a bot that is ahead presses towards a mate instead of shuffling.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position
@@ -60,6 +62,8 @@ KING_CENTRE_WEIGHT = 6
 #: attacking King comes closer to it (drives it to the edge, where mates are).
 MOP_UP_EDGE = 12
 MOP_UP_CLOSE = 5
+#: Endgame lead (centipawns) from which the leading side also drives the enemy King.
+WINNING_LEAD = 350
 
 
 def empty_board_targets(atoms: tuple[Atom, ...], files: int, ranks: int, square: int) -> float:
@@ -193,7 +197,12 @@ class Evaluator:
     #: so evaluating costs one look-up per piece.
     packed: list[list[int]] = field(default_factory=list)
 
+    #: zone[square]: bitmask of the squares one King step away (for the shelter count).
+    zone: list[int] = field(default_factory=list)
+
     def __post_init__(self) -> None:
+        if not self.zone:
+            self.zone = [sum(1 << s for s in around) for around in self.neighbours]
         if not self.packed:
             self.packed = [
                 [pack(m, e, self.phase_weight[code]) for m, e in zip(mg_row, eg_row, strict=True)]
@@ -202,27 +211,28 @@ class Evaluator:
 
     def evaluate(self, pos: Position) -> int:
         """Score in centipawns from the side to move's point of view."""
-        packed = self.packed
-        total = 0
-        for colour in (1, -1):
-            for square, code in pos.pieces[colour].items():
-                total += packed[code][square]
-        mg, eg, phase = unpack(total)
-        board = pos.board
-        for colour in (1, -1):
-            king = pos.kings[colour]
-            if king >= 0:
-                shelter = 0
-                for s in self.neighbours[king]:
-                    if board[s] * colour > 0:
-                        shelter += 1
-                mg += colour * SHELTER_BONUS * min(shelter, 4)
-        for colour in (1, -1):
-            if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
-                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour])
+        if pos.psq_table is not self.packed:
+            pos.attach_table(self.packed)  # from now on the position keeps the sum up to date
+        mg, eg, phase = unpack(pos.psq)
+        zone = self.zone
+        kings = pos.kings
+        side = pos.side_occ
+        king = kings[1]
+        if king >= 0:
+            mg += SHELTER_BONUS * min((side[1] & zone[king]).bit_count(), 4)
+        king = kings[-1]
+        if king >= 0:
+            mg -= SHELTER_BONUS * min((side[-1] & zone[king]).bit_count(), 4)
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
+        for colour in (1, -1):
+            if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
+                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour])
+            elif colour * eg > WINNING_LEAD and 2 * phase <= max_phase:
+                # Ahead in an endgame: drive the enemy King to the edge as well, at half
+                # weight, so that the win is pressed home rather than the pieces shuffled.
+                eg += colour * self._mop_up(pos.kings[colour], pos.kings[-colour]) // 2
         blend = mg * phase + eg * (max_phase - phase)
         # Round towards zero, so swapping the colours exactly negates the score.
         score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
@@ -245,7 +255,15 @@ def _promotion_gain(variant: Variant, piece: PieceType, values: dict[str, int]) 
     return max(best - values[piece.letter], 0)
 
 
-def _build(variant: Variant) -> Evaluator:
+def build_evaluator(variant: Variant, values: dict[str, int] | None = None) -> Evaluator:
+    """A fresh evaluator (not cached), with ``values`` overriding piece values by letter.
+
+    For tuning (``bench/texel.py``), which also changes this module's weights.
+    """
+    return _build(variant, values or {})
+
+
+def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluator:
     files, ranks = variant.files, variant.ranks
     size = files * ranks
     ntypes = len(variant.pieces)
@@ -254,7 +272,9 @@ def _build(variant: Variant) -> Evaluator:
         if piece.royal:
             values[piece.letter] = 0
         else:
-            values[piece.letter] = piece.value or derived_value(piece, files, ranks)
+            values[piece.letter] = (overrides or {}).get(piece.letter) or (
+                piece.value or derived_value(piece, files, ranks)
+            )
     pawn_value = min((v for v in values.values() if v > 0), default=100)
     n = 2 * ntypes + 1
     mg: list[list[int]] = [[0] * size for _ in range(n)]

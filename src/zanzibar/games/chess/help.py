@@ -16,6 +16,48 @@ from zanzibar.games.chess.variant import Variant
 from zanzibar.l10n import Msg, Voice
 from zanzibar.l10n.voice import sentence_lines
 
+#: Elo estimates by level with their 95 % interval: orthodox chess against Stockfish 15.1
+#: limited by UCI_Elo (bench/strength.py; small samples, see the README's bot section).
+LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
+    "easy": (1629, 1356, 1903),
+    "casual": (1689, 1398, 1979),
+    "medium": (1679, 1480, 1877),
+    "hard": (1827, 1636, 2019),
+}
+#: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games).
+LADDER: tuple[tuple[str, str, float, int], ...] = (
+    ("casual", "easy", 5.5, 6),
+    ("medium", "casual", 7.5, 10),
+    ("hard", "medium", 8, 10),
+)
+
+
+def _level(name: str) -> Msg:
+    return Msg("salon-bot-level", level=name)
+
+
+def bot_level_msgs() -> list[Msg]:
+    """The bot levels, what separates them, and their measured strength."""
+    strengths = tuple(
+        Msg(
+            "help-chess-bot-strength-level",
+            level=_level(name),
+            elo=str(e),
+            low=str(lo),
+            high=str(hi),
+        )
+        for name, (e, lo, hi) in LEVEL_STRENGTH.items()
+    )
+    pairs = tuple(
+        Msg("help-chess-bot-ladder-pair", strong=_level(s), weak=_level(w), points=p, games=g)
+        for s, w, p, g in LADDER
+    )
+    return [
+        Msg("help-chess-bot-levels"),
+        Msg("help-chess-bot-strength", levels=strengths),
+        Msg("help-chess-bot-ladder", pairs=pairs),
+    ]
+
 
 def _end_msgs(variant: Variant, options: Mapping[str, Any]) -> list[Msg]:
     resets = variant.move_rule_resets
@@ -35,12 +77,14 @@ def rules_msgs(variant: Variant, options: Mapping[str, Any]) -> list[Msg]:
     if variant.name == "zanzibar-s":
         return [
             Msg("help-zanzibar-s-intro"),
+            Msg("help-chess-king-jump-checked"),
             Msg("help-zanzibar-s-promotions", extra=int(bool(options.get("seed_promotions")))),
             Msg("help-zanzibar-s-end"),
             *_end_msgs(variant, options),
             Msg("help-zanzibar-s-inherited"),
+            *bot_level_msgs(),
         ]
-    return generic_rules(variant, options)
+    return [*generic_rules(variant, options), *bot_level_msgs()]
 
 
 def generic_rules(variant: Variant, options: Mapping[str, Any]) -> list[Msg]:

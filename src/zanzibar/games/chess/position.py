@@ -17,6 +17,11 @@ search bot:
   ``repetitions()`` (occurrences of the current position since the last
   irreversible move), ``parse_uci(text)``.
 * ``outcome()`` returns a :class:`Result` (``winner`` 1 / -1 / 0, ``reason``).
+* For the search: ``captures()`` (pseudo-legal captures and promotions; push one,
+  then ``left_king_exposed()`` says whether it was illegal), ``see(move, values)``
+  (static exchange evaluation), ``attach_table(table)`` and ``psq`` (a piece-square
+  sum kept up to date move by move: the evaluation's incremental part), ``occ``
+  (a bitmask of the occupied squares).
 
 The board is a flat list of ``files * ranks`` squares with no padding: every
 geometric question is answered by the precomputed :mod:`tables`, so the hot
@@ -28,6 +33,13 @@ on a square that would become the screen of an enemy hopper, or is en passant;
 those few are tried on the board. In a single check, only King moves and moves
 that capture the checker, block it or remove a hopper's screen are tried; in a
 double check, every move is.
+
+Speed: each ray of a rider or hopper carries the bitmask of its squares, so the
+first piece on it is the lowest (or highest) set bit of ``occ & mask``: two
+integer operations instead of a walk, and a whole ray of quiet moves is one
+slice of a precomputed tuple. Whether the side to move is in check is looked
+for only along the attack lines through the squares the last move changed (the
+other side is never in check in a legal game), and cached until the next move.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"))
@@ -59,12 +71,22 @@ from zanzibar.games.chess.tables import (
     LAME,
     LEAP,
     RIDE,
+    BentAttacks,
+    LameAttacks,
+    LeapAttacks,
     Tables,
+    program_targets,
     tables_for,
 )
 from zanzibar.games.chess.variant import Variant
 
 WHITE = 1
+#: Program kinds added on top of :mod:`tables`' ones: a ride (move or capture) and a hop
+#: (move or capture) whose rays carry an occupancy mask, so that the first piece on a ray
+#: is found with two integer operations instead of a walk (see :func:`_fast_programs`).
+RIDE_BB = 100
+HOP_BB = 101
+
 BLACK = -1
 
 
@@ -83,9 +105,16 @@ class Position:
     """A position of ``variant`` plus the history needed to unmake and detect repetition."""
 
     __slots__ = (
+        "_att_rays",
+        "_check",
         "_en",
+        "_fast",
+        "_gen",
         "_ok",
+        "_pk",
+        "_reach",
         "_stack",
+        "_touch",
         "board",
         "ep",
         "ep_victim",
@@ -94,8 +123,11 @@ class Position:
         "hash",
         "history",
         "kings",
+        "occ",
         "pieces",
+        "psq",
         "rights",
+        "side_occ",
         "t",
         "turn",
         "variant",
@@ -104,6 +136,12 @@ class Position:
     def __init__(self, variant: Variant, fen: str | None = None) -> None:
         self.variant = variant
         self.t: Tables = tables_for(variant)
+        fast = _fast_data(self.t)
+        self._gen = fast.gen
+        self._att_rays = fast.att_rays
+        self._touch = fast.touch
+        self._reach = fast.reach
+        self._pk = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
         n = 2 * self.t.ntypes + 1
         # _ok[colour][code]: may a piece of that colour land there (empty or enemy)?
@@ -117,7 +155,7 @@ class Position:
                 ok[code] = code * colour <= 0
             self._ok[colour] = ok
             self._en[colour] = en
-        self._stack: list[tuple[int, int, int, int, int, int, int, int]] = []
+        self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
         self._load(data)
 
@@ -145,6 +183,37 @@ class Position:
         self.hash = self._full_hash()
         self._stack = []
         self.history = [self.hash]
+        self.occ = sum(1 << square for square, code in enumerate(self.board) if code)
+        #: side_occ[colour]: bitmask of that colour's pieces (index 1 White, -1 Black).
+        self.side_occ = [
+            0,
+            sum(1 << square for square, code in enumerate(self.board) if code > 0),
+            sum(1 << square for square, code in enumerate(self.board) if code < 0),
+        ]
+        self.psq = self._full_psq()
+        self._check: bool | None = None
+        # Checks after a move are found by looking only along the lines through the squares
+        # it changed: sound when the side not to move is not in check, as in any legal game.
+        other = self.kings[-self.turn]
+        self._fast = other < 0 or not self.is_attacked(other, self.turn)
+
+    def _full_psq(self) -> int:
+        pk = self._pk
+        return sum(pk[code][square] for square, code in enumerate(self.board) if code)
+
+    @property
+    def psq_table(self) -> list[list[int]]:
+        """The table whose sum ``psq`` holds (see :meth:`attach_table`)."""
+        return self._pk
+
+    def attach_table(self, table: list[list[int]]) -> None:
+        """Keep ``psq`` = the sum of ``table[code][square]`` over the pieces, move by move.
+
+        The evaluation's packed piece-square table goes here, so evaluating a position
+        costs no walk over its pieces. The table must hold 0 for code 0.
+        """
+        self._pk = table
+        self.psq = self._full_psq()
 
     def _full_hash(self) -> int:
         t = self.t
@@ -183,6 +252,8 @@ class Position:
         other.kings = list(self.kings)
         other._stack = list(self._stack)
         other.history = list(self.history)
+        other.side_occ = list(self.side_occ)
+        other._check = None
         return other
 
     # -- simple queries ----------------------------------------------------------
@@ -212,42 +283,109 @@ class Position:
         return self.board[(move >> 8) & 0xFF]
 
     def is_check(self) -> bool:
-        """Is the side to move's King attacked?"""
+        """Is the side to move's King attacked? (Cached until the next push or pop.)
+
+        After a move, only the lines through the squares it changed can hold a new
+        attack on the King that did not move (the side not to move is never in check
+        in a legal game), so only those are looked at.
+        """
+        check = self._check
+        if check is not None:
+            return check
         king = self.kings[self.turn]
-        return king >= 0 and self.is_attacked(king, -self.turn)
+        if king < 0:
+            check = False
+        elif self._fast and self._stack:
+            entry = self._stack[-1]
+            move = entry[0]
+            if not move:
+                check = False  # a null move changes no square
+            else:
+                check = self._attacked_through(king, -self.turn, _changed(self.t, move, entry[4]))
+        else:
+            check = self.is_attacked(king, -self.turn)
+        self._check = check
+        return check
+
+    def left_king_exposed(self) -> bool:
+        """After ``push``: did that move leave the mover's own King attacked (an illegal move)?
+
+        Sound only when that side was not in check before the move (then only the
+        lines through the changed squares matter); a King move is tested in full.
+        """
+        entry = self._stack[-1]
+        move = entry[0]
+        mover = -self.turn
+        king = self.kings[mover]
+        if king < 0:
+            return False
+        if entry[1] == self.t.royal[mover]:
+            return self.is_attacked(king, self.turn)
+        return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
 
     # -- attacks -----------------------------------------------------------------
+
+    def _attacked_through(self, square: int, by: int, changed: tuple[int, ...]) -> bool:
+        """``is_attacked`` restricted to the attack lines that pass through ``changed``."""
+        touch = self._touch[by][square]
+        for s in changed:
+            entry = touch.get(s)
+            if entry is None:
+                entry = _touching(self.t, self._att_rays, by, square, s)
+                touch[s] = entry
+            if entry and self._scan(*entry):
+                return True
+        return False
 
     def is_attacked(self, square: int, by: int) -> bool:
         """Could a piece of colour ``by`` capture on ``square`` (pins ignored)?"""
         t = self.t
+        return self._scan(
+            t.att_leap[by][square],
+            self._att_rays[by][square],
+            t.att_lame[by][square],
+            t.att_bent[by][square],
+        )
+
+    def _scan(
+        self,
+        leaps: LeapAttacks,
+        rays: tuple[FastRay, ...],
+        lames: LameAttacks,
+        bents: BentAttacks,
+    ) -> bool:
         b = self.board
-        for src, codes in t.att_leap[by][square]:
+        for src, codes in leaps:
             if b[src] in codes:
                 return True
-        for ray, riders, hoppers in t.att_ray[by][square]:
-            for s in ray:
-                x = b[s]
-                if x:
-                    if x in riders:
-                        return True
-                    if hoppers:
-                        # a hopper attacks when exactly this one piece stands between
-                        for s2 in ray[ray.index(s) + 1 :]:
-                            x = b[s2]
-                            if x:
-                                if x in hoppers:
-                                    return True
-                                break
-                    break
-        for src, mids, codes in t.att_lame[by][square]:
+        occ = self.occ
+        for mask, inc, riders, hoppers in rays:
+            x = occ & mask
+            if x:
+                # the first piece on the ray: its lowest or highest bit
+                if inc:
+                    low = x & -x
+                    s = low.bit_length() - 1
+                else:
+                    s = x.bit_length() - 1
+                    low = 1 << s
+                if b[s] in riders:
+                    return True
+                if hoppers:
+                    # a hopper attacks when exactly this one piece stands between
+                    x ^= low
+                    if x:
+                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                        if b[s] in hoppers:
+                            return True
+        for src, mids, codes in lames:
             if b[src] in codes:
                 for m in mids:
                     if b[m]:
                         break
                 else:
                     return True
-        for path, codes in t.att_bent[by][square]:
+        for path, codes in bents:
             # The attacker's first step lands on ``corner``, which must be empty, as must
             # every square of the slide between the corner and ``square``.
             for corner, sources in path:
@@ -257,6 +395,93 @@ class Position:
                     if b[src] in codes:
                         return True
         return False
+
+    def _least_attacker(self, square: int, by: int, value: list[int]) -> int:
+        """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none)."""
+        t = self.t
+        b = self.board
+        best = -1
+        best_value = 1 << 30
+        for src, codes in t.att_leap[by][square]:
+            x = b[src]
+            if x in codes and value[x] < best_value:
+                best, best_value = src, value[x]
+        occ = self.occ
+        for mask, inc, riders, hoppers in self._att_rays[by][square]:
+            x = occ & mask
+            if x:
+                if inc:
+                    low = x & -x
+                    s = low.bit_length() - 1
+                else:
+                    s = x.bit_length() - 1
+                    low = 1 << s
+                code = b[s]
+                if code in riders and value[code] < best_value:
+                    best, best_value = s, value[code]
+                if hoppers:
+                    x ^= low
+                    if x:
+                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                        code = b[s]
+                        if code in hoppers and value[code] < best_value:
+                            best, best_value = s, value[code]
+        for src, mids, codes in t.att_lame[by][square]:
+            x = b[src]
+            if x in codes and value[x] < best_value and not any(b[m] for m in mids):
+                best, best_value = src, value[x]
+        for path, codes in t.att_bent[by][square]:
+            for corner, sources in path:
+                if b[corner]:
+                    break
+                for src in sources:
+                    x = b[src]
+                    if x in codes and value[x] < best_value:
+                        best, best_value = src, value[x]
+        return best
+
+    def see(self, move: int, value: list[int]) -> int:
+        """Static exchange evaluation: material the side to move wins on the move's target
+        if both sides then recapture there with their cheapest piece while it pays.
+
+        ``value[code]`` is each piece's worth. Pins are ignored; pieces behind the
+        capturers (x-rays, hopper screens) join in as the capturers leave.
+        """
+        b = self.board
+        frm = move & 0xFF
+        to = (move >> 8) & 0xFF
+        occ = self.occ
+        promo = (move >> 16) & 0xFF
+        gains = [value[self.captured_code(move)]]
+        if not promo and not self.is_attacked(to, -self.turn):
+            return gains[0]  # nobody takes back (the common case, and a cheap test)
+        on_square = value[promo] if promo else value[b[frm]]
+        if promo:
+            gains[0] += value[promo] - value[b[frm]]
+        removed = [(frm, b[frm])]
+        b[frm] = 0
+        self.occ = occ & ~(1 << frm)
+        side = -self.turn
+        try:
+            while True:
+                src = self._least_attacker(to, side, value)
+                if src < 0:
+                    break
+                gains.append(on_square - gains[-1])
+                if max(-gains[-2], gains[-1]) < 0:
+                    break  # neither side would go on: the result is settled
+                on_square = value[b[src]]
+                removed.append((src, b[src]))
+                b[src] = 0
+                self.occ &= ~(1 << src)
+                side = -side
+        finally:
+            for square, code in removed:
+                b[square] = code
+            self.occ = occ
+        for d in range(len(gains) - 1, 0, -1):
+            gains[d - 1] = -max(-gains[d - 1], gains[d])
+        return gains[0]
 
     def _single_check(self, king: int, them: int) -> tuple[set[int], set[int]] | None:
         """For exactly one checking piece: the squares a non-King move must land on to
@@ -364,32 +589,76 @@ class Position:
 
     # -- move generation ---------------------------------------------------------
 
-    def _generate(self, us: int, safe: list[int], risky: list[int], suspects: set[int]) -> None:
+    def _generate(
+        self,
+        us: int,
+        safe: list[int],
+        risky: list[int],
+        suspects: set[int],
+        pieces: dict[int, int] | None = None,
+    ) -> None:
         """Pseudo-legal moves of ``us``: sure ones into ``safe``, the rest into ``risky``.
 
-        Pieces on ``suspects`` squares and the King always go to ``risky``.
+        Pieces on ``suspects`` squares and the King always go to ``risky``. ``pieces``
+        restricts the generation to those ``{square: code}`` (default: all of ``us``).
         """
         t = self.t
         b = self.board
+        occ = self.occ
         ok = self._ok[us]
         en = self._en[us]
-        gen = t.gen
+        gen = self._gen
         royal = t.royal[us]
         promo_zone = t.promo_zone
         promo_reach = t.promo_reach
-        for frm, code in self.pieces[us].items():
+        for frm, code in (self.pieces[us] if pieces is None else pieces).items():
             out = risky if (code == royal or frm in suspects) else safe
             target: list[int] | None = None
             if promo_reach[code][frm]:
                 target = []
                 append = target.append
+                extend = target.extend
             else:
                 append = out.append
+                extend = out.extend
             for kind, data in gen[code][frm]:
                 if kind == LEAP:
                     for to, mv in data:  # type: ignore[attr-defined]
                         if ok[b[to]]:
                             append(mv)
+                elif kind == RIDE_BB:
+                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
+                        x = occ & mask
+                        if not x:
+                            extend(moves)
+                            continue
+                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                        k = (s - frm) // step - 1
+                        if k:
+                            extend(moves[:k])
+                        if en[b[s]]:
+                            append(moves[k])
+                elif kind == HOP_BB:
+                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
+                        x = occ & mask
+                        if not x:
+                            continue
+                        if inc:
+                            low = x & -x
+                            s = low.bit_length() - 1
+                        else:
+                            s = x.bit_length() - 1
+                            low = 1 << s
+                        k1 = (s - frm) // step  # the first square beyond the screen
+                        x ^= low
+                        if not x:
+                            extend(moves[k1:])
+                            continue
+                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                        k2 = (s - frm) // step - 1
+                        extend(moves[k1:k2])
+                        if en[b[s]]:
+                            append(moves[k2])
                 elif kind == RIDE:
                     for ray in data:  # type: ignore[attr-defined]
                         for to, mv in ray:
@@ -516,10 +785,12 @@ class Position:
         if not (self.rights >> shift) & 3:
             return
         king = self.kings[us]
+        occ = self.occ
         if self.t.variant.king_jump:
             if not (self.rights >> shift) & 1:
                 return
             b[king] = 0
+            self.occ = occ ^ (1 << king)
             try:
                 for to, over in t.jump_targets[king]:
                     if b[to]:
@@ -530,6 +801,7 @@ class Position:
                         out.append(encode(king, to, flags=KING_JUMP))
             finally:
                 b[king] = t.royal[us]
+                self.occ = occ
             return
         rook_code = t.castle_rook[us]
         for frm, mv in t.castle_from[us]:
@@ -547,11 +819,13 @@ class Position:
             if blocked:
                 continue
             b[king] = 0
+            self.occ = occ ^ (1 << king)
             try:
                 if not any(self.is_attacked(s, them) for s in passed):
                     out.append(mv)
             finally:
                 b[king] = t.royal[us]
+                self.occ = occ
 
     def _is_safe(self, move: int) -> bool:
         """Try a pseudo-legal move on the board: does it leave the mover's King unattacked?"""
@@ -563,14 +837,18 @@ class Position:
         captured = b[to]
         b[frm] = 0
         b[to] = piece
+        occ = self.occ
+        self.occ = (occ & ~(1 << frm)) | 1 << to
         victim = -1
         victim_code = 0
         if (move >> 24) & EN_PASSANT:
             victim = self.ep_victim
             victim_code = b[victim]
             b[victim] = 0
+            self.occ ^= 1 << victim
         king = to if piece == self.t.royal[us] else self.kings[us]
         safe = not self.is_attacked(king, -us)
+        self.occ = occ
         b[to] = captured
         b[frm] = piece
         if victim >= 0:
@@ -586,7 +864,7 @@ class Position:
         if king < 0:
             self._generate(us, safe, risky, set())
             return safe + risky
-        if self.is_attacked(king, -us):
+        if self.is_check():
             self._generate(us, risky, risky, set())
             single = self._single_check(king, -us)
             if single is not None:
@@ -618,6 +896,75 @@ class Position:
                 safe.append(mv)
         return safe
 
+    def captures(self) -> list[int]:
+        """Pseudo-legal captures and promotions of the side to move (for quiescence).
+
+        Not checked for the King's safety: push each, then drop it when
+        :meth:`left_king_exposed` says it exposed the mover's King. Castling and the
+        King's jump never capture, so they are left out.
+        """
+        us = self.turn
+        b = self.board
+        occ = self.occ
+        en = self._en[us]
+        gen = self._gen
+        promo_reach = self.t.promo_reach
+        reach = self._reach
+        out: list[int] = []
+        append = out.append
+        promoting: dict[int, int] = {}
+        enemy = self.side_occ[-us]
+        if self.ep >= 0:
+            enemy |= 1 << self.ep
+        for frm, code in self.pieces[us].items():
+            if promo_reach[code][frm]:
+                promoting[frm] = code
+                continue
+            if not enemy & reach[code][frm]:
+                continue  # no enemy piece stands anywhere this piece could ever land
+            for kind, data in gen[code][frm]:
+                if kind == LEAP or kind == LEAP + 2:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if en[b[to]]:
+                            append(mv)
+                elif kind == RIDE_BB:
+                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
+                        x = occ & mask
+                        if x:
+                            s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                            if en[b[s]]:
+                                append(moves[(s - frm) // step - 1])
+                elif kind == HOP_BB:
+                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
+                        x = occ & mask
+                        if x:
+                            x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
+                            if x:
+                                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                                if en[b[s]]:
+                                    append(moves[(s - frm) // step - 1])
+                elif kind == LEAP + 1 or kind == LAME + 1 or kind == RIDE + 1:
+                    continue  # moves that never capture
+                elif kind == EP_CAPTURE:
+                    ep = self.ep
+                    if ep >= 0:
+                        for to, mv in data:  # type: ignore[attr-defined]
+                            if to == ep:
+                                append(mv)
+                else:
+                    rare: list[int] = []
+                    self._generate_rare(kind, data, b, self._ok[us], en, rare.append)
+                    out.extend(mv for mv in rare if b[(mv >> 8) & 0xFF])
+        if promoting:
+            found: list[int] = []
+            self._generate(us, found, found, set(), promoting)
+            out.extend(
+                mv
+                for mv in found
+                if b[(mv >> 8) & 0xFF] or (mv >> 16) & 0xFF or (mv >> 24) & EN_PASSANT
+            )
+        return out
+
     def count_legal(self) -> int:
         """Number of legal moves (perft's last ply)."""
         return len(self.legal_moves())
@@ -642,19 +989,32 @@ class Position:
         h = self.hash ^ z[piece][frm] ^ t.z_side
         if self.ep >= 0:
             h ^= t.z_ep[self.ep]
+        pk = self._pk
+        occ = self.occ
+        psq = self.psq
+        side = self.side_occ
+        white_occ = side[1]
+        black_occ = side[-1]
+        self._check = None
         mine = self.pieces[us]
         del mine[frm]
         b[frm] = 0
         reset = t.resets_clock[piece]
+        side[us] ^= 1 << frm | 1 << to
         if captured:
             del self.pieces[-us][to]
             h ^= z[captured][to]
             reset = True
+            self.occ = occ ^ (1 << frm)
+            side[-us] ^= 1 << to
+        else:
+            self.occ = occ ^ (1 << frm | 1 << to)
         promo = (move >> 16) & 0xFF
         placed = promo * us if promo else piece
         b[to] = placed
         mine[to] = placed
         h ^= z[placed][to]
+        self.psq = psq - pk[piece][frm] - pk[captured][to] + pk[placed][to]
         new_ep = -1
         if flag:
             if flag & EN_PASSANT:
@@ -663,6 +1023,9 @@ class Position:
                 b[victim] = 0
                 del self.pieces[-us][victim]
                 h ^= z[captured][victim]
+                self.occ ^= 1 << victim
+                side[-us] ^= 1 << victim
+                self.psq -= pk[captured][victim]
                 reset = True
             elif flag & CASTLE:
                 rf, rt, _e, _p, _bit = t.castle[to]
@@ -672,11 +1035,27 @@ class Position:
                 b[rt] = rook
                 mine[rt] = rook
                 h ^= z[rook][rf] ^ z[rook][rt]
+                self.occ ^= 1 << rf | 1 << rt
+                side[us] ^= 1 << rf | 1 << rt
+                self.psq += pk[rook][rt] - pk[rook][rf]
             elif flag & DOUBLE and not promo:
                 # a double step that promotes leaves no Pawn or Prince to take
                 new_ep = (frm + to) // 2
         self._stack.append(
-            (move, piece, captured, self.ep, self.ep_victim, self.rights, self.halfmove, self.hash)
+            (
+                move,
+                piece,
+                captured,
+                self.ep,
+                self.ep_victim,
+                self.rights,
+                self.halfmove,
+                self.hash,
+                occ,
+                psq,
+                white_occ,
+                black_occ,
+            )
         )
         if piece == t.royal[us]:
             self.kings[us] = to
@@ -706,8 +1085,27 @@ class Position:
 
     def pop(self) -> int:
         """Unmake the last move (or null move) and return it."""
-        move, piece, captured, ep, ep_victim, rights, halfmove, h = self._stack.pop()
+        (
+            move,
+            piece,
+            captured,
+            ep,
+            ep_victim,
+            rights,
+            halfmove,
+            h,
+            occ,
+            psq,
+            white_occ,
+            black_occ,
+        ) = self._stack.pop()
         self.history.pop()
+        self.occ = occ
+        side = self.side_occ
+        side[1] = white_occ
+        side[-1] = black_occ
+        self.psq = psq
+        self._check = None
         us = -self.turn
         self.turn = us
         self.ep = ep
@@ -752,8 +1150,23 @@ class Position:
         """Pass the turn (for null-move pruning; never legal in a game). Undo with pop()."""
         t = self.t
         self._stack.append(
-            (0, 0, 0, self.ep, self.ep_victim, self.rights, self.halfmove, self.hash)
+            (
+                0,
+                0,
+                0,
+                self.ep,
+                self.ep_victim,
+                self.rights,
+                self.halfmove,
+                self.hash,
+                self.occ,
+                self.psq,
+                self.side_occ[1],
+                self.side_occ[-1],
+            )
         )
+        # a legal position's side not to move is never in check
+        self._check = False if self._fast else None
         h = self.hash ^ t.z_side
         if self.ep >= 0:
             h ^= t.z_ep[self.ep]
@@ -832,3 +1245,110 @@ class Position:
     def parse_square(self, text: str) -> int:
         """Inverse of :meth:`square_name`."""
         return parse_square(self.variant, text)
+
+
+# -- fast data: occupancy masks on rays, attack lines by square ---------------------
+
+#: An attack ray as (mask of its squares, ``True`` if its squares increase away from the
+#: target, codes attacking as riders, codes attacking as hoppers).
+FastRay = tuple[int, bool, frozenset[int], frozenset[int]]
+#: The attack entries of one target whose lines pass through one square (or ``()``).
+Touching = tuple[LeapAttacks, tuple[FastRay, ...], LameAttacks, BentAttacks] | tuple[()]
+
+
+@dataclass
+class _FastData:
+    """Per-variant data derived from :class:`Tables` for the bitmask paths."""
+
+    gen: list[list[tuple[tuple[int, object], ...]]]
+    att_rays: list[list[tuple[FastRay, ...]]]
+    #: touch[colour][target]: {square: Touching}, filled on demand.
+    touch: list[list[dict[int, Touching]]]
+    zero_table: list[list[int]]
+    #: reach[code][square]: mask of every square the piece could ever land on from there.
+    reach: list[list[int]]
+
+
+_FAST: dict[int, tuple[Tables, _FastData]] = {}
+
+
+def _mask(squares: tuple[int, ...] | list[int]) -> int:
+    m = 0
+    for s in squares:
+        m |= 1 << s
+    return m
+
+
+def _fast_ray(frm: int, ray: tuple[tuple[int, int], ...]) -> tuple[int, bool, int, tuple[int, ...]]:
+    """A generation ray as (mask, increasing, step, moves): the moves in ray order."""
+    first = ray[0][0]
+    return (_mask([s for s, _ in ray]), first > frm, first - frm, tuple(mv for _, mv in ray))
+
+
+def _fast_program(
+    frm: int, program: tuple[tuple[int, object], ...]
+) -> tuple[tuple[int, object], ...]:
+    out: list[tuple[int, object]] = []
+    for kind, data in program:
+        if kind == RIDE:
+            out.append((RIDE_BB, tuple(_fast_ray(frm, ray) for ray in data)))  # type: ignore[attr-defined]
+        elif kind == HOP:
+            out.append((HOP_BB, tuple(_fast_ray(frm, ray) for ray in data)))  # type: ignore[attr-defined]
+        else:
+            out.append((kind, data))
+    return tuple(out)
+
+
+def _fast_data(t: Tables) -> _FastData:
+    """The bitmask data of a variant's tables, built once per tables object."""
+    hit = _FAST.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    gen = [[_fast_program(frm, program) for frm, program in enumerate(row)] for row in t.gen]
+    att_rays: list[list[tuple[FastRay, ...]]] = [[], [], []]
+    touch: list[list[dict[int, Touching]]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        att_rays[colour] = [
+            tuple(
+                (_mask(ray), ray[0] > target, riders, hoppers)
+                for ray, riders, hoppers in t.att_ray[colour][target]
+            )
+            for target in range(t.size)
+        ]
+        touch[colour] = [{} for _ in range(t.size)]
+    zero = [0] * t.size
+    reach = [[_mask(list(program_targets(program))) for program in row] for row in t.gen]
+    data = _FastData(gen, att_rays, touch, [zero] * (2 * t.ntypes + 1), reach)
+    _FAST[id(t)] = (t, data)
+    return data
+
+
+def _touching(
+    t: Tables, att_rays: list[list[tuple[FastRay, ...]]], by: int, target: int, square: int
+) -> Touching:
+    """The attack entries on ``target`` by ``by`` whose outcome depends on ``square``."""
+    leaps = tuple(e for e in t.att_leap[by][target] if e[0] == square)
+    bit = 1 << square
+    rays = tuple(e for e in att_rays[by][target] if e[0] & bit)
+    lames = tuple(e for e in t.att_lame[by][target] if e[0] == square or square in e[1])
+    bents = tuple(
+        e
+        for e in t.att_bent[by][target]
+        if any(corner == square or square in sources for corner, sources in e[0])
+    )
+    if not (leaps or rays or lames or bents):
+        return ()
+    return leaps, rays, lames, bents
+
+
+def _changed(t: Tables, move: int, ep_victim: int) -> tuple[int, ...]:
+    """Squares whose content a move changes (``ep_victim``: the position's before it)."""
+    frm = move & 0xFF
+    to = (move >> 8) & 0xFF
+    flag = move >> 24
+    if flag & EN_PASSANT:
+        return frm, to, ep_victim
+    if flag & CASTLE:
+        rf, rt, _e, _p, _bit = t.castle[to]
+        return frm, to, rf, rt
+    return frm, to

@@ -14,23 +14,29 @@ order they pay off in Python where a move generation is the costly step:
   and exact scores with their depth, and the best move, which is tried first,
   before the other moves are even generated (a cut-off saves the generation).
 * **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
-  then least valuable attacker), promotions, two killer moves per ply, then
-  quiet moves by the history heuristic.
+  then least valuable attacker), promotions, two killer moves per ply, captures
+  that lose material by static exchange, then quiet moves by the history
+  heuristic.
 * **Principal variation search** (null windows after the first move), a
   **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
   **late-move reduction** of quiet moves, both re-searched when they fail;
   **futility pruning** of quiet, non-checking moves one ply from the horizon
   when the static score is far below alpha.
 * **Check extension** (one ply when the side to move is in check).
-* **Quiescence search** on captures and promotions with stand-pat and delta
-  pruning (per move, and for the whole node when not even the enemy's best
-  piece would lift the score to alpha, which spares a move generation); in
-  check it searches every evasion so mates are seen. Pruned moves count at
-  their optimistic value, so scores stay sound bounds for the table.
-  Captures of a defended piece by a clearly more valuable one are skipped (a
-  cheap stand-in for static exchange evaluation), and quiescence stops 8
-  plies past the horizon: on a 12 x 12 board full of hoppers and leapers,
-  capture chains otherwise explode.
+* **Quiescence search** on generated captures and promotions (only those: their
+  legality is checked once pushed) with stand-pat and delta pruning (per move,
+  and for the whole node when not even the enemy's best piece would lift the
+  score to alpha, which spares a move generation); in check it searches every
+  evasion so mates are seen. Pruned moves count at their optimistic value, so
+  scores stay sound bounds for the table. Captures by a dearer piece whose
+  **static exchange evaluation** loses material are skipped (checked lazily,
+  when their turn comes), and quiescence stops 8 plies past the horizon: on a
+  12 x 12 board full of hoppers and leapers, capture chains otherwise explode.
+* **Aspiration windows** from depth 4: the root is searched in a window of
+  +-40 centipawns around the last score, widened fourfold on the failing side.
+* **Time management** (:func:`clock_limits`): a share of the remaining clock
+  plus most of the increment, a hard limit of 2.5 shares (at most a third of
+  what is left), and no new depth once half the share is spent.
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
@@ -50,6 +56,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from zanzibar.games.chess.evaluation import Evaluator, evaluator_for
@@ -77,6 +84,8 @@ FUTILITY_MARGIN = 250
 QS_MAX_DEPTH = 8
 #: Quiescence skips a capture of a defended piece worth this much less than the capturer.
 BAD_CAPTURE_MARGIN = 50
+#: Half-width of the root's first aspiration window, in centipawns.
+ASPIRATION_WINDOW = 40
 #: Table entries kept before the table is cleared (about 150 bytes each).
 TT_CAPACITY = 1_000_000
 
@@ -160,6 +169,8 @@ class Searcher:
     ) -> None:
         self.variant = variant
         self.evaluator: Evaluator = evaluator_for(variant)
+        #: The most one move can ever gain: the dearest piece plus the best promotion.
+        self._max_gain = max(self.evaluator.values.values()) + self.evaluator.max_promotion_gain
         self.use_tt = use_tt
         self.null_move = null_move
         self.reductions = reductions
@@ -172,6 +183,12 @@ class Searcher:
         self._pos: Position = Position(variant)
         self._deadline = 0.0
         self._node_limit = 0
+        self._next_check = 1
+        #: Set from another thread to end the search at once (UCI ``stop``): the best
+        #: move found so far is returned.
+        self.stop_requested = False
+        #: Called after each finished depth with the result so far (UCI ``info`` lines).
+        self.on_depth: Callable[[SearchResult], None] | None = None
         rule = variant.move_rule if move_rule is None else move_rule
         self._move_rule_plies = 2 * rule if rule else 1 << 30
         stalemate = {"draw": 0, "win": MATE, "loss": -MATE}[variant.stalemate]
@@ -189,9 +206,12 @@ class Searcher:
         """Best move of the side to move within ``limits`` (the position is left unchanged)."""
         start = time.perf_counter()
         self._pos = pos
+        if pos.psq_table is not self.evaluator.packed:
+            pos.attach_table(self.evaluator.packed)
         self.stats = _Stats()
         self._deadline = start + limits.time_limit if limits.time_limit is not None else 0.0
         self._node_limit = limits.node_limit or 0
+        self._next_check = 1
         if len(self.tt) > TT_CAPACITY:
             self.tt.clear()
         moves = pos.legal_moves()
@@ -204,7 +224,7 @@ class Searcher:
         depth = 1
         while depth <= limits.max_depth:
             try:
-                move, score = self._root(moves, depth)
+                move, score = self._aspirate(moves, depth, best_score if depth_done else None)
             except SearchAborted as stop:
                 partial = stop.args[0] if stop.args else None
                 if partial is not None:
@@ -213,6 +233,17 @@ class Searcher:
             best_move, best_score, depth_done = move, score, depth
             moves.remove(move)
             moves.insert(0, move)
+            if self.on_depth is not None:
+                self.on_depth(
+                    SearchResult(
+                        move,
+                        score,
+                        depth,
+                        self.stats.nodes,
+                        time.perf_counter() - start,
+                        self._principal_variation(pos, move, depth),
+                    )
+                )
             if is_mate_score(score) and MATE - abs(score) <= depth:
                 break  # a mate found at full width cannot get shorter
             if limits.soft_time_limit is not None and (
@@ -265,17 +296,49 @@ class Searcher:
     def _tick(self) -> None:
         stats = self.stats
         stats.nodes += 1
-        if not stats.nodes & _CLOCK_MASK:
-            if self._node_limit and stats.nodes >= self._node_limit:
-                raise SearchAborted()
-            if self._deadline and time.perf_counter() >= self._deadline:
-                raise SearchAborted()
-        elif self._node_limit and stats.nodes >= self._node_limit:
-            raise SearchAborted()
+        if stats.nodes >= self._next_check:
+            self._budget()
 
-    def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
+    def _budget(self) -> None:
+        """Every ``_CLOCK_MASK + 1`` nodes, and at the node limit: stop if the budget is spent."""
+        nodes = self.stats.nodes
+        if self._node_limit and nodes >= self._node_limit:
+            raise SearchAborted()
+        if self._deadline and time.perf_counter() >= self._deadline:
+            raise SearchAborted()
+        if self.stop_requested:
+            raise SearchAborted()
+        self._next_check = nodes + _CLOCK_MASK + 1
+        if self._node_limit:
+            self._next_check = min(self._next_check, self._node_limit)
+
+    def _aspirate(self, moves: list[int], depth: int, previous: int | None) -> tuple[int, int]:
+        """Search the root in a window around the previous depth's score, then widen it.
+
+        A narrow window cuts more; when the score falls outside it, the window
+        widens on that side (four times as far each time) until the score fits.
+        """
+        if previous is None or depth < 4 or is_mate_score(previous):
+            return self._root(moves, depth, -INFINITE, INFINITE)
+        low = high = ASPIRATION_WINDOW
+        while True:
+            alpha = max(previous - low, -INFINITE)
+            beta = min(previous + high, INFINITE)
+            move, score = self._root(moves, depth, alpha, beta)
+            if score <= alpha and alpha > -INFINITE:
+                low *= 4
+                if low > 4 * ASPIRATION_WINDOW * 16:
+                    low = INFINITE
+            elif score >= beta and beta < INFINITE:
+                high *= 4
+                if high > 4 * ASPIRATION_WINDOW * 16:
+                    high = INFINITE
+            else:
+                return move, score
+
+    def _root(self, moves: list[int], depth: int, alpha: int, beta: int) -> tuple[int, int]:
         pos = self._pos
-        alpha, beta = -INFINITE, INFINITE
+        original_alpha = alpha
         best_move, best_score = moves[0], -INFINITE
         ordered = self._order(pos, moves, self._tt_move(pos.hash), 0)
         for index, move in enumerate(ordered):
@@ -289,13 +352,17 @@ class Searcher:
                         score = -self._search(depth - 1, -beta, -alpha, 1, True)
             except SearchAborted:
                 pos.pop()
-                raise SearchAborted((best_move, best_score) if index else None) from None
+                partial = (best_move, best_score) if index and best_score > original_alpha else None
+                raise SearchAborted(partial) from None
             pos.pop()
             if score > best_score:
                 best_move, best_score = move, score
                 if score > alpha:
                     alpha = score
-        self._store(pos.hash, depth, EXACT, best_score, best_move, 0)
+                    if score >= beta:
+                        break
+        if alpha < beta:
+            self._store(pos.hash, depth, EXACT, best_score, best_move, 0)
         return best_move, best_score
 
     def _tt_move(self, key: int) -> int:
@@ -473,106 +540,137 @@ class Searcher:
         self.history[key] = min(self.history.get(key, 0) + depth * depth, 1_000_000)
 
     def _order(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> list[int]:
+        """Table move, winning and even captures (MVV-LVA), promotions, killers, losing
+        captures (by static exchange), then quiet moves by history (stable: ties keep
+        the generation order)."""
         board = pos.board
         value = self.evaluator.value_by_code
         killer0, killer1 = self.killers[ply]
         history = self.history
         white = (pos.turn > 0) << 31
-        scored = []
-        tie = 4096  # ties keep the given order: earlier moves get a larger tie-break
+        first: list[tuple[int, int]] = []
+        quiet: list[int] = []
         for move in moves:
-            tie -= 1
             if move == tt_move:
-                s = 100_000_000
-            else:
-                victim = board[(move >> 8) & 0xFF]
-                if victim:
-                    s = 10_000_000 + value[victim] * 1_000 - value[board[move & 0xFF]]
-                elif move >> 16:
-                    promo = (move >> 16) & 0xFF
-                    if promo:
-                        s = 9_000_000 + value[promo] * 1_000
-                    elif (move >> 24) & EN_PASSANT:
-                        s = 10_000_000 + 100_000
-                    else:
-                        s = history.get(move | white, 0)
+                first.append((1 << 40, move))
+                continue
+            victim = board[(move >> 8) & 0xFF]
+            if victim:
+                attacker = value[board[move & 0xFF]]
+                s = 10_000_000 + value[victim] * 1_000 - attacker
+                if attacker > value[victim] + BAD_CAPTURE_MARGIN and not (move >> 16) & 0xFF:
+                    swing = pos.see(move, value)
+                    if swing < 0:
+                        s = 7_000_000 + swing
+                first.append((s, move))
+            elif move >> 16:
+                promo = (move >> 16) & 0xFF
+                if promo:
+                    first.append((9_000_000 + value[promo] * 1_000, move))
+                elif (move >> 24) & EN_PASSANT:
+                    first.append((10_100_000, move))
                 elif move == killer0:
-                    s = 8_000_002
+                    first.append((8_000_002, move))
                 elif move == killer1:
-                    s = 8_000_001
+                    first.append((8_000_001, move))
                 else:
-                    s = history.get(move | white, 0)
-            scored.append((s << 12 | max(tie, 0), move))
-        scored.sort(reverse=True)  # distinct keys: compared in C, no key function
-        return [move for _, move in scored]
+                    quiet.append(move)
+            elif move == killer0:
+                first.append((8_000_002, move))
+            elif move == killer1:
+                first.append((8_000_001, move))
+            else:
+                quiet.append(move)
+        first.sort(reverse=True)
+        if history and len(quiet) > 1:
+            # only the few quiet moves with a history are sorted; the rest keep their order
+            keyed = [m | white for m in quiet]
+            known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
+            if known:
+                known.sort(key=_by_score_then_index)
+                lead = [quiet[i] for _, i in known]
+                taken = {i for _, i in known}
+                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken]
+        return [move for _, move in first] + quiet
 
     def _quiesce(
         self, alpha: int, beta: int, ply: int, in_check: bool | None = None, qdepth: int = 0
     ) -> int:
-        self._tick()
-        self.stats.qnodes += 1
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes >= self._next_check:
+            self._budget()
+        stats.qnodes += 1
         pos = self._pos
         if in_check is None:
             in_check = pos.is_check()
-        evaluator = self.evaluator
-        stand = 0
         if in_check and qdepth < QS_MAX_DEPTH:
-            best = -INFINITE
-        else:
-            in_check = False  # past the depth cap a check is not answered: stand pat
-            stand = evaluator.evaluate(pos)
-            if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
-                return stand
-            if stand > alpha:
-                alpha = stand
-            best = stand
-        if not in_check and stand + self._best_target(pos) + DELTA_MARGIN < alpha:
-            # Node-level delta pruning: not even taking the enemy's best piece reaches alpha.
-            return stand + self._best_target(pos) + DELTA_MARGIN
+            return self._quiesce_evasions(alpha, beta, ply, qdepth)
+        # past the depth cap a check is not answered: stand pat
+        stand = self.evaluator.evaluate(pos)
+        if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
+            return stand
+        if stand + self._max_gain + DELTA_MARGIN < alpha:
+            best_target = self._best_target(pos)
+            if stand + best_target + DELTA_MARGIN < alpha:
+                # Node-level delta pruning: not even taking the enemy's best piece reaches alpha.
+                return stand + best_target + DELTA_MARGIN
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        board = pos.board
+        value = self.evaluator.value_by_code
+        scored = []
+        floor = alpha - stand - DELTA_MARGIN
+        for move in pos.captures():
+            victim = board[(move >> 8) & 0xFF]
+            promo = (move >> 16) & 0xFF
+            if victim:
+                gain = value[victim]
+            elif (move >> 24) & EN_PASSANT:
+                gain = value[board[pos.ep_victim]]
+            else:
+                gain = 0
+            attacker = value[board[move & 0xFF]]
+            if promo:
+                gain += value[promo] - attacker
+            if gain < floor:
+                # Delta pruning: even winning it cannot reach alpha. Count it at its
+                # optimistic value, so the score stays a sound upper bound.
+                if stand + gain + DELTA_MARGIN > best:
+                    best = stand + gain + DELTA_MARGIN
+                continue
+            # a capture by a dearer piece gets its exchange checked when its turn comes
+            risky = not promo and attacker > gain + BAD_CAPTURE_MARGIN
+            scored.append((gain * 1_000 - attacker, risky, move))
+        scored.sort(reverse=True)
+        for _, risky, move in scored:
+            if risky and pos.see(move, value) < 0:
+                continue  # the exchange on that square loses material
+            pos.push(move)
+            if pos.left_king_exposed():
+                pos.pop()
+                continue  # it left the mover's King in check: not a legal move
+            try:
+                score = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1)
+            finally:
+                pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    def _quiesce_evasions(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        """In check within quiescence: every evasion is searched, so mates are seen."""
+        pos = self._pos
         moves = pos.legal_moves()
         if not moves:
-            return -MATE + ply if in_check else self._stalemate_score(ply)
-        board = pos.board
-        value = evaluator.value_by_code
-        if in_check:
-            candidates = self._order(pos, moves, 0, ply)
-        else:
-            scored = []
-            floor = alpha - stand - DELTA_MARGIN
-            for move in moves:
-                victim = board[(move >> 8) & 0xFF]
-                promo = (move >> 16) & 0xFF
-                if victim:
-                    gain = value[victim]
-                elif (move >> 24) & EN_PASSANT:
-                    gain = value[board[pos.ep_victim]]
-                elif promo:
-                    gain = 0
-                else:
-                    continue
-                attacker = value[board[move & 0xFF]]
-                if promo:
-                    gain += value[promo] - attacker
-                if gain < floor:
-                    # Delta pruning: even winning it cannot reach alpha. Count it at its
-                    # optimistic value, so the score stays a sound upper bound.
-                    if stand + gain + DELTA_MARGIN > best:
-                        best = stand + gain + DELTA_MARGIN
-                    continue
-                scored.append((gain * 1_000 - attacker, move))
-            scored.sort(reverse=True)
-            candidates = [move for _, move in scored]
-        them = -pos.turn
-        for move in candidates:
-            if not in_check and not (move >> 16) & 0xFF:
-                to = (move >> 8) & 0xFF
-                victim = board[to]
-                if (
-                    victim
-                    and value[board[move & 0xFF]] > value[victim] + BAD_CAPTURE_MARGIN
-                    and pos.is_attacked(to, them)
-                ):
-                    continue  # a valuable piece takes a defended cheaper one: likely losing
+            return -MATE + ply
+        best = -INFINITE
+        for move in self._order(pos, moves, 0, ply):
             pos.push(move)
             try:
                 score = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1)
@@ -617,6 +715,44 @@ class Searcher:
             for _ in line:
                 pos.pop()
         return tuple(line)
+
+
+def _by_score_then_index(item: tuple[int, int]) -> tuple[int, int]:
+    """Sort key: higher history first, then the generation order."""
+    return -item[0], item[1]
+
+
+def clock_limits(
+    remaining: float,
+    increment: float = 0.0,
+    moves_to_go: int | None = None,
+    cap: float | None = None,
+) -> SearchLimits:
+    """A move's budget from the clock: ``remaining`` and ``increment`` in seconds.
+
+    The share of the remaining time is 1/``moves_to_go`` (1/30 when not told),
+    plus most of the increment; the hard limit is two and a half times that
+    share but never over a third of what is left (a margin for the move's
+    transmission is kept). No new depth starts once the share is half spent.
+    ``cap`` (seconds) bounds the whole, for bot levels that think less.
+
+    >>> limits = clock_limits(60.0, 1.0)
+    >>> round(limits.soft_time_limit, 1), round(limits.time_limit, 1)
+    (1.4, 7.0)
+    """
+    remaining = max(remaining - CLOCK_MARGIN, 0.0)
+    share = remaining / max(moves_to_go or 30, 1) + 0.8 * increment
+    share = min(share, remaining / 2)
+    hard = min(2.5 * share, remaining / 3 + 0.8 * increment, remaining)
+    if cap is not None:
+        share = min(share, cap)
+        hard = min(hard, cap)
+    hard = max(hard, 0.01)
+    return SearchLimits(time_limit=hard, soft_time_limit=max(share / 2, 0.005))
+
+
+#: Seconds of the clock kept back for the engine's and the interface's overhead.
+CLOCK_MARGIN = 0.05
 
 
 def fixed_depth_alphabeta(

@@ -120,6 +120,11 @@ def _targets(program: tuple[tuple[int, object], ...]) -> set[int]:
     return out
 
 
+def program_targets(program: tuple[tuple[int, object], ...]) -> set[int]:
+    """Every square a move program can ever land on (whatever stands in the way)."""
+    return _targets(program)
+
+
 class _Builder:
     def __init__(self, variant: Variant) -> None:
         self.v = variant

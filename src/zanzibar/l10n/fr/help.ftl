@@ -179,3 +179,10 @@ help-zanzibar-s-promotions = { $extra ->
 }
 help-zanzibar-s-end = Le mat gagne. Le pat est nul. Un Roi dépouillé ne perd pas.
 help-zanzibar-s-inherited = Les règles de répétition et du nombre de coups ne sont pas écrites pour le Zanzibar-S : elles viennent des échecs orthodoxes et sont des options de table.
+
+help-chess-king-jump-checked = Un Roi déjà mis en échec garde son saut : seul l'échec en cours l'interdit, comme l'a écrit l'inventeur, Jean-Louis Cazaux, en 2019.
+help-chess-bot-levels = Robots : les niveaux diffèrent par la profondeur de calcul. Facile voit deux demi-coups plus les prises, détendu trois, moyen 1 seconde par coup, difficile 4 secondes par coup.
+help-chess-bot-strength = Force mesurée aux échecs orthodoxes contre Stockfish bridé, avec un intervalle à 95 % : { $levels }.
+help-chess-bot-strength-level = { $level } { $elo } ({ $low }–{ $high })
+help-chess-bot-ladder = Au Zanzibar-S, chaque niveau a battu celui du dessous : { $pairs }.
+help-chess-bot-ladder-pair = { $strong } a marqué { $points } sur { $games } contre { $weak }

@@ -1,0 +1,289 @@
+"""Playing strength of the chess bot levels, measured against outside and inside opponents.
+
+Two parts, each optional:
+
+* ``--stockfish``: orthodox chess, ``zanzibar uci`` driven through python-chess's
+  ``chess.engine`` against Debian's Stockfish (``apt-get install stockfish``;
+  ``/usr/games/stockfish``) limited by ``UCI_LimitStrength`` and ``UCI_Elo``.
+  Every level plays every Elo setting from each opening of :data:`OPENINGS`
+  with both colours. Both engines get the same clock (``--clock`` seconds plus
+  ``--inc`` per move); our levels also keep their own cap per move (easy and
+  casual play as at a table). The estimate of each level is the maximum-
+  likelihood Elo over all its games (a logistic model with the opponents'
+  nominal ratings), with a 95 % interval from the likelihood's curvature.
+* ``--selfplay``: Zanzibar-S, each level against the one below it, from short
+  random openings (the same opening with both colours), with the levels' own
+  time per move scaled by ``--scale``. Games end by mate, stalemate,
+  repetition or the move rule; a game still running after ``--max-moves`` is
+  counted apart (it would mean a bot that is ahead cannot finish). Prints the
+  score of the stronger level with a 95 % interval and the Elo difference.
+
+Usage (small and quick; the figures in the README say what size they used)::
+
+    .venv/bin/python bench/strength.py --stockfish --elos 1350 1600 1900 \\
+        --levels medium hard --openings 2 --clock 60 --inc 0.5
+    .venv/bin/python bench/strength.py --selfplay --pairs 3 --scale 0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+#: Short, balanced openings (UCI moves from the start); each is played with both colours.
+OPENINGS: list[str] = [
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",  # Ruy Lopez
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",  # Queen's Gambit Declined
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6",  # Sicilian
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7",  # King's Indian
+    "e2e4 e7e6 d2d4 d7d5 b1c3 f8b4",  # French, Winawer
+    "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5",  # English
+    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5",  # Caro-Kann, advance
+    "g1f3 d7d5 g2g3 g8f6 f1g2 c7c6",  # Reti
+]
+
+STOCKFISH = "/usr/games/stockfish"
+LEVELS = ("easy", "casual", "medium", "hard")
+
+
+def elo_estimate(games: Sequence[tuple[float, float]]) -> tuple[float, float, float]:
+    """Maximum-likelihood rating from (opponent rating, score 0 / 0.5 / 1) pairs.
+
+    Returns (estimate, low, high) of a 95 % interval; a bound is infinite when
+    every game was won (or lost), where the likelihood has no maximum.
+
+    >>> round(elo_estimate([(1500, 1.0), (1500, 0.0)])[0])
+    1500
+    """
+    if not games:
+        return math.nan, -math.inf, math.inf
+    total = sum(score for _, score in games)
+    if total == 0:
+        return -math.inf, -math.inf, min(r for r, _ in games)
+    if total == len(games):
+        return math.inf, max(r for r, _ in games), math.inf
+    k = math.log(10) / 400
+
+    def expected(r: float, opp: float) -> float:
+        return 1 / (1 + 10 ** ((opp - r) / 400))
+
+    r = sum(opp for opp, _ in games) / len(games)
+    for _ in range(100):  # Newton's method on the log-likelihood
+        grad = sum(k * (score - expected(r, opp)) for opp, score in games)
+        info = sum(k * k * expected(r, opp) * (1 - expected(r, opp)) for opp, _ in games)
+        step = grad / info
+        r += max(min(step, 400), -400)
+        if abs(step) < 0.01:
+            break
+    info = sum(k * k * expected(r, opp) * (1 - expected(r, opp)) for opp, _ in games)
+    half = 1.96 / math.sqrt(info)
+    return r, r - half, r + half
+
+
+def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
+    """Mean score with a 95 % normal interval (draws count a half)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / max(n - 1, 1)
+    half = 1.96 * math.sqrt(var / n) if n > 1 else 0.5
+    return mean, max(mean - half, 0.0), min(mean + half, 1.0)
+
+
+def _verdict(score: float) -> str:
+    """How a game went for the side scored: won, drew or lost."""
+    return {1.0: "won", 0.5: "drew", 0.0: "lost"}[score]
+
+
+def elo_difference(score: float) -> float:
+    """Elo difference that a score fraction means (infinite at 0 or 1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+# -- orthodox chess against Stockfish ---------------------------------------------
+
+
+def play_stockfish_game(
+    level: str, elo: int, opening: str, ours_white: bool, clock: float, inc: float
+) -> tuple[float, str]:
+    """One game; returns our score and how it ended."""
+    import chess
+    import chess.engine
+
+    ours = chess.engine.SimpleEngine.popen_uci(
+        [sys.executable, "-m", "zanzibar.cli.main", "uci"], timeout=60
+    )
+    theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60)
+    try:
+        ours.configure({"Level": level})
+        theirs.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
+        board = chess.Board()
+        for move in opening.split():
+            board.push_uci(move)
+        remaining = {chess.WHITE: clock, chess.BLACK: clock}
+        while not board.is_game_over(claim_draw=True):
+            engine = ours if (board.turn == chess.WHITE) == ours_white else theirs
+            limit = chess.engine.Limit(
+                white_clock=remaining[chess.WHITE],
+                black_clock=remaining[chess.BLACK],
+                white_inc=inc,
+                black_inc=inc,
+            )
+            start = time.perf_counter()
+            result = engine.play(board, limit)
+            spent = time.perf_counter() - start
+            remaining[board.turn] += inc - spent
+            if remaining[board.turn] < 0:
+                loser_is_ours = engine is ours
+                return (0.0 if loser_is_ours else 1.0), "time"
+            assert result.move is not None
+            board.push(result.move)
+        outcome = board.outcome(claim_draw=True)
+        assert outcome is not None
+        if outcome.winner is None:
+            return 0.5, outcome.termination.name.lower()
+        won = outcome.winner == (chess.WHITE if ours_white else chess.BLACK)
+        return (1.0 if won else 0.0), outcome.termination.name.lower()
+    finally:
+        ours.quit()
+        theirs.quit()
+
+
+def run_stockfish(args: argparse.Namespace) -> None:
+    """Every level against every Elo setting, each opening with both colours."""
+    if not Path(STOCKFISH).exists():
+        print(f"{STOCKFISH} not found: apt-get install stockfish", file=sys.stderr)
+        raise SystemExit(2)
+    openings = OPENINGS[args.first_opening : args.first_opening + args.openings]
+    print(
+        f"orthodox chess against Stockfish 15.1 (UCI_LimitStrength), clock {args.clock:g} s "
+        f"+ {args.inc:g} s, {len(openings)} openings x 2 colours per Elo setting"
+    )
+    for level in args.levels:
+        games: list[tuple[float, float]] = []
+        for elo in args.elos:
+            scores = []
+            endings: dict[str, int] = {}
+            for opening in openings:
+                for ours_white in (True, False):
+                    score, how = play_stockfish_game(
+                        level, elo, opening, ours_white, args.clock, args.inc
+                    )
+                    scores.append(score)
+                    key = f"{_verdict(score)} {how}"
+                    endings[key] = endings.get(key, 0) + 1
+                    games.append((elo, score))
+            ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+            print(f"  {level:7} vs Stockfish {elo}: {sum(scores):g}/{len(scores)} ({ends})")
+            sys.stdout.flush()
+        est, low, high = elo_estimate(games)
+        print(
+            f"{level:7} Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), "
+            f"{len(games)} games"
+        )
+        sys.stdout.flush()
+
+
+# -- Zanzibar-S self-play ----------------------------------------------------------
+
+
+def play_selfplay_game(
+    strong: str, weak: str, seed: int, strong_white: bool, scale: float, max_moves: int
+) -> tuple[float, str]:
+    """One Zanzibar-S game from a random two-ply opening; the stronger level's score."""
+    from zanzibar.games.chess.bots import LEVELS as LEVEL_TABLE
+    from zanzibar.games.chess.bots import ChessBot
+    from zanzibar.games.chess.position import Position
+    from zanzibar.games.chess.variant import load_variant
+
+    variant = load_variant("zanzibar-s")
+    pos = Position(variant)
+    rng = random.Random(seed)
+    for _ in range(2):
+        pos.push(rng.choice(sorted(pos.legal_moves())))
+    bots = {}
+    for colour, level in (
+        (1, strong if strong_white else weak),
+        (-1, weak if strong_white else strong),
+    ):
+        seconds = LEVEL_TABLE[level].seconds * scale
+        bots[colour] = ChessBot(variant, level, seed=seed, time_limit=seconds or None)
+    strong_colour = 1 if strong_white else -1
+    for _ in range(2 * max_moves):
+        result = pos.outcome()
+        if result is not None:
+            if result.winner == 0:
+                return 0.5, result.reason
+            return (1.0 if result.winner == strong_colour else 0.0), result.reason
+        pos.push(bots[pos.turn].choose_move(pos))
+    return 0.5, "unfinished"
+
+
+def run_selfplay(args: argparse.Namespace) -> None:
+    """Each level against the one below it."""
+    print(
+        f"Zanzibar-S self-play, levels' time per move x {args.scale:g}, "
+        f"{args.pairs} openings x 2 colours per pairing, unfinished after {args.max_moves} moves"
+    )
+    for weak, strong in itertools.pairwise(LEVELS):
+        if strong not in args.levels or weak not in args.levels:
+            continue
+        scores = []
+        endings: dict[str, int] = {}
+        for pair in range(args.pairs):
+            for strong_white in (True, False):
+                score, how = play_selfplay_game(
+                    strong, weak, args.seed + pair, strong_white, args.scale, args.max_moves
+                )
+                scores.append(score)
+                key = f"{_verdict(score)} {how}"
+                endings[key] = endings.get(key, 0) + 1
+        mean, low, high = score_interval(scores)
+        ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+        print(
+            f"{strong:7} vs {weak:7}: {sum(scores):g}/{len(scores)} = {mean:.2f} "
+            f"(95 % {low:.2f} to {high:.2f}; Elo {elo_difference(mean):+.0f}, "
+            f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); {ends}"
+        )
+        sys.stdout.flush()
+
+
+def main() -> None:
+    """Parse the options and run the parts asked for."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stockfish", action="store_true", help="orthodox chess vs Stockfish")
+    parser.add_argument("--selfplay", action="store_true", help="Zanzibar-S ladder")
+    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument("--elos", nargs="+", type=int, default=[1350, 1600, 1900, 2200])
+    parser.add_argument("--openings", type=int, default=4, help=f"1 to {len(OPENINGS)}")
+    parser.add_argument("--first-opening", type=int, default=0, help="index of the first one")
+    parser.add_argument("--clock", type=float, default=60.0, help="seconds per side")
+    parser.add_argument("--inc", type=float, default=0.5, help="seconds added per move")
+    parser.add_argument("--pairs", type=int, default=4, help="self-play openings per pairing")
+    parser.add_argument("--seed", type=int, default=1000, help="first self-play opening seed")
+    parser.add_argument("--scale", type=float, default=1.0, help="self-play time scale")
+    parser.add_argument("--max-moves", type=int, default=150)
+    args = parser.parse_args()
+    if not args.openings >= 1 or args.first_opening < 0:
+        parser.error("--openings must be 1 or more and --first-opening 0 or more")
+    if args.first_opening + args.openings > len(OPENINGS):
+        parser.error(f"there are {len(OPENINGS)} openings")
+    if not (args.stockfish or args.selfplay):
+        parser.error("choose --stockfish, --selfplay or both")
+    if args.stockfish:
+        run_stockfish(args)
+    if args.selfplay:
+        run_selfplay(args)
+
+
+if __name__ == "__main__":
+    main()

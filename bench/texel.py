@@ -1,0 +1,145 @@
+"""Texel tuning of the evaluation weights on self-play games.
+
+1. Plays ``--games`` quick games of a variant between two seeded bots (level
+   ``--level`` with a node budget, a few random opening plies for variety)
+   and keeps the quiet positions (side to move not in check, no capture
+   pending by static exchange) with the game's result.
+2. Fits the scale ``K`` of the logistic ``1 / (1 + 10^(-K * eval / 400))``
+   that maps the current evaluation to an expected score.
+3. Coordinate descent on the evaluation's weights (the module constants of
+   :mod:`zanzibar.games.chess.evaluation`) and on the piece values: each in
+   turn is nudged up and down while the mean squared error between result
+   and expected score falls.
+
+It prints the error before and after and the weights it found; applying them
+(in ``evaluation.py`` or the variant files) is a decision for a human, after
+checking them in play (``bench/strength.py``).
+
+Usage: ``.venv/bin/python bench/texel.py [--variant chess] [--games 40] [--rounds 2]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+from zanzibar.games.chess import evaluation
+from zanzibar.games.chess.bots import ChessBot
+from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.variant import Variant, load_variant
+
+#: Module weights tuned, with their step.
+WEIGHTS: dict[str, float] = {
+    "MOBILITY_WEIGHT": 1,
+    "PLACEMENT_CAP": 10,
+    "PROMOTION_SHARE_EG": 0.05,
+    "PROMOTION_SHARE_MG": 0.03,
+    "CENTRE_PAWN_BONUS": 5,
+    "SHELTER_BONUS": 3,
+    "KING_ADVANCE_PENALTY": 5,
+    "KING_CENTRE_WEIGHT": 2,
+}
+#: Step of the piece values, in centipawns.
+VALUE_STEP = 25
+
+
+def play_games(
+    variant: Variant, games: int, level: str, nodes: int, seed: int
+) -> list[tuple[Position, float]]:
+    """Quiet positions of seeded games with White's score in each game."""
+    samples: list[tuple[Position, float]] = []
+    for game in range(games):
+        rng = random.Random(seed + game)
+        pos = Position(variant)
+        for _ in range(4):
+            pos.push(rng.choice(sorted(pos.legal_moves())))
+        bots = {1: ChessBot(variant, level, seed + game, node_limit=nodes)}
+        bots[-1] = ChessBot(variant, level, seed + game + 7919, node_limit=nodes)
+        seen: list[str] = []
+        result = None
+        for _ in range(300):
+            result = pos.outcome()
+            if result is not None:
+                break
+            if len(pos.move_stack) > 10 and not pos.is_check():
+                seen.append(pos.fen())
+            pos.push(bots[pos.turn].choose_move(pos))
+        score = 0.5 if result is None else (1 + result.winner) / 2
+        samples.extend((Position(variant, fen), score) for fen in seen)
+    return samples
+
+
+def mean_error(samples: list[tuple[Position, float]], ev: evaluation.Evaluator, k: float) -> float:
+    """Mean squared error of the logistic of White's evaluation against the results."""
+    total = 0.0
+    for pos, score in samples:
+        white = ev.evaluate(pos) * pos.turn
+        total += (score - 1 / (1 + 10 ** (-k * white / 400))) ** 2
+    return total / len(samples)
+
+
+def fit_k(samples: list[tuple[Position, float]], ev: evaluation.Evaluator) -> float:
+    """The logistic scale that fits the current evaluation best (golden-section search)."""
+    lo, hi = 0.05, 3.0
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(30):
+        a = hi - ratio * (hi - lo)
+        b = lo + ratio * (hi - lo)
+        if mean_error(samples, ev, a) < mean_error(samples, ev, b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
+def main() -> None:
+    """Play, fit, tune, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="chess")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--level", default="casual")
+    parser.add_argument("--nodes", type=int, default=600)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    variant = load_variant(args.variant)
+    start = time.perf_counter()
+    samples = play_games(variant, args.games, args.level, args.nodes, args.seed)
+    print(
+        f"{args.variant}: {len(samples)} quiet positions from {args.games} games "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
+    values = {p.letter: evaluation.evaluator_for(variant).values[p.letter] for p in variant.pieces}
+    values = {k: v for k, v in values.items() if v > 0}
+    ev = evaluation.build_evaluator(variant, values)
+    k = fit_k(samples, ev)
+    best = mean_error(samples, ev, k)
+    print(f"K = {k:.3f}; error before: {best:.5f}")
+    for _ in range(args.rounds):
+        for name, step in WEIGHTS.items():
+            for direction in (1, -1):
+                old = getattr(evaluation, name)
+                setattr(evaluation, name, type(old)(old + direction * step))
+                trial = mean_error(samples, evaluation.build_evaluator(variant, values), k)
+                if trial < best:
+                    best = trial
+                    break
+                setattr(evaluation, name, old)
+        for letter in list(values):
+            for direction in (1, -1):
+                old_value = values[letter]
+                values[letter] = old_value + direction * VALUE_STEP
+                trial = mean_error(samples, evaluation.build_evaluator(variant, values), k)
+                if trial < best:
+                    best = trial
+                    break
+                values[letter] = old_value
+        print(f"after a round: error {best:.5f}")
+    print("weights:", ", ".join(f"{name}={getattr(evaluation, name)}" for name in WEIGHTS))
+    print("values:", ", ".join(f"{letter}={v}" for letter, v in values.items()))
+
+
+if __name__ == "__main__":
+    main()

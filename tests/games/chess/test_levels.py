@@ -1,0 +1,220 @@
+"""Bot levels: legal moves everywhere, mates found, the fast position machinery exact.
+
+Random positions come from seeded random games of every shipped variant, so
+they hold every piece kind (riders, hoppers, lame and bent movers, the King's
+jump, promotions, en passant).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zanzibar.games.chess.bots import ChessBot
+from zanzibar.games.chess.evaluation import evaluator_for
+from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.search import fixed_depth_alphabeta
+from zanzibar.games.chess.variant import Variant, load_variant, shipped_variants
+
+LEVELS = ("easy", "casual", "medium", "hard")
+
+
+def random_positions(variant: Variant, count: int, seed: int, plies: int = 60) -> list[str]:
+    """FENs met along seeded random games (a new game when one ends)."""
+    rng = random.Random(seed)
+    fens: list[str] = []
+    pos = Position(variant)
+    while len(fens) < count:
+        moves = pos.legal_moves()
+        if not moves or len(pos.move_stack) >= plies:
+            pos = Position(variant)
+            continue
+        pos.push(rng.choice(sorted(moves)))
+        if rng.random() < 0.3:
+            fens.append(pos.fen())
+    return fens
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_every_level_plays_legal_moves_in_random_positions(name: str) -> None:
+    variant = load_variant(name)
+    for index, fen in enumerate(random_positions(variant, 12, seed=len(name))):
+        pos = Position(variant, fen)
+        legal = pos.legal_moves()
+        if not legal:
+            continue
+        level = LEVELS[index % len(LEVELS)]
+        move = ChessBot(variant, level, index, node_limit=200).choose_move(pos)
+        assert move in legal, (level, fen)
+        assert pos.fen() == fen  # the bot leaves the position as it was
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_fast_machinery_agrees_with_the_plain_one(name: str) -> None:
+    """Checks seen through changed lines, generated captures, the incremental
+    piece-square sum and the exchange evaluation, against full recomputation."""
+    variant = load_variant(name)
+    evaluator = evaluator_for(variant)
+    value = evaluator.value_by_code
+    rng = random.Random(7)
+    pos = Position(variant)
+    pos.attach_table(evaluator.packed)
+    checks = 0
+    for _ in range(400):
+        moves = pos.legal_moves()
+        if not moves:
+            pos = Position(variant)
+            pos.attach_table(evaluator.packed)
+            continue
+        king = pos.kings[pos.turn]
+        full_check = king >= 0 and pos.is_attacked(king, -pos.turn)
+        assert pos.is_check() == full_check, pos.fen()
+        checks += full_check
+        fresh = Position(variant, pos.fen())
+        fresh.attach_table(evaluator.packed)
+        assert pos.psq == fresh.psq and pos.occ == fresh.occ
+        assert pos.side_occ == fresh.side_occ
+        if not full_check:
+            legal_tactical = {m for m in moves if pos.is_capture(m) or (m >> 16) & 0xFF}
+            generated = set()
+            for m in pos.captures():
+                pos.push(m)
+                if not pos.left_king_exposed():
+                    generated.add(m)
+                pos.pop()
+            assert generated == legal_tactical, pos.fen()
+        for m in moves:
+            quiet_landing = not pos.is_attacked((m >> 8) & 0xFF, -pos.turn)
+            if pos.is_capture(m) and not (m >> 16) & 0xFF and quiet_landing:
+                assert pos.see(m, value) == value[pos.captured_code(m)]
+        pos.push(rng.choice(sorted(moves)))
+    assert checks > 0
+
+
+def test_static_exchange_on_a_defended_pawn() -> None:
+    variant = load_variant("chess")
+    value = evaluator_for(variant).value_by_code
+    # Rook takes a pawn defended by a pawn: wins 100, loses 500.
+    pos = Position(variant, "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1")
+    assert pos.see(pos.parse_uci("d1d5"), value) == 100 - 500
+    # Two rooks against one defender: the second rook backs the first (an x-ray).
+    pos = Position(variant, "4k3/8/4p3/3p4/8/8/3R4/3RK3 w - - 0 1")
+    assert pos.see(pos.parse_uci("d2d5"), value) == 100 - 500 + 100
+    pos = Position(variant, "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1")
+    assert pos.see(pos.parse_uci("d2d5"), value) == 100
+
+
+# -- mates each level must find ------------------------------------------------------
+
+#: (variant, FEN, moves to mate). Zanzibar-S ones use a Lion, Eagle, Rhinoceros,
+#: Cannon and Buffalo (found by an exhaustive search, which the test repeats).
+MATES = [
+    ("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+    ("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1),
+    ("zanzibar-s", "12/12/12/12/12/12/12/9L2/9K2/1C10/12/11k w - - 0 1", 1),
+    ("zanzibar-s", "12/12/12/7G4/12/12/12/12/12/12/k1K9/7U4 w - - 0 1", 1),
+    ("zanzibar-s", "11k/6U5/11K/12/12/12/12/12/12/12/10G1/12 w - - 0 1", 1),
+    ("chess", "k7/8/2K5/8/8/8/8/7R w - - 0 1", 2),
+    ("chess", "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1", 2),
+    ("zanzibar-s", "5FL3k1/12/12/12/12/12/12/12/4p7/2K9/12/12 w - - 0 1", 2),
+    ("zanzibar-s", "k11/12/10p1/12/12/4L7/12/8F3/12/12/12/5K6 w - - 0 1", 2),
+]
+
+
+def mates_within(pos: Position, n: int) -> bool:
+    """Exhaustive: does the side to move force mate within ``n`` moves?"""
+    for move in pos.legal_moves():
+        pos.push(move)
+        try:
+            if every_reply_mated(pos, n):
+                return True
+        finally:
+            pos.pop()
+    return False
+
+
+def every_reply_mated(pos: Position, n: int) -> bool:
+    replies = pos.legal_moves()
+    if not replies:
+        return pos.is_check()
+    if n == 1:
+        return False
+    for reply in replies:
+        pos.push(reply)
+        try:
+            if not mates_within(pos, n - 1):
+                return False
+        finally:
+            pos.pop()
+    return True
+
+
+@pytest.mark.parametrize(("name", "fen", "n"), MATES)
+def test_the_puzzles_are_mates_in_exactly_n(name: str, fen: str, n: int) -> None:
+    pos = Position(load_variant(name), fen)
+    assert mates_within(pos, n)
+    assert n == 1 or not mates_within(pos, n - 1)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("name", "fen", "n"), MATES)
+def test_each_level_finds_the_mate(level: str, name: str, fen: str, n: int) -> None:
+    """Mates in one for every level; mates in two from ``casual`` up (three plies)."""
+    if n == 2 and level == "easy":
+        pytest.skip("two plies see a mate in one only")
+    variant = load_variant(name)
+    pos = Position(variant, fen)
+    move = ChessBot(variant, level, 3, node_limit=20_000).choose_move(pos)
+    pos.push(move)
+    assert every_reply_mated(pos, n), (level, fen)
+
+
+# -- easy plays a real game ------------------------------------------------------------
+
+
+def two_ply_move(pos: Position) -> int:
+    """A plain 2-ply alpha-beta (no quiescence): the opponent ``easy`` must not lose to."""
+    evaluator = evaluator_for(pos.variant)
+    best, best_score = 0, -(10**9)
+    for move in sorted(pos.legal_moves()):
+        pos.push(move)
+        score, _nodes = fixed_depth_alphabeta(pos, 1, evaluator)
+        pos.pop()
+        if -score > best_score:
+            best, best_score = move, -score
+    return best
+
+
+@pytest.mark.parametrize("easy_white", [True, False])
+def test_easy_does_not_lose_to_a_two_ply_searcher(easy_white: bool) -> None:
+    variant = load_variant("chess")
+    pos = Position(variant)
+    easy = ChessBot(variant, "easy", 5, node_limit=1_000)
+    easy_colour = 1 if easy_white else -1
+    for _ in range(200):
+        if pos.outcome() is not None:
+            break
+        move = easy.choose_move(pos) if pos.turn == easy_colour else two_ply_move(pos)
+        pos.push(move)
+    result = pos.outcome()
+    assert result is None or result.winner != -easy_colour, pos.fen()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
+    from zanzibar.games.chess.help import LEVEL_STRENGTH, rules_text
+
+    text = rules_text(load_variant("zanzibar-s"), lang, {})
+    names = {
+        "en": ["easy", "casual", "medium", "hard"],
+        "fr": ["facile", "détendu", "moyen", "difficile"],
+    }
+    for said, (est, low, high) in zip(names[lang], LEVEL_STRENGTH.values(), strict=True):
+        assert f"{said} {est} ({low}–{high})" in text
+        assert low < est < high
+    checked = {
+        "en": "A King checked earlier keeps its jump",
+        "fr": "Un Roi déjà mis en échec garde son saut",
+    }
+    assert checked[lang] in text
