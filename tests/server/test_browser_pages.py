@@ -97,7 +97,7 @@ def test_more_tables_pages_through_the_lobby(browser: Any, small_pages: ServerPr
             wait_until(lambda n=shown: len(card_ids(pia)) == n, what=f"{shown} tables")
             assert card_ids(pia) == made[:shown]
             wait_until(
-                lambda n=shown: f"Tables affichées : {n} sur {len(made)}." in polite(pia),
+                lambda n=shown: f"Tables affichées\u00a0: {n} sur {len(made)}." in polite(pia),
                 what="the count said",
             )
             # The focus is on the first new card (newest first), on its first button.
@@ -106,7 +106,7 @@ def test_more_tables_pages_through_the_lobby(browser: Any, small_pages: ServerPr
         # Every page is shown: no button left.
         assert page.locator("#more-tables").count() == 0
         said = [t for t in polite(pia) if t.startswith("Tables affichées")]
-        assert said == ["Tables affichées : 6 sur 7.", "Tables affichées : 7 sur 7."]
+        assert said == ["Tables affichées\u00a0: 6 sur 7.", "Tables affichées\u00a0: 7 sur 7."]
         assert pia.errors == [] and host.errors == []
     finally:
         host.close()
