@@ -200,8 +200,8 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
-def serious_axe_violations(page: Any, name: str) -> list[str]:
-    """Run axe-core on the page; return its serious and critical violations (report saved)."""
+def axe_violations(page: Any, name: str) -> list[str]:
+    """Run axe-core on the page; return every violation, whatever its impact (report saved)."""
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
@@ -215,7 +215,6 @@ def serious_axe_violations(page: Any, name: str) -> list[str]:
             for n in v["nodes"][:5]
         )
         for v in violations
-        if v.get("impact") in {"serious", "critical"}
     ]
 
 

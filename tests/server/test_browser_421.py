@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 from browser_helpers import (
     Player,
+    axe_violations,
     check_announcements,
     create_table,
     join_from_lobby,
     launch_browser,
     press_button,
     screenshot,
-    serious_axe_violations,
     wait_until,
 )
 
@@ -121,14 +121,14 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
         anna.page.goto(server.url)
         anna.page.wait_for_selector("#guest-name")
         screenshot(anna.page, "signin")
-        assert serious_axe_violations(anna.page, "signin") == []
+        assert axe_violations(anna.page, "signin") == []
         anna.sign_in_as_guest()
         bob.sign_in_as_guest()
 
         table_id = create_table(anna, "421", 3, {"tokens": TOKENS})
         bob.page.wait_for_selector(f"button[aria-label='Join table {table_id}']")
         screenshot(bob.page, "lobby")
-        assert serious_axe_violations(bob.page, "lobby") == []
+        assert axe_violations(bob.page, "lobby") == []
         join_from_lobby(bob, table_id)
 
         anna.page.wait_for_function("window.__app.table.seats[1].name === 'Bob'")
@@ -162,7 +162,7 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
             if steps >= 1 and not dropped:
                 dropped = True
                 screenshot(anna.page, "table-421-playing")
-                assert serious_axe_violations(anna.page, "table-421") == []
+                assert axe_violations(anna.page, "table-421") == []
                 anna.page.evaluate("window.__app.conn.simulateDrop()")
                 anna.page.wait_for_function("window.__app.connState === 'open'")
             if steps >= 2 and not reloaded:

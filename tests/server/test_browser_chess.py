@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from browser_helpers import (
     Player,
+    axe_violations,
     check_announcements,
     create_table,
     launch_browser,
     press_button,
     screenshot,
-    serious_axe_violations,
     wait_until,
 )
 
@@ -147,7 +147,7 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
         # Black chooses the arrangement (the third one) from the list, by keyboard.
         black.page.wait_for_selector("#setup-select")
         screenshot(black.page, "table-chess-setup")
-        assert serious_axe_violations(black.page, "table-chess-setup") == []
+        assert axe_violations(black.page, "table-chess-setup") == []
         black.page.focus("#setup-select")
         black.press("ArrowDown")
         black.press("ArrowDown")
@@ -194,7 +194,7 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
         wait_until(lambda: "White Eagle" in piece_on(white, "b12"), what="the new Eagle on b12")
         wait_until(lambda: "White Eagle" in piece_on(black, "b12"), what="Black sees the Eagle")
         screenshot(white.page, "table-chess")
-        assert serious_axe_violations(white.page, "table-chess") == []
+        assert axe_violations(white.page, "table-chess") == []
 
         for player in (white, black):
             assert check_announcements(player, player.live(), player.announcements()) > 10
@@ -223,7 +223,7 @@ def test_other_boards_are_drawn_from_their_fen(
         move_by_typing(player, move)
         wait_until(lambda: player.my_turn(), what="the bot's reply")
         assert "White Pawn" in piece_on(player, move[2:])
-        assert serious_axe_violations(player.page, f"table-{game}") == []
+        assert axe_violations(player.page, f"table-{game}") == []
         assert player.errors == []
     finally:
         player.close()

@@ -109,6 +109,18 @@ def check_screen(p: Player, name: str) -> None:
     p.page.evaluate(f"document.documentElement.dataset.theme = {json.dumps(theme)}")
 
 
+def check_themes(p: Player, name: str) -> None:
+    """The screen at the size it is played in, in both themes (each game is played at both
+    sizes, so the other size is checked by the game played there)."""
+    settle(p)
+    theme = p.page.evaluate("document.documentElement.dataset.theme")
+    other = "dark" if theme == "light" else "light"
+    check_one(p, name)
+    p.page.evaluate(f"document.documentElement.dataset.theme = {json.dumps(other)}")
+    check_one(p, f"{name}--{other}")
+    p.page.evaluate(f"document.documentElement.dataset.theme = {json.dumps(theme)}")
+
+
 # -- the reproduced bugs --------------------------------------------------------------
 
 
@@ -246,6 +258,25 @@ def test_host_screen_and_create_form_in_french(browser: Any, server: Any) -> Non
 # -- whole games ------------------------------------------------------------------------
 
 
+def runs(theme: str, lang: str) -> list[tuple[str, dict[str, int], str, str]]:
+    """Each input (keys, pointer) at each size (390x844, 1280x800): four games. The themes
+    and languages alternate so that, at each size, one game is played in light and one in
+    dark, one in English and one in French (``theme``/``lang``: the keyboard game's at 390)."""
+    other_theme = "light" if theme == "dark" else "dark"
+    other_lang = "en" if lang == "fr" else "fr"
+    return [
+        ("keys", PHONE, theme, lang),
+        ("pointer", PHONE, other_theme, other_lang),
+        ("keys", DESKTOP, other_theme, lang),
+        ("pointer", DESKTOP, theme, other_lang),
+    ]
+
+
+def run_id(value: Any) -> str:
+    """Readable test ids: keys-390-dark-fr."""
+    return str(value["width"]) if isinstance(value, dict) else str(value)
+
+
 def start_against_bot(
     p: Player, game: str, seats: int, options: dict[str, Any], level: str | None = None
 ) -> None:
@@ -295,15 +326,13 @@ def click_zilch_step(p: Player) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("how", "size", "theme", "lang"),
-    [("keys", PHONE, "dark", "fr"), ("pointer", DESKTOP, "light", "en")],
-)
+@pytest.mark.parametrize(("how", "size", "theme", "lang"), runs("dark", "fr"), ids=run_id)
 def test_whole_zilch_game(
     browser: Any, server: Any, how: str, size: dict[str, int], theme: str, lang: str
 ) -> None:
     tag = f"zilch-{how}-{size['width']}-{theme}-{lang}"
-    p = player(browser, server, "Zoé" if lang == "fr" else "Zed", lang=lang, size=size, theme=theme)
+    name = ("Zoé" if lang == "fr" else "Zed") + str(size["width"])
+    p = player(browser, server, name, lang=lang, size=size, theme=theme)
     try:
         settle(p)
         check_one(p, f"lobby-{tag}")
@@ -318,11 +347,11 @@ def test_whole_zilch_game(
                 steps += 1
                 if not shot and p.my_turn() and p.view()["state"]["phase"] == "choose":
                     shot = True
-                    check_screen(p, f"table-{tag}")
+                    check_themes(p, f"table-{tag}")
             else:
                 p.page.wait_for_timeout(30)
             assert steps < 800, "the game does not end"
-        check_screen(p, f"over-{tag}")
+        check_themes(p, f"over-{tag}")
         dice_turn_once_each(p)
         check_announcements(p, [], [])
         if how == "keys":
@@ -349,15 +378,13 @@ def play_421_step(p: Player, how: str) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("how", "size", "theme", "lang"),
-    [("pointer", PHONE, "light", "en"), ("keys", DESKTOP, "dark", "fr")],
-)
+@pytest.mark.parametrize(("how", "size", "theme", "lang"), runs("light", "fr"), ids=run_id)
 def test_whole_421_game(
     browser: Any, server: Any, how: str, size: dict[str, int], theme: str, lang: str
 ) -> None:
     tag = f"421-{how}-{size['width']}-{theme}-{lang}"
-    p = player(browser, server, "Una" if lang == "en" else "Ugo", lang=lang, size=size, theme=theme)
+    name = ("Una" if lang == "en" else "Ugo") + str(size["width"])
+    p = player(browser, server, name, lang=lang, size=size, theme=theme)
     try:
         start_against_bot(p, "421", 2, {"tokens": 5}, level="random")
         steps, shot = 0, False
@@ -367,11 +394,11 @@ def test_whole_421_game(
                 steps += 1
                 if not shot and p.my_turn():
                     shot = True
-                    check_screen(p, f"table-{tag}")
+                    check_themes(p, f"table-{tag}")
             else:
                 p.page.wait_for_timeout(30)
             assert steps < 800, "the game does not end"
-        check_screen(p, f"over-{tag}")
+        check_themes(p, f"over-{tag}")
         dice_turn_once_each(p)
         check_announcements(p, [], [])
         assert p.errors == []
@@ -384,17 +411,13 @@ def legal_moves(p: Player) -> list[str]:
     return moves
 
 
-@pytest.mark.parametrize(
-    ("how", "size", "theme", "lang"),
-    [("keys", DESKTOP, "dark", "fr"), ("pointer", PHONE, "light", "en")],
-)
+@pytest.mark.parametrize(("how", "size", "theme", "lang"), runs("dark", "en"), ids=run_id)
 def test_zanzibar_s_against_the_instant_bot(
     browser: Any, server: Any, how: str, size: dict[str, int], theme: str, lang: str
 ) -> None:
     tag = f"chess-{how}-{size['width']}-{theme}-{lang}"
-    p = player(
-        browser, server, "Cyd" if lang == "en" else "Céline", lang=lang, size=size, theme=theme
-    )
+    name = ("Cyd" if lang == "en" else "Céline") + str(size["width"])
+    p = player(browser, server, name, lang=lang, size=size, theme=theme)
     try:
         start_against_bot(p, "zanzibar-s", 2, {"setup": "default"}, level="easy")
         wait_until(p.my_turn, what="White to move")
@@ -422,7 +445,7 @@ def test_zanzibar_s_against_the_instant_bot(
         p.page.set_viewport_size(size)
         p.page.click("#piece-legend summary")
         assert p.page.locator("#piece-legend li").count() == 17
-        check_screen(p, f"table-{tag}")
+        check_themes(p, f"table-{tag}")
         for _ in range(3):
             wait_until(p.my_turn, what="my move")
             before = p.log_length()
@@ -453,7 +476,7 @@ def test_zanzibar_s_against_the_instant_bot(
         p.page.once("dialog", lambda dialog: dialog.accept())
         p.page.click("#resign-button")
         p.page.wait_for_function("window.__app.view && window.__app.view.over")
-        check_screen(p, f"over-{tag}")
+        check_themes(p, f"over-{tag}")
         dice_turn_once_each(p)
         check_announcements(p, [], [])
         assert p.errors == []

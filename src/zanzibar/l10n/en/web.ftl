@@ -32,6 +32,8 @@ web-my_tables = Your tables
 web-back_to_table = Back to table { $id }
 web-tables_caption = Open tables
 web-no_tables = No table is open. Create one below.
+web-more_tables = More tables
+web-more_tables_shown = { $shown } of { $total } tables shown.
 web-col_table = Table
 web-col_game = Game
 web-col_options = Options
@@ -117,6 +119,12 @@ web-channel_game = Game
 web-channel_chat = Chat
 web-channel_system = System
 web-history_empty = Nothing yet.
+web-earlier_history = Earlier history
+web-earlier_history_shown =
+    { $n ->
+        [one] { $n } earlier item added at the top of the history.
+       *[other] { $n } earlier items added at the top of the history.
+    }
 web-not_found = That table does not exist or you may not enter it.
 web-dice_heading = Dice
 web-die_n = Die { $n }: { $value }

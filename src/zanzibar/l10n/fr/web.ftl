@@ -32,6 +32,8 @@ web-my_tables = Vos tables
 web-back_to_table = Retour à la table { $id }
 web-tables_caption = Tables ouvertes
 web-no_tables = Aucune table n'est ouverte. Créez-en une ci-dessous.
+web-more_tables = Plus de tables
+web-more_tables_shown = Tables affichées : { $shown } sur { $total }.
 web-col_table = Table
 web-col_game = Jeu
 web-col_options = Options
@@ -117,6 +119,12 @@ web-channel_game = Jeu
 web-channel_chat = Discussion
 web-channel_system = Système
 web-history_empty = Rien pour l'instant.
+web-earlier_history = Historique plus ancien
+web-earlier_history_shown =
+    { $n ->
+        [one] { $n } élément plus ancien ajouté en haut de l'historique.
+       *[other] { $n } éléments plus anciens ajoutés en haut de l'historique.
+    }
 web-not_found = Cette table n'existe pas ou vous ne pouvez pas y entrer.
 web-dice_heading = Dés
 web-die_n = Dé { $n } : { $value }

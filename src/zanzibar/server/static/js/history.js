@@ -36,6 +36,10 @@ export function renderHistory(app) {
           "aria-pressed": String(ui.channel === channel),
           onclick: choose(channel),
         }, t(`channel_${channel}`)))),
+    app.firstSeq() > 1
+      ? h("div", { class: "row" },
+          h("button", { type: "button", id: "earlier-history", onclick: () => app.loadEarlierHistory() }, t("earlier_history")))
+      : null,
     h("ol", {
       class: "history-list",
       id: "history-list",

@@ -36,7 +36,8 @@ export function visibleTables(app) {
     const people = (table.seats || []).filter((s) => s.user != null);
     return people.length > 0 && people.every((s) => s.connected === false);
   };
-  return (app.tables || [])
+  const first = new Set((app.tables || []).map((table) => table.id));
+  return [...(app.tables || []), ...(app.moreTables || []).filter((table) => !first.has(table.id))]
     .filter((table) => mine(table) || (table.state !== "finished" && !deserted(table)))
     .sort((a, b) => (STATE_ORDER[a.state] ?? 3) - (STATE_ORDER[b.state] ?? 3) || b.id - a.id);
 }
@@ -77,7 +78,11 @@ function tablesSection(app) {
     tables.length === 0
       ? h("p", { id: "no-tables" }, t("no_tables"))
       : h("ul", { class: "table-cards", id: "tables-list", "aria-labelledby": "tables-heading" },
-          tables.map((table) => tableCard(app, table))));
+          tables.map((table) => tableCard(app, table))),
+    app.lobbyCursor() != null
+      ? h("div", { class: "row actions" },
+          h("button", { type: "button", id: "more-tables", onclick: () => app.loadMoreTables() }, t("more_tables")))
+      : null);
 }
 
 function formState(app) {

@@ -28,12 +28,17 @@ export const app = {
   connState: "idle",
   games: [],
   tables: [],
+  lobbyNext: null,
+  lobbyTotal: 0,
+  moreTables: [],
+  moreNext: null,
   tableId: null,
   table: null,
   view: null,
   logLength: 0,
   items: [],
   lastSeq: 0,
+  historyPage: 0,
   ui: {},
   error: null,
 
@@ -51,6 +56,10 @@ export const app = {
   showDialog,
   gameInfo,
   tableMemory,
+  loadMoreTables,
+  lobbyCursor,
+  loadEarlierHistory,
+  firstSeq,
 };
 window.__app = app; // test and debugging hook
 
@@ -243,6 +252,7 @@ async function enterTable(id, { invite = null, mode = "play", seat = null, fresh
   if (fresh || app.tableId !== id) {
     app.items = [];
     app.lastSeq = 0;
+    app.historyPage = 0;
     app.view = null;
     app.logLength = 0;
   }
@@ -315,8 +325,79 @@ function toLobby({ leave = false } = {}) {
   app.view = null;
   app.items = [];
   app.lastSeq = 0;
+  app.historyPage = 0;
+  app.moreTables = [];
+  app.moreNext = null;
   history.replaceState(null, "", location.pathname + "#lobby");
   navigate("lobby");
+}
+
+// -- pages: the lobby past its first page, a table's history before the newest page --------
+
+/** The cursor of the lobby's next page not yet shown (null: every page is shown). */
+function lobbyCursor() {
+  return app.moreTables.length ? app.moreNext : app.lobbyNext;
+}
+
+/**
+ * "More tables": the page after the last one shown (`lobby.list`), added below the
+ * subscribed first page, and the count shown said politely.
+ */
+async function loadMoreTables() {
+  const cursor = lobbyCursor();
+  if (cursor === null || cursor === undefined) return;
+  try {
+    const reply = await request("lobby.list", { cursor });
+    const known = new Set([...app.tables, ...app.moreTables].map((table) => table.id));
+    const fresh = (reply.tables || []).filter((table) => !known.has(table.id));
+    app.moreTables = [...app.moreTables, ...fresh];
+    app.moreNext = reply.next ?? null;
+    app.lobbyTotal = reply.total ?? app.lobbyTotal;
+    rerender();
+    // The cards are sorted (running first, newest first), so the new ones may land anywhere:
+    // the focus goes to the first of them, else stays on the button, else the list's heading.
+    const keys = new Set(fresh.map((table) => `t${table.id}`));
+    const card = [...document.querySelectorAll("#tables-list > li")].find((li) => keys.has(li.dataset.key));
+    const target = card?.querySelector("button") || document.getElementById("more-tables");
+    (target || document.getElementById("tables-heading"))?.focus();
+    const shown = new Set([...app.tables, ...app.moreTables].map((table) => table.id)).size;
+    announce(t("more_tables_shown", { shown, total: app.lobbyTotal }));
+  } catch (error) {
+    announce(t("error_prefix", { message: error.message || error.code }), { politeness: "assertive" });
+  }
+}
+
+/** The `seq` of the earliest table item shown (0: none). */
+function firstSeq() {
+  const seqs = app.items.map((item) => Number(item.seq || 0)).filter((seq) => seq > 0);
+  return seqs.length ? Math.min(...seqs) : 0;
+}
+
+/**
+ * "Earlier history": the page of items just before the earliest shown (a `history`
+ * request), put at the top of the list; not read out item by item, only their count.
+ */
+async function loadEarlierHistory() {
+  const id = app.tableId;
+  const first = firstSeq();
+  if (id === null || first <= 1) return;
+  const since = Math.max(0, first - 1 - (app.historyPage || 100));
+  try {
+    const reply = await request("history", { table: id, since, limit: first - 1 - since });
+    if (app.tableId !== id || firstSeq() !== first) return;
+    const earlier = (reply.items || [])
+      .filter((item) => Number(item.seq || 0) < first)
+      .map((item) => {
+        const type = item.type || (item.channel === "game" ? "game.event" : item.channel);
+        return { ...item, type, channel: item.channel || (type === "game.event" ? "game" : type) };
+      });
+    app.items = [...earlier, ...app.items];
+    rerender();
+    if (!document.getElementById("earlier-history")) document.getElementById("history-list")?.focus();
+    announce(t("earlier_history_shown", { n: earlier.length }));
+  } catch (error) {
+    announce(t("error_prefix", { message: error.message || error.code }), { politeness: "assertive" });
+  }
 }
 
 // -- incoming messages ------------------------------------------------------------
@@ -325,6 +406,8 @@ function receive(msg) {
   switch (msg.type) {
     case "lobby":
       app.tables = msg.tables || [];
+      app.lobbyNext = msg.next ?? null;
+      app.lobbyTotal = msg.total ?? app.tables.length;
       if (app.screen === "lobby") rerender();
       break;
     case "table":
@@ -343,6 +426,9 @@ function receive(msg) {
       break;
     case "history":
       if (msg.table === app.tableId) {
+        // Joining with more items than a page: the newest page came, and its length is
+        // the server's page size (the earlier pages are asked for in pages of that size).
+        if (msg.id === undefined && Number(msg.since || 0) > app.lastSeq) app.historyPage = (msg.items || []).length;
         for (const item of msg.items || []) takeItem(item);
         if (app.screen === "table") rerender();
       }
