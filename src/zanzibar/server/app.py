@@ -296,8 +296,8 @@ async def change_password(request: Request) -> Response:
 
 
 def _lang(request: Request) -> str:
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in {"en", "fr"} else "en"
+    """The client's language: ``?lang=``, else its ``Accept-Language``, else English."""
+    return lang_of(request.scope)
 
 
 async def list_games(request: Request) -> Response:
