@@ -10,10 +10,12 @@ turn, on a manual clock), or a typed line. The whole output (inputs shown as
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,3 +77,56 @@ def test_french_transcripts_read_as_french(path: Path) -> None:
         assert not _ENGLISH.search(words), line
         assert not _GRAMMAR.search(line), line
         assert "{" not in line and "cli-" not in line and "seed" not in line.lower(), line
+
+
+def _pseudo_module() -> Any:
+    """tests/l10n/pseudo.py (the pseudo-locale maker), loaded by path: tests/ is no package."""
+    where = Path(__file__).resolve().parents[1] / "l10n" / "pseudo.py"
+    spec = importlib.util.spec_from_file_location("zanzibar_tests_pseudo", where)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: Notation a pseudo-locale line may hold outside brackets: key names (F1, Ctrl+F1), a typed
+#: command's syntax ("[1 2 3]"), moves in coordinates (a3a4, e11e12q), move numbers ("1.").
+_NOTATION = re.compile(r"\bF\d{1,2}\b|\+|\[[\d ]*\]|\b[a-l]\d{1,2}[a-l]\d{1,2}[a-z]?\b")
+
+
+@pytest.fixture(scope="module")
+def pseudo_catalogue(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    from zanzibar.l10n.catalogue import Catalogue
+
+    pseudo = _pseudo_module()
+    return pseudo, Catalogue(pseudo.make_catalogue_root(tmp_path_factory.mktemp("l10n")))
+
+
+@pytest.mark.parametrize("path", [p for p in CASES if "-en-" in p.name], ids=lambda p: p.stem)
+def test_golden_games_in_the_pseudo_locale_say_only_catalogue_words(
+    path: Path, pseudo_catalogue: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The English scripts replayed in ``xx``: every word said must come from the catalogue.
+
+    In the pseudo-locale every catalogue word is bracketed; what is left outside brackets
+    (names, numbers, squares and notation aside) is a string hard-coded in the client.
+    """
+    import zanzibar.cli.play as play_module
+    from zanzibar.l10n import catalogue
+
+    pseudo, cat = pseudo_catalogue
+    monkeypatch.setattr(catalogue, "default_catalogue", lambda: cat)
+    monkeypatch.setattr(play_module, "LANGUAGES", (*play_module.LANGUAGES, "xx"))
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    argv = ["xx" if a == "en" else a for a in shlex.split(first.lstrip("#").strip())]
+    lines: list[str] = []
+    status = play_module.play([*argv[2:], "--script", str(path)], output=lines.append)
+    assert status == 0
+    said = [line for line in lines if line.strip() and not line.startswith("> ")]
+    assert len(said) > 20
+    leaks = [
+        line
+        for line in said
+        if pseudo.unbracketed(_NOTATION.sub(" ", line), ("Vous", "You", "Anna", "Bruno"))
+    ]
+    assert leaks == []

@@ -139,7 +139,6 @@ ENGLISH_WORDS = frozenset(
         "will",
         "would",
         "seconds",
-        "minutes",
         "clock",
         "help",
         "rules",

@@ -79,3 +79,28 @@ def test_french_topic_words_are_understood() -> None:
     chess = get_rules("chess")
     board = chess.new_state(2, chess.options.resolve())
     assert chess.describe(board, "case:e2", "fr", 0, NAMES) == "e2\u00a0: Pion blanc."
+
+
+def test_option_texts_name_choices_in_words_not_codes() -> None:
+    """French option texts never quote a value's code («seed», «last_turn»): they use words."""
+    import re
+
+    from zanzibar.games import game_names, get_rules
+
+    quoted = re.compile(r"[«“]\s*([^»”]+?)\s*[»”]")
+    codes: set[str] = set()
+    texts: list[str] = []
+    for name in game_names():
+        schema = get_rules(name).options.to_json("fr")
+        for option in schema["options"]:
+            codes.add(str(option["name"]))
+            codes.update(str(c) for c in option.get("choices") or ())
+            texts.append(str(option.get("description", "")))
+            texts.extend(str(v) for v in (option.get("choice_labels") or {}).values())
+    from zanzibar.l10n import Voice
+
+    texts.append(Voice("fr").text("help-zanzibar-s-promotions", extra=1))
+    texts.append(Voice("fr").text("options-zilch-option-kinds"))
+    leaks = [(t, q) for t in texts for q in quoted.findall(t) if q in codes]
+    assert leaks == []
+    assert Voice("fr").text("options-zilch-option-kinds-doubling") == "chaque dé en plus double"

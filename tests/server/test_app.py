@@ -310,3 +310,73 @@ def test_outbox_never_fails_on_text_that_utf8_cannot_hold() -> None:
 
     asyncio.run(scenario())
     assert [json.loads(t)["text"] for t in sent] == ["a\ufffdb", "next"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "code", "english", "french"),
+    [
+        (
+            "post",
+            "/api/guest",
+            {"content": b"{nope"},
+            "bad_json",
+            "the body is not valid JSON",
+            "le corps de la requête n'est pas du JSON valide",
+        ),
+        (
+            "get",
+            "/api/games/999",
+            {},
+            "not_found",
+            "no game 999",
+            "aucune partie 999",
+        ),
+        (
+            "get",
+            "/api/users/Zoé/stats",
+            {},
+            "not_found",
+            "no player named 'Zoé'",
+            "aucun joueur nommé «\u00a0Zoé\u00a0»",
+        ),
+        (
+            "get",
+            "/api/tables?limit=x",
+            {},
+            "invalid",
+            "limit must be a whole number",
+            "«\u00a0limit\u00a0» doit être un nombre entier",
+        ),
+        (
+            "post",
+            "/api/logout",
+            {},
+            "unauthenticated",
+            "send your session token as a bearer token",
+            "envoyez votre jeton de session comme jeton «\u00a0Bearer\u00a0»",
+        ),
+        (
+            "get",
+            "/api/games/7",
+            {"headers": {"authorization": "Basic abc"}},
+            "unauthenticated",
+            "send the session token as 'Bearer <token>'",
+            "envoyez le jeton de session sous la forme «\u00a0Bearer <jeton>\u00a0»",
+        ),
+    ],
+)
+def test_http_refusals_speak_the_client_language(
+    client: TestClient,
+    method: str,
+    path: str,
+    kwargs: dict[str, Any],
+    code: str,
+    english: str,
+    french: str,
+) -> None:
+    plain = getattr(client, method)(path, **kwargs)
+    assert plain.json() == {"code": code, "message": english}
+    headers = {**kwargs.pop("headers", {}), "accept-language": "fr-FR,fr;q=0.9"}
+    answer = getattr(client, method)(path, headers=headers, **kwargs)
+    assert answer.status_code == plain.status_code
+    assert answer.json() == {"code": code, "message": french}

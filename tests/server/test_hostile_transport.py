@@ -368,7 +368,7 @@ def test_a_declared_huge_body_is_refused_before_it_is_sent(hostile_server: Serve
             "GET",
             "/api/tables",
             "fr-FR,fr;q=0.9",
-            "La requête est trop grande : 16384 octets au plus.",
+            "La requête est trop grande\u00a0: 16384 octets au plus.",
         ),
     ):
         sock = connect_tcp(hostile_server.url)

@@ -7,10 +7,11 @@ says them for a :class:`Listener`. See docs/l10n.md.
 """
 
 from zanzibar.l10n.catalogue import Catalogue, default_catalogue, languages
-from zanzibar.l10n.msg import Msg, Seat, Texts
+from zanzibar.l10n.msg import AnyOf, Msg, Seat, Texts
 from zanzibar.l10n.voice import L10nError, Listener, Voice, is_strict, say, set_strict
 
 __all__ = [
+    "AnyOf",
     "Catalogue",
     "L10nError",
     "Listener",

@@ -94,3 +94,17 @@ def from_english(text: str, catalogue: Catalogue | None = None, depth: int = 0) 
                 args[key] = inner if inner is not None else _value(value)
             return Msg(name, **args)
     return None
+
+
+def say_english(text: str, lang: str, catalogue: Catalogue | None = None) -> str:
+    """An English refusal said in ``lang`` through its message (unchanged if it has none).
+
+    >>> say_english("seat 3 is taken", "fr")
+    'la place 3 est prise'
+    """
+    msg = from_english(text, catalogue)
+    if msg is None:
+        return text
+    from zanzibar.l10n.voice import Voice
+
+    return Voice(lang, catalogue).say(msg)

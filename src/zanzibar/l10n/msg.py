@@ -31,7 +31,23 @@ class Seat:
     index: int
 
 
+class AnyOf(tuple[Any, ...]):
+    """Alternatives, joined as a choice: "Queen, Rook or Bishop", "Dame, Tour ou Fou".
+
+    A plain list or tuple argument is joined with "and" (all of them); use
+    ``AnyOf(items)`` where the sentence offers one of them.
+
+    >>> AnyOf(["a", "b"])
+    AnyOf('a', 'b')
+    """
+
+    def __repr__(self) -> str:
+        return f"AnyOf{tuple.__repr__(self)}" if len(self) != 1 else f"AnyOf({self[0]!r},)"
+
+
 def _freeze(value: Any) -> Any:
+    if isinstance(value, AnyOf):
+        return AnyOf(_freeze(v) for v in value)
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, bool):
@@ -78,6 +94,8 @@ class Msg:
 
 
 def _arg_to_json(value: Any) -> Any:
+    if isinstance(value, AnyOf):
+        return {"any_of": [_arg_to_json(v) for v in value]}
     if isinstance(value, Msg):
         return {"msg": value.to_json()}
     if isinstance(value, Seat):
@@ -88,6 +106,8 @@ def _arg_to_json(value: Any) -> Any:
 
 
 def _arg_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "any_of" in value:
+        return AnyOf(_arg_from_json(v) for v in value["any_of"])
     if isinstance(value, dict) and "msg" in value:
         return Msg.from_json(value["msg"])
     if isinstance(value, dict) and "seat" in value:

@@ -21,7 +21,7 @@ from typing import Any
 
 from zanzibar.l10n import catalogue as _catalogue
 from zanzibar.l10n.catalogue import SOURCE_LANGUAGE, Catalogue
-from zanzibar.l10n.msg import Msg, Seat
+from zanzibar.l10n.msg import AnyOf, Msg, Seat
 
 log = logging.getLogger(__name__)
 
@@ -115,15 +115,19 @@ class Voice:
         """Shortcut: ``say(Msg(msg_id, **args))`` for a listener-free message."""
         return self.say(Msg(msg_id, **args))
 
-    def join(self, items: Sequence[str]) -> str:
-        """Words joined as a sentence joins them: "a, b and c" / "a, b et c"."""
+    def join(self, items: Sequence[str], *, choice: bool = False) -> str:
+        """Words joined as a sentence joins them: "a, b and c" / "a, b et c".
+
+        With ``choice`` they are alternatives: "a, b or c" / "a, b ou c".
+        """
         words = [str(i) for i in items]
         if not words:
             return self._format("voice-list-none", {})
         if len(words) == 1:
             return words[0]
         sep = self._format("voice-list-separator", {})
-        return self._format("voice-list-and", {"head": sep.join(words[:-1]), "last": words[-1]})
+        last = "voice-list-or" if choice else "voice-list-and"
+        return self._format(last, {"head": sep.join(words[:-1]), "last": words[-1]})
 
     # -- internals -----------------------------------------------------------------
 
@@ -148,7 +152,8 @@ class Voice:
                 return self._format("voice-you", {})
             return listener.name(value.index)
         if isinstance(value, tuple | list):
-            return self.join([str(self._value(v, listener)) for v in value])
+            words = [str(self._value(v, listener)) for v in value]
+            return self.join(words, choice=isinstance(value, AnyOf))
         if value is None:
             return ""
         if isinstance(value, bool):

@@ -9,6 +9,7 @@ nothing changed: every check runs before any state or storage is touched.
 from __future__ import annotations
 
 from zanzibar.engine.errors import ZanzibarError
+from zanzibar.l10n.msg import Msg
 
 #: Every code the salon may send in an ``error`` reply.
 ERROR_CODES: frozenset[str] = frozenset(
@@ -42,7 +43,7 @@ class SalonError(ZanzibarError):
     'forbidden'
     """
 
-    def __init__(self, code: str, message: str, **details: object) -> None:
+    def __init__(self, code: str, message: str | Msg, **details: object) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message, **details)

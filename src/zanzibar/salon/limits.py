@@ -26,6 +26,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon.errors import SalonError
 
 DEFAULT_EXEMPT = ("127.0.0.1", "::1")
@@ -154,7 +155,7 @@ class RateGate:
     >>> gate.take([(rule, "user:1")], "tables")
     Traceback (most recent call last):
     ...
-    zanzibar.salon.errors.SalonError: too many tables: at most 2 per 1 minute; try again in 60 seconds
+    zanzibar.salon.errors.SalonError: too many tables: at most 2 per minute; try again in 60 seconds
     """
 
     def __init__(self) -> None:
@@ -191,7 +192,7 @@ class RateGate:
         seconds = max(1, math.ceil(wait))
         raise SalonError(
             "rate_limited",
-            f"too many {what}: at most {item}; try again in {seconds} seconds",
+            Msg("error-rate-limited", what=_counted(what), limits=_rate(item), seconds=seconds),
             retry_after=seconds,
         )
 
@@ -199,6 +200,16 @@ class RateGate:
         """Forget the events of ``key`` (after a successful sign-in, say)."""
         for item in rule:
             self._limiter.clear(item, key)
+
+
+def _counted(what: str) -> Msg:
+    """What a rate limit counts ("new tables"), as the catalogue's words for it."""
+    return Msg("error-many-" + "-".join(what.split()))
+
+
+def _rate(item: RateLimitItem) -> Msg:
+    """One rate ("5 per 1 minute") as a message: "5 per minute", "5 par minute"."""
+    return Msg("error-rate", n=item.amount, count=item.multiples, unit=item.GRANULARITY.name)
 
 
 class TokenBuckets:
@@ -291,9 +302,10 @@ def take_tokens(checks: list[tuple[TokenBuckets, str]], what: str) -> None:
         wait = buckets.shortfall(key, now)
         if wait > 0.0:
             seconds = max(1, math.ceil(wait))
+            limits = tuple(_rate(item) for item in rates(buckets.text))
             raise SalonError(
                 "rate_limited",
-                f"too many {what}: at most {buckets.text.replace(';', ', ')}; wait a moment",
+                Msg("error-rate-limited-wait", what=_counted(what), limits=limits),
                 retry_after=seconds,
             )
     for buckets, key in checks:

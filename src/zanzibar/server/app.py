@@ -36,8 +36,10 @@ from uvicorn.protocols.utils import ClientDisconnected
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
+from zanzibar.l10n.msg import Msg
+from zanzibar.l10n.voice import Voice
 from zanzibar.server import openapi
-from zanzibar.server.guards import BodyLimit, abort_function, client_of, refusal
+from zanzibar.server.guards import BodyLimit, abort_function, client_of, lang_of
 from zanzibar.server.l10n_api import l10n_messages
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Settings, TransportLimits
@@ -122,11 +124,15 @@ _HTTP_STATUS = {
 
 
 def error_response(
-    code: str, message: str, status: int | None = None, **extra: Any
+    code: str, message: str | Msg, status: int | None = None, *, lang: str = "en", **extra: Any
 ) -> JSONResponse:
-    """A refusal over HTTP, with the same codes as the WebSocket protocol."""
+    """A refusal over HTTP, with the same codes as the WebSocket protocol.
+
+    ``message`` is said in ``lang`` (a catalogue message; a plain string is sent as is).
+    """
+    text = Voice(lang).say(message) if isinstance(message, Msg) else message
     return JSONResponse(
-        {"code": code, "message": message, **extra},
+        {"code": code, "message": text, **extra},
         status_code=status or _HTTP_STATUS.get(code, 400),
     )
 
@@ -198,11 +204,13 @@ async def _read_json_body(request: Request, kind: str) -> dict[str, Any] | JSONR
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
-        return error_response("bad_json", "the body is not valid JSON")
+        return error_response("bad_json", Msg("error-body-not-json"), lang=lang_of(request.scope))
     error = next(iter(_SIGN_IN_SCHEMAS[kind].iter_errors(data)), None)
     if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path)
-        return error_response("invalid", f"{where or 'body'}: {error.message}")
+        where = "/".join(str(p) for p in error.absolute_path) or "/"
+        # The schema validator's explanation stays in English: it names JSON, not words.
+        why = Msg("error-body-invalid", where=where, why=error.message)
+        return error_response("invalid", why, lang=lang_of(request.scope))
     assert isinstance(data, dict)
     return data
 
@@ -258,7 +266,9 @@ async def logout(request: Request) -> Response:
     """Sign out: the bearer token is revoked on every route, sockets included."""
     token = bearer_token(request)
     if token is None:
-        return error_response("unauthenticated", "send your session token as a bearer token")
+        return error_response(
+            "unauthenticated", Msg("error-bearer-missing"), lang=lang_of(request.scope)
+        )
     try:
         await _salon(request).logout(token)
     except ZanzibarError as exc:
@@ -270,7 +280,9 @@ async def change_password(request: Request) -> Response:
     """A new password for the bearer's account; its other sessions are revoked."""
     token = bearer_token(request)
     if token is None:
-        return error_response("unauthenticated", "send your session token as a bearer token")
+        return error_response(
+            "unauthenticated", Msg("error-bearer-missing"), lang=lang_of(request.scope)
+        )
     data = await _read_json_body(request, "password")
     if isinstance(data, Response):
         return data
@@ -284,8 +296,8 @@ async def change_password(request: Request) -> Response:
 
 
 def _lang(request: Request) -> str:
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in {"en", "fr"} else "en"
+    """The client's language: ``?lang=``, else its ``Accept-Language``, else English."""
+    return lang_of(request.scope)
 
 
 async def list_games(request: Request) -> Response:
@@ -314,10 +326,12 @@ async def list_tables(request: Request) -> Response:
     for name in ("limit", "cursor"):
         raw = params.get(name)
         if raw is not None and (not raw.isdigit() or len(raw) > 15):
-            return error_response("invalid", f"{name} must be a whole number")
+            return error_response(
+                "invalid", Msg("error-query-whole-number", name=name), lang=_lang(request)
+            )
         numbers[name] = int(raw) if raw is not None else None
     if numbers["limit"] == 0:
-        return error_response("invalid", "limit must be at least 1")
+        return error_response("invalid", Msg("error-query-limit-min"), lang=_lang(request))
     page = getattr(_salon(request), "lobby_page", None)
     if callable(page):
         return JSONResponse(to_jsonable(page(_lang(request), numbers["cursor"], numbers["limit"])))
@@ -332,11 +346,17 @@ async def _viewer(request: Request) -> int | Response | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip() or len(token) > 512:
-        return error_response("unauthenticated", "send the session token as 'Bearer <token>'")
+        return error_response(
+            "unauthenticated", Msg("error-bearer-form"), lang=lang_of(request.scope)
+        )
     resume = getattr(_salon(request), "resume", None)
     user = await resume(token.strip()) if callable(resume) else None
     if user is None:
-        return error_response("unauthenticated", "unknown or expired session token")
+        return error_response(
+            "unauthenticated",
+            Msg("error-unknown-or-expired-session-token"),
+            lang=lang_of(request.scope),
+        )
     user_id = user["id"] if isinstance(user, Mapping) else getattr(user, "id", None)
     return int(user_id) if user_id is not None else None
 
@@ -353,13 +373,17 @@ async def game_record(request: Request) -> Response:
     if isinstance(viewer, Response):
         return viewer
     if not raw.isdigit() or len(raw) > 15:
-        return error_response("not_found", f"no game {raw[:20]!r}")
+        return error_response(
+            "not_found", Msg("error-no-game", id=repr(raw[:20])), lang=lang_of(request.scope)
+        )
     try:
         record = await _salon(request).game_record(int(raw), viewer)
     except ZanzibarError as exc:
         return _zanzibar_error_response(exc, _lang(request))
     if record is None:
-        return error_response("not_found", f"no game {raw}")
+        return error_response(
+            "not_found", Msg("error-no-game", id=raw), lang=lang_of(request.scope)
+        )
     return JSONResponse(to_jsonable(record))
 
 
@@ -371,7 +395,9 @@ async def user_stats(request: Request) -> Response:
     except ZanzibarError as exc:
         return _zanzibar_error_response(exc, _lang(request))
     if stats is None:
-        return error_response("not_found", f"no player named {name!r}")
+        return error_response(
+            "not_found", Msg("error-no-player", name=name), lang=lang_of(request.scope)
+        )
     return JSONResponse(to_jsonable(stats))
 
 
@@ -658,7 +684,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             try:
                 message = check_incoming(frame)
             except ProtocolError as refusal:
-                await outbox.send(refusal.reply())
+                await outbox.send(refusal.reply(_socket_lang(conn, websocket)))
                 continue
             try:
                 await salon.handle(conn, message)
@@ -667,7 +693,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 reply: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error"}
                 if "id" in message:
                     reply["id"] = message["id"]
-                reply.update(code="internal", message="internal error; nothing was changed")
+                text = Voice(_socket_lang(conn, websocket)).say(Msg("error-internal"))
+                reply.update(code="internal", message=text)
                 await outbox.send(reply)
     finally:
         with contextlib.suppress(Exception):
@@ -678,9 +705,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 await asyncio.wait_for(websocket.close(), CLOSE_GRACE_S)
 
 
+def _socket_lang(conn: Any, websocket: WebSocket) -> str:
+    """The language of a socket's replies: its player's once signed in, else its browser's."""
+    lang = getattr(conn, "lang", None) if getattr(conn, "user", None) is not None else None
+    return lang if isinstance(lang, str) and lang in ("en", "fr") else lang_of(websocket.scope)
+
+
 async def _no_hello(outbox: Outbox, seconds: float) -> None:
     """Tell a socket that never said hello why it is closed (in its browser's language)."""
-    text = refusal(outbox.websocket.scope, "no_hello", seconds=f"{seconds:g}")
+    text = Voice(lang_of(outbox.websocket.scope)).say(Msg("error-no-hello", seconds=f"{seconds:g}"))
     await outbox.send({"v": PROTOCOL_VERSION, "type": "error", "code": "timeout", "message": text})
     # Let the writer hand the error over before the close frame follows it.
     for _ in range(20):

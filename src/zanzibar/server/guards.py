@@ -24,7 +24,8 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from zanzibar.engine.i18n import Catalogue, translate
+from zanzibar.l10n.msg import Msg
+from zanzibar.l10n.voice import Voice
 from zanzibar.server.settings import TransportLimits
 
 log = logging.getLogger("zanzibar.server.guards")
@@ -38,20 +39,13 @@ ASGIApp = Callable[[Scope, Receive, SendFn], Awaitable[None]]
 #: Where the WebSocket protocol puts its abort function in the scope's extensions.
 ABORT_EXTENSION = "zanzibar.abort"
 
-#: The refusals a person may hear (read by a screen reader as one sentence).
-REFUSALS: Catalogue = {
-    "en": {
-        "too_large": "The request is too large: {limit} bytes at most.",
-        "body_timeout": "The request took too long to arrive: more than {seconds} seconds.",
-        "bad_length": "The request's Content-Length header is not one valid number.",
-        "no_hello": "No hello within {seconds} seconds: the connection is closed.",
-    },
-    "fr": {
-        "too_large": "La requête est trop grande : {limit} octets au plus.",
-        "body_timeout": "La requête a mis trop de temps à arriver : plus de {seconds} secondes.",
-        "bad_length": "L'en-tête Content-Length de la requête n'est pas un nombre valide.",
-        "no_hello": "Pas de hello en {seconds} secondes : la connexion est fermée.",
-    },
+#: The refusals a person may hear (read by a screen reader as one sentence), by key:
+#: catalogue messages (l10n/<lang>/errors.ftl).
+REFUSALS: dict[str, str] = {
+    "too_large": "error-request-too-large",
+    "body_timeout": "error-request-body-timeout",
+    "bad_length": "error-request-bad-length",
+    "no_hello": "error-no-hello",
 }
 
 
@@ -78,7 +72,7 @@ def lang_of(scope: Scope) -> str:
 
 def refusal(scope: Scope, key: str, **values: Any) -> str:
     """One refusal sentence in the client's language."""
-    return translate(REFUSALS, lang_of(scope), key, **values)
+    return Voice(lang_of(scope)).say(Msg(REFUSALS[key], **values))
 
 
 def client_of(scope: Scope) -> str:
@@ -197,7 +191,7 @@ class BodyLimit:
                 await send_refusal(send, refused.status, refused.code, refused.message)
 
     def _too_large(self, scope: Scope) -> str:
-        return refusal(scope, "too_large", limit=self.max_bytes)
+        return refusal(scope, "too_large", limit=str(self.max_bytes))
 
 
 def _http_response(status: int, reason: str, code: str, message: str) -> bytes:

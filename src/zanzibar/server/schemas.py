@@ -22,6 +22,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from zanzibar.l10n.legacy import say_english
 from zanzibar.salon.errors import ERROR_CODES
 
 PROTOCOL_VERSION = 1
@@ -349,12 +350,12 @@ class ProtocolError(Exception):
         self.message = message
         self.request_id = request_id
 
-    def reply(self) -> dict[str, Any]:
-        """The ``error`` message sent back."""
+    def reply(self, lang: str = "en") -> dict[str, Any]:
+        """The ``error`` message sent back, its sentence in ``lang``."""
         out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error"}
         if self.request_id is not None:
             out["id"] = self.request_id
-        out.update(code=self.code, message=self.message)
+        out.update(code=self.code, message=say_english(self.message, lang))
         return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from zanzibar.games.chess.notation import piece_msg
 from zanzibar.games.chess.variant import Variant
-from zanzibar.l10n import Msg, Voice
+from zanzibar.l10n import AnyOf, Msg, Voice
 from zanzibar.l10n.voice import sentence_lines
 
 #: Elo estimates by level with their 95 % interval: orthodox chess against Stockfish 15.1
@@ -96,7 +96,7 @@ def generic_rules(variant: Variant, options: Mapping[str, Any]) -> list[Msg]:
     for piece in variant.pieces:
         promotes: Any = "none"
         if piece.promotion:
-            promotes = tuple(piece_msg(variant, c) for c in piece.promotion.choices)
+            promotes = AnyOf(piece_msg(variant, c) for c in piece.promotion.choices)
         msgs.append(
             Msg(
                 "help-chess-piece",

@@ -39,7 +39,7 @@ from zanzibar.games.chess.moves import (
     to_square,
 )
 from zanzibar.games.chess.variant import PieceType, Variant
-from zanzibar.l10n import Msg, Voice
+from zanzibar.l10n import AnyOf, Msg, Voice
 
 if TYPE_CHECKING:
     from zanzibar.games.chess.position import Position
@@ -176,8 +176,8 @@ def parse_move(pos: Position, text: str) -> int:
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        options = ", ".join(sorted(format_san(pos, m, legal) for m in found))
-        raise IllegalActionError(f"{text.strip()!r} is ambiguous: {options}")
+        options = AnyOf(sorted(format_san(pos, m, legal) for m in found))
+        raise IllegalActionError(Msg("error-ambiguous", text=text.strip(), options=options))
     raise IllegalActionError(f"{text.strip()!r} is not a legal move here")
 
 

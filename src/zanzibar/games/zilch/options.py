@@ -97,6 +97,9 @@ SPECS: tuple[OptionSpec, ...] = (
         "seed",
         Texts(Msg("options-zilch-option-kinds")),
         choices=KIND_MODES,
+        choice_labels={
+            mode: Texts(Msg(f"options-zilch-option-kinds-{mode}")) for mode in KIND_MODES
+        },
         source=f"{SEED}'s table (seed); {PLAYR} and {SOCIAL} (doubling); {CARDGAMES} and {PATCH} (fixed)",
     ),
     OptionSpec(

@@ -141,3 +141,76 @@ error-on-x-board = { $text } is not on the { $files }x{ $ranks } board
 error-banking-needs-at-least-points = banking needs at least { $needed } points in the turn; you would have { $total }
 error-banking-needs-at-least-points-2 = banking needs at least { $needed } points in the turn for a first bank; you would have { $total }
 error-after-hot-dice-you-must = after hot dice you must roll all six dice again
+
+## Issue 10's refusals: names, free text, quotas, rate limits, sessions, transport.
+
+# What a free text is ("{ $what } must be text"): matched inside a refusal, said alone.
+error-what-name = a name
+error-what-chat-line = a chat line
+error-text-not-text = { $what } must be text
+error-text-too-long = { $what } is at most { $max } characters
+error-text-surrogate = { $what } must be valid Unicode text (a lone surrogate was sent)
+error-text-controls = { $what } may not hold control, bidi or invisible formatting characters
+error-text-empty = { $what } cannot be empty or only invisible characters
+error-name-letter = a name needs at least one letter or digit
+error-name-reserved = the name { $name } is reserved for the salon; choose another
+error-sign-in-busy = the salon is busy signing people in; try again in a few seconds
+error-guest-no-password = a guest has no password; register an account instead
+error-password-wrong = the current password is wrong
+error-session-expired = your session has expired; sign in again
+error-session-unknown = unknown, expired or signed-out session; sign in again
+error-connections-per-account = at most { $n } connections per account; close another tab or window first
+error-connections-per-address = at most { $n } connections from one address; close one first
+error-lobby-limit = limit is a number from 1 to { $max }
+error-lobby-cursor = cursor cannot be negative
+error-tables-hosted = you already host { $n } tables, the most allowed; leave one before opening another
+error-tables-per-address = { $n } tables are already open from your address, the most allowed; close one before opening another
+error-message-surrogate = the message holds text that is not valid Unicode (a lone surrogate)
+error-message-not-stored = the message could not be stored; nothing was sent
+# Rate limits: what was counted, the limits in force, the wait.
+error-many-new-accounts = new accounts
+error-many-sign-in-attempts = sign-in attempts
+error-many-messages = messages
+error-many-new-tables = new tables
+error-many-tables = tables
+error-rate = { $count ->
+    [one] { $n } per { $unit ->
+        [second] second
+        [minute] minute
+        [hour] hour
+       *[day] day
+    }
+   *[other] { $n } per { $count } { $unit ->
+        [second] seconds
+        [minute] minutes
+        [hour] hours
+       *[day] days
+    }
+}
+error-rate-limited = too many { $what }: at most { $limits }; try again in { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+}
+error-rate-limited-wait = too many { $what }: at most { $limits }; wait a moment
+# The WebSocket protocol's refusals of a frame.
+error-frame-too-large = message of { $size } bytes; the limit is { $limit }
+error-frame-not-json = the message is not valid JSON
+error-frame-not-object = the message must be a JSON object
+error-frame-version = protocol version { $version } is not supported (use 1)
+error-frame-invalid = invalid { $kind }: { $why }
+# HTTP refusals.
+error-body-not-json = the body is not valid JSON
+error-body-invalid = the body is not as expected at { $where }: { $why }
+error-bearer-missing = send your session token as a bearer token
+error-bearer-form = send the session token as 'Bearer <token>'
+error-query-whole-number = { $name } must be a whole number
+error-query-limit-min = limit must be at least 1
+error-no-game = no game { $id }
+error-no-player = no player named '{ $name }'
+error-request-too-large = The request is too large: { $limit } bytes at most.
+error-request-body-timeout = The request took too long to arrive: more than { $seconds } seconds.
+error-request-bad-length = The request's Content-Length header is not one valid number.
+error-no-hello = No hello within { $seconds } seconds: the connection is closed.
+error-headers-timeout = the request headers did not arrive within { $seconds } s
+error-headers-too-large = the request headers are larger than { $max } bytes
+error-internal = internal error; nothing was changed

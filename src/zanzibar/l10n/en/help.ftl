@@ -171,7 +171,7 @@ help-zanzibar-s-intro =
     Princes never capture en passant. A double step that ends in promotion leaves nothing to take.
     Promotion: a Pawn or Prince reaching the last rank must promote to Queen, Eagle, Lion, Rhinoceros or Buffalo.
 help-zanzibar-s-promotions = { $extra ->
-    [1] With the table option “seed_promotions”, a Knight or Camel reaching the last rank becomes a Buffalo, and an Elephant or Machine becomes a Lion. These promotions come from the author's larger game Gigachess.
+    [1] With the table option “original text's promotions”, a Knight or Camel reaching the last rank becomes a Buffalo, and an Elephant or Machine becomes a Lion. These promotions come from the author's larger game Gigachess.
    *[0] No other piece promotes.
 }
 help-zanzibar-s-end = Checkmate wins. Stalemate is a draw. A bare King is not a loss.

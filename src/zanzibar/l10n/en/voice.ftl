@@ -3,6 +3,7 @@
 voice-you = you
 voice-list-separator = {", "}
 voice-list-and = { $head } and { $last }
+voice-list-or = { $head } or { $last }
 voice-list-none = nobody
 
 # Two messages used by the documentation's examples and the l10n tests.

@@ -146,3 +146,72 @@ error-on-x-board = { $text } n'est pas sur l'échiquier de { $files } × { $rank
 error-banking-needs-at-least-points = pour marquer il faut au moins { $needed } points dans le tour ; vous auriez { $total }
 error-banking-needs-at-least-points-2 = pour marquer une première fois il faut au moins { $needed } points dans le tour ; vous auriez { $total }
 error-after-hot-dice-you-must = après des dés brûlants, il faut relancer les six dés
+
+## Refus de l'issue 10 : noms, textes libres, quotas, limites de débit, sessions, transport.
+
+error-what-name = un nom
+error-what-chat-line = une ligne de discussion
+error-text-not-text = { $what } doit être du texte
+error-text-too-long = { $what } fait au plus { $max } caractères
+error-text-surrogate = { $what } doit être du texte Unicode valide (un demi-codet isolé a été envoyé)
+error-text-controls = { $what } ne peut contenir ni caractère de contrôle, ni marque de direction, ni caractère de mise en forme invisible
+error-text-empty = { $what } ne peut pas être vide ni fait seulement de caractères invisibles
+error-name-letter = un nom doit contenir au moins une lettre ou un chiffre
+error-name-reserved = le nom « { $name } » est réservé au salon ; choisissez-en un autre
+error-sign-in-busy = le salon est occupé à connecter d'autres personnes ; réessayez dans quelques secondes
+error-guest-no-password = un invité n'a pas de mot de passe ; créez plutôt un compte
+error-password-wrong = le mot de passe actuel est faux
+error-session-expired = votre session a expiré ; reconnectez-vous
+error-session-unknown = session inconnue, expirée ou fermée ; reconnectez-vous
+error-connections-per-account = au plus { $n } connexions par compte ; fermez d'abord un autre onglet ou une autre fenêtre
+error-connections-per-address = au plus { $n } connexions depuis une même adresse ; fermez-en une d'abord
+error-lobby-limit = « limit » est un nombre de 1 à { $max }
+error-lobby-cursor = « cursor » ne peut pas être négatif
+error-tables-hosted = vous êtes déjà l'hôte de { $n } tables, le maximum permis ; quittez-en une avant d'en ouvrir une autre
+error-tables-per-address = { $n } tables sont déjà ouvertes depuis votre adresse, le maximum permis ; fermez-en une avant d'en ouvrir une autre
+error-message-surrogate = le message contient du texte qui n'est pas de l'Unicode valide (un demi-codet isolé)
+error-message-not-stored = le message n'a pas pu être enregistré ; rien n'a été envoyé
+error-many-new-accounts = nouveaux comptes
+error-many-sign-in-attempts = tentatives de connexion
+error-many-messages = messages
+error-many-new-tables = nouvelles tables
+error-many-tables = tables
+error-rate = { $count ->
+    [one] { $n } par { $unit ->
+        [second] seconde
+        [minute] minute
+        [hour] heure
+       *[day] jour
+    }
+   *[other] { $unit ->
+        [second] { $n } toutes les { $count } secondes
+        [minute] { $n } toutes les { $count } minutes
+        [hour] { $n } toutes les { $count } heures
+       *[day] { $n } tous les { $count } jours
+    }
+}
+error-rate-limited = trop de { $what } : au plus { $limits } ; réessayez dans { $seconds ->
+    [one] { $seconds } seconde
+   *[other] { $seconds } secondes
+}
+error-rate-limited-wait = trop de { $what } : au plus { $limits } ; patientez un instant
+error-frame-too-large = message de { $size } octets ; la limite est { $limit }
+error-frame-not-json = le message n'est pas du JSON valide
+error-frame-not-object = le message doit être un objet JSON
+error-frame-version = la version { $version } du protocole n'est pas prise en charge (utilisez 1)
+error-frame-invalid = « { $kind } » invalide : { $why }
+error-body-not-json = le corps de la requête n'est pas du JSON valide
+error-body-invalid = le corps de la requête est inattendu en { $where } : { $why }
+error-bearer-missing = envoyez votre jeton de session comme jeton « Bearer »
+error-bearer-form = envoyez le jeton de session sous la forme « Bearer <jeton> »
+error-query-whole-number = « { $name } » doit être un nombre entier
+error-query-limit-min = « limit » doit valoir au moins 1
+error-no-game = aucune partie { $id }
+error-no-player = aucun joueur nommé « { $name } »
+error-request-too-large = La requête est trop grande : { $limit } octets au plus.
+error-request-body-timeout = La requête a mis trop de temps à arriver : plus de { $seconds } secondes.
+error-request-bad-length = L'en-tête Content-Length de la requête n'est pas un nombre valide.
+error-no-hello = Pas de « hello » en { $seconds } secondes : la connexion est fermée.
+error-headers-timeout = les en-têtes de la requête ne sont pas arrivés en { $seconds } s
+error-headers-too-large = les en-têtes de la requête dépassent { $max } octets
+error-internal = erreur interne ; rien n'a été changé

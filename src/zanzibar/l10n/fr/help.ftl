@@ -174,7 +174,7 @@ help-zanzibar-s-intro =
     Les Princes ne prennent jamais en passant. Un pas double qui finit en promotion ne laisse rien à prendre.
     Promotion : un Pion ou un Prince qui atteint la dernière rangée doit se promouvoir en Dame, Aigle, Lion, Rhinocéros ou Buffle.
 help-zanzibar-s-promotions = { $extra ->
-    [1] Avec l'option de table « seed_promotions », un Cavalier ou un Chameau qui atteint la dernière rangée devient Buffle, et un Éléphant ou une Machine devient Lion. Ces promotions viennent du grand jeu Gigachess du même auteur.
+    [1] Avec l'option de table « promotions du texte d'origine », un Cavalier ou un Chameau qui atteint la dernière rangée devient Buffle, et un Éléphant ou une Machine devient Lion. Ces promotions viennent du grand jeu Gigachess du même auteur.
    *[0] Aucune autre pièce ne se promeut.
 }
 help-zanzibar-s-end = Le mat gagne. Le pat est nul. Un Roi dépouillé ne perd pas.

@@ -3,6 +3,7 @@
 voice-you = vous
 voice-list-separator = {", "}
 voice-list-and = { $head } et { $last }
+voice-list-or = { $head } ou { $last }
 voice-list-none = personne
 
 voice-test-tokens = { $n ->
