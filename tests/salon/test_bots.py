@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -262,19 +261,30 @@ async def test_slow_bot_levels_think_in_a_thread(db_url: str) -> None:
 
 
 class Recorder:
+    """A bot whose every move takes ``seconds`` on its own clock (``Thinker(clock=...)``).
+
+    The clock moves only when the bot thinks, so what the Thinker measures does not
+    depend on how loaded the machine is (a move timed in a thread would otherwise
+    also count the time spent waiting for the GIL).
+    """
+
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.threads: list[str] = []
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
 
     def choose(self, state: int) -> int:
         self.threads.append(threading.current_thread().name)
-        time.sleep(self.seconds)
+        self.now += self.seconds
         return state + 1
 
 
 async def test_quick_bots_move_inline_after_their_first_move() -> None:
-    thinker = Thinker()
     quick = Recorder(0)
+    thinker = Thinker(clock=quick.clock)
     for state in range(4):
         assert await thinker.choose("g", "quick", quick, state) == state + 1
     main = threading.current_thread().name
@@ -282,17 +292,17 @@ async def test_quick_bots_move_inline_after_their_first_move() -> None:
 
 
 async def test_slow_bots_keep_thinking_in_a_thread() -> None:
-    thinker = Thinker()
     slow = Recorder(INLINE_BOT_SECONDS * 3)
+    thinker = Thinker(clock=slow.clock)
     for state in range(3):
         await thinker.choose("g", "slow", slow, state)
     assert threading.current_thread().name not in slow.threads
 
 
 async def test_a_slow_first_move_is_soon_forgotten() -> None:
-    thinker = Thinker()
-    thinker.average[("g", "cached")] = 0.05
     quick = Recorder(0)
+    thinker = Thinker(clock=quick.clock)
+    thinker.average[("g", "cached")] = 0.05
     for state in range(12):
         await thinker.choose("g", "cached", quick, state)
     assert thinker.average[("g", "cached")] < INLINE_BOT_SECONDS
@@ -300,8 +310,8 @@ async def test_a_slow_first_move_is_soon_forgotten() -> None:
 
 
 async def test_threads_can_be_turned_off() -> None:
-    thinker = Thinker(threads=False)
     slow = Recorder(INLINE_BOT_SECONDS * 2)
+    thinker = Thinker(threads=False, clock=slow.clock)
     await thinker.choose("g", "slow", slow, 0)
     assert slow.threads == [threading.current_thread().name]
 
@@ -364,7 +374,7 @@ async def test_bots_outside_the_registry_and_disabled_processes_use_threads() ->
 
     slow = Recorder(INLINE_BOT_SECONDS * 3)
     assert recipe_of(slow) is None
-    thinker = Thinker()
+    thinker = Thinker(clock=slow.clock)
     for state in range(2):
         await thinker.choose("g", "slow", slow, state)
     assert thinker.placed == {"thread": 2}

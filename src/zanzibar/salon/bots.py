@@ -39,6 +39,7 @@ import threading
 import time
 import weakref
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -201,9 +202,16 @@ def _discard_broken(pool: ProcessPoolExecutor) -> None:
 class Thinker:
     """Runs bots' choices inline, in a thread or in a worker process, by how long they take."""
 
-    def __init__(self, threads: bool = True, processes: bool = True) -> None:
+    def __init__(
+        self,
+        threads: bool = True,
+        processes: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         #: False: always inline (tests, or a machine with one core to spare).
         self.threads = threads
+        #: What a move's duration is read from (tests give a clock that only the bot moves).
+        self.clock = clock
         #: False: slow bots think in threads of this process, never in worker processes.
         self.processes = processes
         #: Average seconds per move, per (game, level).
@@ -240,7 +248,7 @@ class Thinker:
         return await asyncio.to_thread(self._timed, key, bot, state)
 
     def _timed(self, key: tuple[str, str], bot: Bot[Any, Any], state: Any) -> Any:
-        started = time.perf_counter()
+        started = self.clock()
         action = bot.choose(state)
-        self._learn(key, time.perf_counter() - started)
+        self._learn(key, self.clock() - started)
         return action
