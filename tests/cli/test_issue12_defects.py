@@ -360,3 +360,39 @@ def test_a_replay_error_never_prints_the_database_url(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "secret-place" not in result.stderr + result.stdout
     assert result.stderr.count("\n") == 1, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (
+            ["play", "zilch", "--bots", "9", "--lang", "fr"],
+            "zanzibar play zilch\u00a0: il faut entre 1 et 7 robots pour zilch"
+            " (voir «\u00a0zanzibar play zilch --help\u00a0»)\n",
+        ),
+        (
+            ["replay", "12345", "--data-dir", "/nonexistent-zanzibar", "--lang", "fr"],
+            "zanzibar\u00a0: pas de base du salon en /nonexistent-zanzibar/zanzibar.sqlite3"
+            " (voir «\u00a0zanzibar replay --help\u00a0»)\n",
+        ),
+        (
+            ["replay", "12345", "--data-dir", "/nonexistent-zanzibar"],
+            "zanzibar: no salon database at /nonexistent-zanzibar/zanzibar.sqlite3"
+            " (see 'zanzibar replay --help')\n",
+        ),
+    ],
+)
+def test_command_line_errors_speak_the_language_asked(command: list[str], expected: str) -> None:
+    """The command line's own refusals and their frame follow --lang (English before)."""
+    result = zanzibar(command)
+    assert result.returncode == 2
+    assert result.stderr == expected
+
+
+def test_ids_in_refusals_are_not_grouped_like_quantities() -> None:
+    from zanzibar.engine.errors import ZanzibarError
+
+    assert ZanzibarError("there is no game 12345 in this database").text("fr") == (
+        "il n'y a pas de partie 12345 dans cette base"
+    )
+    assert ZanzibarError("no game 12345").text("en") == "no game 12345"

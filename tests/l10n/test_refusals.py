@@ -26,7 +26,7 @@ from .scan import french_problems
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "zanzibar"
 #: Where refusals a person can meet are raised.
-FOLDERS = ("engine", "games", "salon", "server")
+FOLDERS = ("engine", "games", "salon", "server", "cli")
 #: Refusal constructors and the position of their message argument.
 REFUSERS = {
     "SalonError": 1,

@@ -127,18 +127,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         words = list(argv if argv is not None else sys.argv[1:])
         command = " ".join(words[: 2 if words[:1] and words[0] in _GAMES_OF else 1])
         hint = f"zanzibar {command} --help" if command else "zanzibar --help"
-        print(f"zanzibar: {exc.message} (see '{hint}')", file=sys.stderr)
+        print(error_line(exc, hint, lang_of(words)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def lang_of(words: Sequence[str]) -> str:
+    """The language asked on the command line (``--lang fr`` or ``--lang=fr``), else English.
+
+    >>> lang_of(["play", "zilch", "--lang", "fr"]), lang_of(["sim", "--lang=fr"]), lang_of([])
+    ('fr', 'fr', 'en')
+    """
+    for i, word in enumerate(words):
+        if word == "--lang" and i + 1 < len(words):
+            return words[i + 1] if words[i + 1] in ("en", "fr") else "en"
+        if word.startswith("--lang="):
+            value = word.split("=", 1)[1]
+            return value if value in ("en", "fr") else "en"
+    return "en"
+
+
+def error_line(exc: ZanzibarError, hint: str, lang: str) -> str:
+    """The one line of a refusal, in ``lang``, with the command whose help to read."""
+    from zanzibar.l10n import Msg, Voice
+
+    return Voice(lang).say(Msg("cli-error-line", message=exc.text(lang), hint=hint))
 
 
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line with a hint, not a usage dump."""
 
     def error(self, message: str) -> NoReturn:
-        """Print ``zanzibar CMD: MESSAGE (see 'zanzibar CMD --help')`` and exit 2."""
-        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+        """Print ``zanzibar CMD: MESSAGE (see 'zanzibar CMD --help')`` and exit 2.
+
+        The frame is said in the language of ``--lang`` (argparse's own messages stay English).
+        """
+        from zanzibar.l10n import Msg, Voice
+
+        line = Voice(lang_of(sys.argv[1:])).say(
+            Msg("cli-parser-error", prog=self.prog, message=message, hint=f"{self.prog} --help")
+        )
+        self.exit(2, line + "\n")
 
 
 def make_parser(prog: str, description: str) -> argparse.ArgumentParser:

@@ -25,15 +25,27 @@ from zanzibar.l10n.msg import Msg
 PREFIX = "error-"
 
 
+def _variable_of(expression: ast.BaseNode) -> str:
+    """The variable a placeable shows: ``{ $id }``, or ``{ NUMBER($id, ...) }`` (formatting only)."""
+    if isinstance(expression, ast.VariableReference):
+        return str(expression.id.name)
+    if (
+        isinstance(expression, ast.FunctionReference)
+        and expression.id.name == "NUMBER"
+        and expression.arguments.positional
+        and isinstance(expression.arguments.positional[0], ast.VariableReference)
+    ):
+        return str(expression.arguments.positional[0].id.name)
+    return ""
+
+
 def _regex(pattern: ast.Pattern) -> str | None:
     parts: list[str] = []
     for element in pattern.elements:
         if isinstance(element, ast.TextElement):
             parts.append(re.escape(element.value))
-        elif isinstance(element, ast.Placeable) and isinstance(
-            element.expression, ast.VariableReference
-        ):
-            name = element.expression.id.name
+        elif isinstance(element, ast.Placeable) and _variable_of(element.expression):
+            name = _variable_of(element.expression)
             if f"(?P<{name}>" in "".join(parts):
                 parts.append(f"(?P={name})")
             else:
@@ -68,7 +80,14 @@ def _patterns(catalogue: Catalogue) -> Sequence[tuple[int, str, re.Pattern[str]]
     return tuple(out)
 
 
-def _value(text: str) -> str | int:
+#: Captures that name something (a game, a table, an HTTP status) rather than count it:
+#: they stay text, so they are never grouped like quantities ("game 12345", not "12,345").
+_NAMES = frozenset({"id", "table_id", "table", "game", "status"})
+
+
+def _value(key: str, text: str) -> str | int:
+    if key in _NAMES:
+        return text
     return int(text) if re.fullmatch(r"-?\d{1,15}", text) else text
 
 
@@ -91,7 +110,7 @@ def from_english(text: str, catalogue: Catalogue | None = None, depth: int = 0) 
                     continue
                 key = key.removesuffix("__num")
                 inner = from_english(value, cat, depth + 1) if depth < 2 else None
-                args[key] = inner if inner is not None else _value(value)
+                args[key] = inner if inner is not None else _value(key, value)
             return Msg(name, **args)
     return None
 

@@ -233,3 +233,6 @@ cli-review-empty = Nothing has been said yet.
 ## Replays
 
 cli-replay-end = End of the replay.
+# The one line of an error, with where to look for help.
+cli-error-line = zanzibar: { $message } (see '{ $hint }')
+cli-parser-error = { $prog }: { $message } (see '{ $hint }')

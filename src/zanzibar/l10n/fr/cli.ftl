@@ -237,3 +237,6 @@ cli-review-empty = Rien n'a encore été dit.
 ## Rediffusions
 
 cli-replay-end = Fin de la rediffusion.
+# The one line of an error, with where to look for help.
+cli-error-line = zanzibar : { $message } (voir « { $hint } »)
+cli-parser-error = { $prog } : { $message } (voir « { $hint } »)

@@ -215,3 +215,32 @@ error-no-hello = Pas de « hello » en { $seconds } secondes : la connexion e
 error-headers-timeout = les en-têtes de la requête ne sont pas arrivés en { $seconds } s
 error-headers-too-large = les en-têtes de la requête dépassent { $max } octets
 error-internal = erreur interne ; rien n'a été changé
+
+# The command line's own refusals (zanzibar play, replay, sim): matched from their English text.
+error-cli-unreachable = impossible de joindre { $server } : { $reason }
+error-cli-connection-lost = la connexion au salon est perdue
+error-cli-no-answer = le serveur n'a pas répondu à temps
+error-cli-idle = rien ne s'est passé depuis trop longtemps ; vous quittez la table
+error-cli-keeps-dropping = la connexion ne cesse de tomber
+error-cli-not-sent = l'action n'a pas pu être envoyée
+error-cli-no-view = pas de vue à jour de la partie après la reconnexion
+error-cli-no-table = le serveur n'a pas décrit la table { $table }
+error-cli-not-filled = la table ne s'est pas remplie
+error-cli-bot-level = niveau de robot inconnu « { $level } » (niveaux : { $levels })
+error-cli-bots-range = il faut entre { $low } et { $high } robots pour { $name }
+error-cli-script = impossible de lire le script { $path } : { $reason }
+error-cli-no-game-on = il n'y a pas de partie { $game } sur { $server }
+error-cli-server-answered = { $server } a répondu { $status } : { $body }
+error-cli-database = impossible de lire la base du salon ({ $kind }) ; vérifiez --db ou --data-dir
+error-cli-no-game-here = il n'y a pas de partie { $game } dans cette base
+error-cli-no-database = pas de base du salon en { $path }
+error-cli-throw = « { $text } » n'est pas un jet de trois dés, par exemple 4-2-1
+error-cli-replay = c'est la relecture d'une partie jouée
+error-cli-driver = le pilote de base de données « { $driver } » n'est pas installé pour { $url } (PostgreSQL demande l'extra « postgres » : « pip install 'zanzibar[postgres]' »)
+error-cli-players-range = il faut entre { $low } et { $high } joueurs
+error-cli-games-min = il faut au moins { $n } { $n ->
+    [one] partie
+   *[other] parties
+}
+error-cli-two-players = le calcul des chances de gagner ne traite que deux joueurs ; « --turn » traite tout nombre de joueurs
+error-cli-dice-range = il faut entre { $low } et { $high } dés
