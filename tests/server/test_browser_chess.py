@@ -155,8 +155,11 @@ def test_zanzibar_s_setup_moves_capture_and_promotion(browser: Any, server: Any)
         before = black.log_length()
         black.press("Enter")
         wait_for_move(black, before)
-        layout = white.app("app.view.state.arrangement")
-        assert layout == 2
+        # White's view follows Black's log by one message: wait for it, then check it.
+        wait_until(
+            lambda: white.app("app.view.state.arrangement") != -1, what="White to see the setup"
+        )
+        assert white.app("app.view.state.arrangement") == 2
         wait_until(lambda: white.my_turn(), what="White to move")
 
         move_by_arrows(white, "a3", "a5", black=False)
