@@ -12,7 +12,7 @@ and a short path: a few moves, then the player resigns.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -307,6 +307,27 @@ def dice_turn_once_each(p: Player) -> None:
             assert entry["text"].strip(".").lower() not in {"your turn", "à vous"}, entry
 
 
+def play_until_over(
+    p: Player, step: Callable[[], None], show_table: Callable[[], bool], tag: str
+) -> None:
+    """Play the human's turns with ``step`` until the game ends (800 steps at most).
+
+    The table screen is checked in both themes once: at the first turn of the human's
+    where ``show_table`` holds (a screen worth a screenshot: dice on the table, say).
+    """
+    steps, shot = 0, False
+    while not p.game_over():
+        if p.my_turn():
+            step()
+            steps += 1
+            if not shot and p.my_turn() and show_table():
+                shot = True
+                check_themes(p, f"table-{tag}")
+        else:
+            p.page.wait_for_timeout(30)
+        assert steps < 800, "the game does not end"
+
+
 def click_zilch_step(p: Player) -> None:
     view = p.view()
     assert view is not None
@@ -337,20 +358,14 @@ def test_whole_zilch_game(
         settle(p)
         check_one(p, f"lobby-{tag}")
         start_against_bot(p, "zilch", 2, {"target": 1000, "entry": 0, "minimum": 0}, level="simple")
-        steps, shot = 0, False
-        while not p.game_over():
-            if p.my_turn():
-                # Disabled dice are no tab stops.
-                if p.view()["state"]["phase"] == "start":
-                    assert p.page.get_attribute("#die-1", "tabindex") == "-1"
-                (play_zilch_step if how == "keys" else click_zilch_step)(p)
-                steps += 1
-                if not shot and p.my_turn() and p.view()["state"]["phase"] == "choose":
-                    shot = True
-                    check_themes(p, f"table-{tag}")
-            else:
-                p.page.wait_for_timeout(30)
-            assert steps < 800, "the game does not end"
+
+        def step() -> None:
+            # Disabled dice are no tab stops.
+            if p.view()["state"]["phase"] == "start":
+                assert p.page.get_attribute("#die-1", "tabindex") == "-1"
+            (play_zilch_step if how == "keys" else click_zilch_step)(p)
+
+        play_until_over(p, step, lambda: p.view()["state"]["phase"] == "choose", tag)
         check_themes(p, f"over-{tag}")
         dice_turn_once_each(p)
         check_announcements(p, [], [])
@@ -387,17 +402,7 @@ def test_whole_421_game(
     p = player(browser, server, name, lang=lang, size=size, theme=theme)
     try:
         start_against_bot(p, "421", 2, {"tokens": 5}, level="random")
-        steps, shot = 0, False
-        while not p.game_over():
-            if p.my_turn():
-                play_421_step(p, how)
-                steps += 1
-                if not shot and p.my_turn():
-                    shot = True
-                    check_themes(p, f"table-{tag}")
-            else:
-                p.page.wait_for_timeout(30)
-            assert steps < 800, "the game does not end"
+        play_until_over(p, lambda: play_421_step(p, how), lambda: True, tag)
         check_themes(p, f"over-{tag}")
         dice_turn_once_each(p)
         check_announcements(p, [], [])
