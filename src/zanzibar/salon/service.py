@@ -26,8 +26,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Text, cast, func, insert, select, update
+from sqlalchemy import Text, cast, insert, select, update
 
+from zanzibar.cluster.pg_ids import ids_for
+from zanzibar.cluster.ports import IdKind, Ids
 from zanzibar.engine.errors import CorruptDataError, OptionError, ZanzibarError
 from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
@@ -40,7 +42,6 @@ from zanzibar.salon.accounts import (
     Session,
     User,
     clean_lang,
-    name_key,
 )
 from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.chat import RateLimiter, clean_text
@@ -164,7 +165,7 @@ class Salon:
         self._message_rate_address = TokenBuckets(self.limits.message_rate_address)
         self._create_rate_user = rates(self.limits.table_create_rate_user)
         self._create_rate_address = rates(self.limits.table_create_rate_address)
-        self._next_ids: dict[str, int] = {}
+        self.ids: Ids | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.Task[Any]] = set()
         self._lobby_task: asyncio.Task[None] | None = None
@@ -210,7 +211,7 @@ class Salon:
     async def start(self) -> None:
         """Apply migrations, load users, restore every open table and game."""
         await self.store.start()
-        await self._load_ids()
+        self.ids = await ids_for(self.store)
         await self.accounts.load()
         await self._restore_tables()
         self._started = True
@@ -315,20 +316,10 @@ class Salon:
         task.add_done_callback(log_failure)
         return task
 
-    def _new_id(self, kind: str) -> int:
-        value = self._next_ids[kind]
-        self._next_ids[kind] = value + 1
-        return value
-
-    async def _load_ids(self) -> None:
-        for kind, column in (
-            ("user", m.users.c.id),
-            ("table", m.tables.c.id),
-            ("game", m.games.c.id),
-            ("private", m.private_messages.c.id),
-        ):
-            rows = await self.store.read(select(func.max(column)))
-            self._next_ids[kind] = int(rows[0][0] or 0) + 1
+    async def _new_id(self, kind: IdKind) -> int:
+        """A new row id, unique over every process on this database (cluster/pg_ids.py)."""
+        assert self.ids is not None, "the salon is not started"
+        return await self.ids.next(kind)
 
     # =============================================================================
     # accounts (kept by :class:`AccountBook`)
@@ -1044,7 +1035,7 @@ class Salon:
         private = bool_field(message, "private", default=False)
         address = self._addresses.get(conn.id)
         self._check_table_quota(user, address)
-        table_id = self._new_id("table")
+        table_id = await self._new_id("table")
         now = time.time()
         table = Table(
             id=table_id,
@@ -1062,11 +1053,7 @@ class Salon:
         table.stage_system("joined", name=user.name, seat=1)
         row = table.row()
         row.update({"id": table_id, "created": now, "closed": None})
-        try:
-            await self._commit(table, Snapshot.of(table), [(insert(m.tables), row)])
-        except SalonError:
-            self._next_ids["table"] = max(self._next_ids["table"], table_id + 1)
-            raise
+        await self._commit(table, Snapshot.of(table), [(insert(m.tables), row)])
         table.commit_staged()
         self.tables[table_id] = table
         if address is not None:
@@ -1436,7 +1423,7 @@ class Salon:
                     f"{table.rules.name} needs {low} to {high} players; {len(players)} are seated",
                 )
             snap = Snapshot.of(table)
-            game_id = self._new_id("game")
+            game_id = await self._new_id("game")
             seed = self._seeds()
             try:
                 match = Match(table.rules, len(players), table.options, seed)
@@ -1825,13 +1812,13 @@ class Salon:
         if not isinstance(to, str):
             raise SalonError("invalid", "say whom the message is for")
         text, me = clean_text(message.get("text"))
-        target = self.accounts.find(to)
+        target = await self.accounts.find(to)
         if target is None:
             raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
         target_id = target.id
         self._chat_limit.check(user.id)
         self._chat_limit.record(user.id)  # before waiting: see _chat_table
-        message_id = self._new_id("private")
+        message_id = await self._new_id("private")
         try:
             await self.store.write(
                 [
@@ -1904,9 +1891,10 @@ class Salon:
 
     async def user_stats(self, name: str) -> dict[str, Any] | None:
         """Games played, won, lost (and drawn) per game, or None for an unknown user."""
-        user_id = self.accounts.user_keys.get(name_key(" ".join(str(name).split())))
-        if user_id is None:
+        found = await self.accounts.find(name)
+        if found is None:
             return None
+        user_id = found.id
         rows = await self.store.read(
             select(m.games.c.game, m.game_players.c.result)
             .join(m.games, m.games.c.id == m.game_players.c.game_id)
