@@ -54,7 +54,7 @@ from sqlalchemy.exc import IntegrityError
 from zanzibar.engine.i18n import LANGUAGES
 from zanzibar.salon import models as m
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.limits import Gate, Limits, LocalGate, rates
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.text import clean_free_text
 
@@ -293,7 +293,8 @@ class AccountBook:
         self.password_hashes: dict[int, str | None] = {}
         #: token hash -> session
         self.sessions: dict[str, SessionInfo] = {}
-        self.gate = RateGate()
+        #: Sign-in and sign-up rates: in memory, or shared by every node (``cluster.redis_gate``).
+        self.gate: Gate = LocalGate()
         self._login_name = rates(self.limits.login_rate_name)
         self._login_address = rates(self.limits.login_rate_address)
         self._signup_address = rates(self.limits.signup_rate_address)
@@ -417,7 +418,7 @@ class AccountBook:
         """Sign in as a guest; a name already taken gets a number ("Anna 2")."""
         base = clean_name(name)
         lang = clean_lang(lang)
-        self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
+        await self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
         number = 1
         for _ in range(GUEST_TRIES):
             suffix = f" {number}" if number > 1 else ""
@@ -441,7 +442,7 @@ class AccountBook:
         taken = SalonError("conflict", f"the name {clean} is taken")
         if await self.claimed(clean):
             raise taken
-        self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
+        await self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
         hashed = await self._in_pool(_hasher.hash, password)
         if self.taken(clean):  # taken while hashing
             raise taken
@@ -463,7 +464,7 @@ class AccountBook:
         checks = [(self._login_name, f"name:{key}")]
         checks += self._address_checks(self._login_address, address)
         try:
-            self.gate.take(checks, "sign-in attempts")
+            await self.gate.take(checks, "sign-in attempts")
         except SalonError:
             log.warning("sign-in rate limit: name %r from %s", key, address or "?")
             raise
@@ -474,7 +475,7 @@ class AccountBook:
         if user is None or stored is None or not matches:
             log.info("failed sign-in for %r from %s", key, address or "?")
             raise wrong
-        self.gate.clear(self._login_name, f"name:{key}")
+        await self.gate.clear(self._login_name, f"name:{key}")
         return await self._new_session(user)
 
     # -- sessions --------------------------------------------------------------------
@@ -602,7 +603,7 @@ class AccountBook:
         key = name_key(user.name)
         checks = [(self._login_name, f"name:{key}")]
         checks += self._address_checks(self._login_address, address)
-        self.gate.take(checks, "sign-in attempts")
+        await self.gate.take(checks, "sign-in attempts")
         if not await self._in_pool(_verify_hash, stored, old):
             raise SalonError("unauthenticated", "the current password is wrong")
         hashed = await self._in_pool(_hasher.hash, new_password)
