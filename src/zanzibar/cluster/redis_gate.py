@@ -28,6 +28,7 @@ from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from zanzibar.cluster.redis_common import CONNECTION_ERRORS, connect
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.limits import rate_limited
 
@@ -71,7 +72,7 @@ class RedisGate:
             log.warning("rate limits unavailable (Redis): %s", exc)
             raise SalonError(
                 "rate_limited",
-                "the salon cannot check its limits just now; try again",
+                Msg("error-limits-unavailable"),
                 retry_after=2,
             ) from None
 

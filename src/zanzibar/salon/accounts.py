@@ -52,6 +52,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from zanzibar.engine.i18n import LANGUAGES
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon import models as m
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.limits import Gate, Limits, LocalGate, rates
@@ -430,7 +431,7 @@ class AccountBook:
                 return await self._create(chosen, lang, None)
             except NameTaken:
                 continue  # another process took it just now: the next number
-        raise SalonError("conflict", f"too many people are called {base}; choose another name")
+        raise SalonError("conflict", Msg("error-name-exhausted", base=base))
 
     async def register(
         self, name: str, password: str, lang: str = "en", address: str | None = None
