@@ -123,3 +123,17 @@ async def test_unknown_things_stay_unknown(pair: tuple[Salon, Salon]) -> None:
     assert await one.accounts.find("Nobody") is None
     assert await one.accounts.find("x" * 400) is None
     assert await one.accounts.user(999_999) is None
+
+
+async def test_nodes_starting_together_migrate_once(pg_url: str) -> None:
+    """Three processes starting at once on an empty database: one migrates, the others wait."""
+    salons = [make_salon(pg_url) for _ in range(3)]
+    await asyncio.gather(*(s.start() for s in salons))
+    try:
+        rows = await salons[0].store.read(select(m.users.c.id))
+        assert rows == []
+        sessions = await asyncio.gather(*(s.guest("Flo") for s in salons))
+        assert sorted(s.user.name for s in sessions) == ["Flo", "Flo 2", "Flo 3"]
+    finally:
+        for salon in salons:
+            await salon.stop()
