@@ -31,6 +31,14 @@ side by side. ``--rounds N`` alternates N pairs and keeps each side's best
 Loops are bounded by ``--duration`` and by the number of players; only
 127.0.0.1 is ever contacted.
 
+Several nodes (``scripts/cluster up N``): ``--servers URL,URL,...`` spreads
+the tables over the nodes, round robin, each table's players on its node (a
+table lives on the node that created it until the table router lands), and
+``--cluster-dir D`` (the directory ``scripts/cluster`` keeps) finds the
+processes to measure: the CPU of every node, of PostgreSQL (the postmaster,
+its live backends and those that ended) and of redis-server, each per player
+action. ``--server URL --cluster-dir D`` measures one node of a cluster.
+
 The server, the load generator and anything else running share the
 machine's CPUs: the last lines say how busy the machine was and how long
 runnable tasks waited for a CPU. When that pressure is high, both the action
@@ -45,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import itertools
 import json
@@ -78,6 +87,8 @@ class TablePlan:
 
     names: list[str]
     bots: int = 1
+    #: The node its players connect to (empty: the bench's one server).
+    server: str = ""
 
 
 @dataclass
@@ -279,16 +290,19 @@ class World:
             self.restarting.discard(host.table)
 
     async def set_up(self) -> None:
+        homes: dict[int, str] = {}
         for plan in self.plans:
             group = [
                 Player(self, name, self.think, random.Random(self.rng.random()))
                 for name in plan.names
             ]
+            for player in group:
+                homes[id(player)] = plan.server or self.server
             self.players.extend(group)
         # sign in and connect in bounded batches
         for start in range(0, len(self.players), 50):
             await asyncio.gather(
-                *(p.connect(self.server) for p in self.players[start : start + 50])
+                *(p.connect(homes[id(p)]) for p in self.players[start : start + 50])
             )
         self.result.connected = len(self.players)
         groups = []
@@ -498,6 +512,76 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds of a process, its live children, and its children that ended.
+
+    PostgreSQL runs one backend process per connection under the postmaster:
+    the backends' CPU is the database's cost (fields 14-15 of /proc/PID/stat
+    count the children the postmaster already reaped).
+    """
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / ticks
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            child = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(child[1]) == pid:
+            total += (int(child[11]) + int(child[12])) / ticks
+    return total
+
+
+def cluster_processes(directory: Path) -> dict[str, Any]:
+    """What ``scripts/cluster`` runs in ``directory``: name -> a function giving its CPU seconds."""
+    found: dict[str, Any] = {}
+    for pid_file in sorted(directory.glob("n*.pid")):
+        pid = int(pid_file.read_text().split()[0])
+        found[f"node {pid_file.stem}"] = lambda pid=pid: cpu_seconds(pid)
+    postmaster = directory / "pg" / "data" / "postmaster.pid"
+    if postmaster.exists():
+        pid = int(postmaster.read_text().split()[0])
+        found["postgres (all backends)"] = lambda pid=pid: process_tree_cpu(pid)
+    redis_pid = directory / "redis.pid"
+    if redis_pid.exists():
+        pid = int(redis_pid.read_text().split()[0])
+        found["redis-server"] = lambda pid=pid: cpu_seconds(pid)
+    if not found:
+        raise SystemExit(f"no cluster processes found in {directory} (scripts/cluster up?)")
+    return found
+
+
+class ClusterCpu:
+    """Samples the CPU of several named processes every 0.2 s in a thread."""
+
+    def __init__(self, processes: dict[str, Any]) -> None:
+        import threading
+
+        self.processes = processes
+        self.samples: dict[str, list[tuple[float, float]]] = {name: [] for name in processes}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            for name, cpu in self.processes.items():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    self.samples[name].append((time.time(), cpu()))
+            if self._stop.wait(0.2):
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def between(self, name: str, start: float, end: float) -> float:
+        inside = [cpu for t, cpu in self.samples[name] if start <= t <= end]
+        return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
+
+
 class CpuSampler:
     """Samples a process's CPU time every 0.2 s in a thread (to cut out a window later)."""
 
@@ -601,14 +685,22 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
     """Start a server (``source`` first on its path, if given), play the load, report it."""
     process = None
     sampler = None
+    cluster = None
+    servers = [u.rstrip("/") + "/" for u in (args.servers or "").split(",") if u.strip()]
     if args.server:
-        url = args.server.rstrip("/") + "/"
+        servers = [args.server.rstrip("/") + "/", *servers]
+    if servers:
+        if any(urlparse(u).hostname not in LOOPBACK for u in servers):
+            raise SystemExit("only loopback servers may be targeted")
+        url = servers[0]
         tmp = None
     else:
         tmp = tempfile.TemporaryDirectory(prefix="zanzibar-bench-")
         process, url, _ = start_server(Path(tmp.name) / "data", args.bot_delay, source=source)
     try:
         plans = plan_tables(args.players, args.tables, args.bots)
+        for index, plan in enumerate(plans):
+            plan.server = servers[index % len(servers)] if servers else ""
         chunks = [plans[i :: args.procs] for i in range(args.procs)]
         jobs = [
             (url, chunk, args.think, args.seed + i, args.warmup, args.duration, args.game)
@@ -616,6 +708,7 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             if chunk
         ]
         sampler = CpuSampler(process.pid) if process else None
+        cluster = ClusterCpu(cluster_processes(args.cluster_dir)) if args.cluster_dir else None
         if len(jobs) == 1:
             results = [worker(*jobs[0])]
         else:
@@ -623,6 +716,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
                 results = pool.map(_worker_entry, jobs)
         if sampler is not None:
             sampler.stop()
+        if cluster is not None:
+            cluster.stop()
     finally:
         if process is not None:
             stopping = time.perf_counter()
@@ -662,6 +757,23 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             f"in the window (every process, ours and others'); load average "
             f"{os.getloadavg()[0]:.1f}{side.pressure}"
         )
+    if cluster is not None and end > start:
+        total = 0.0
+        ms = 1000.0
+        print(
+            f"CPU per process in the window ({end - start:.1f} s; {len(servers)} node(s) loaded):"
+        )
+        for name in cluster.processes:
+            cpu = cluster.between(name, start, end)
+            if cpu == cpu:
+                total += cpu
+            per = f", {cpu / side.actions * ms:.3f} ms per player action" if side.actions else ""
+            print(f"  {name:26} {cpu:6.1f} s ({100 * cpu / (end - start):4.0f}% of one core){per}")
+        if side.actions and total:
+            print(
+                f"  {'all of them':26} {total:6.1f} s, {total / side.actions * ms:.3f} ms per "
+                f"player action: {side.actions / total:.0f} player actions per CPU-second"
+            )
     for r in results:
         for error in r.errors[:5]:
             print(f"note: {error}")
@@ -757,6 +869,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-delay", type=float, default=0.5, help="the server's bot delay")
     parser.add_argument("--procs", type=int, default=1, help="load-generating processes")
     parser.add_argument("--server", default=None, help="use a running server (loopback only)")
+    parser.add_argument(
+        "--servers",
+        default=None,
+        metavar="URL,URL,...",
+        help="spread the tables over running nodes, round robin (loopback only)",
+    )
+    parser.add_argument(
+        "--cluster-dir",
+        type=Path,
+        default=None,
+        metavar="D",
+        help="measure the CPU of the nodes, PostgreSQL and Redis that scripts/cluster runs in D",
+    )
     parser.add_argument("--seed", type=int, default=421)
     parser.add_argument(
         "--reference",
@@ -769,10 +894,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.players > 5000 or args.tables > 2000 or args.duration > 600 or args.rounds > 5:
         raise SystemExit("bounded: at most 5000 players, 2000 tables, 600 s, 5 rounds")
-    if args.server:
-        host = urlparse(args.server).hostname
-        if host not in LOOPBACK:
-            raise SystemExit("only loopback servers may be targeted")
+    if args.server or args.servers:
         args.reference = "none"
 
     reference = None

@@ -7,13 +7,14 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import insert
+from alembic import command
+from sqlalchemy import event, insert, text
 
 from zanzibar.cluster.local import LocalIds
 from zanzibar.cluster.pg_ids import PgIds, sequence_name
 from zanzibar.cluster.ports import ID_KINDS, Ids
 from zanzibar.salon import models as m
-from zanzibar.salon.persistence import Store, make_engine
+from zanzibar.salon.persistence import Store, alembic_config, make_engine, migrate
 
 pytestmark = pytest.mark.anyio
 
@@ -47,10 +48,12 @@ async def nodes(request: pytest.FixtureRequest) -> AsyncIterator[Callable[[], An
         yield local
         return
     url: str = request.getfixturevalue("pg_url")
-    store = Store(url)
-    await store.start()  # the salon's migrations, then one stored user
-    await store.write([(insert(m.users), a_user(41))])
-    await store.stop()
+    engine = make_engine(url)
+    async with engine.begin() as conn:  # a salon that stored user 41 before migration 0004
+        await conn.run_sync(upgrade_to, url, "0002")
+        await conn.execute(insert(m.users), a_user(41))
+    await migrate(engine, url)
+    await engine.dispose()
     engines = []
 
     async def node() -> Ids:
@@ -83,30 +86,59 @@ async def test_a_node_started_later_never_rewinds_the_sequence(nodes: Callable[[
 
 
 @pytest.mark.live
-async def test_sequences_start_above_rows_written_without_them(pg_url: str) -> None:
-    store = Store(pg_url)
-    await store.start()
-    await store.write([(insert(m.users), [a_user(i) for i in (3, 9, 77)])])
-    await store.stop()
+async def test_the_migration_starts_sequences_above_rows_stored_before_it(pg_url: str) -> None:
+    """A salon that ran on max+1 ids before migration 0004 carries on without a clash."""
     engine = make_engine(pg_url)
     try:
+        async with engine.begin() as conn:
+            await conn.run_sync(upgrade_to, pg_url, "0002")
+            await conn.execute(insert(m.users), [a_user(i) for i in (3, 9, 77)])
+        await migrate(engine, pg_url)  # to the head, 0004 included
         ids = PgIds(engine)
         assert await ids.next("user") == 78
+        assert await ids.next("user") == 79
         assert await ids.next("private") == 1
         async with engine.connect() as conn:
-            from sqlalchemy import text
-
             names = {
                 row[0]
                 for row in await conn.execute(
                     text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")
                 )
             }
+            skeletons = (await conn.execute(text("SELECT COUNT(*) FROM user_names"))).scalar()
         assert names == {sequence_name(kind) for kind in ID_KINDS}
+        assert skeletons == 3  # u3, u9, u77: one skeleton each (no capital to fold)
         with pytest.raises(ValueError):
             await ids.next("nonsense")  # type: ignore[arg-type]
     finally:
         await engine.dispose()
+
+
+def upgrade_to(connection: Any, url: str, revision: str) -> None:
+    config = alembic_config(url)
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+@pytest.mark.live
+async def test_ids_are_never_created_at_run_time(pg_url: str) -> None:
+    """The node asks only for nextval: no DDL (it may run with a role that cannot create)."""
+    store = Store(pg_url)
+    await store.start()
+    await store.stop()
+    engine = make_engine(pg_url)
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", record)
+    try:
+        ids = PgIds(engine)
+        assert [await ids.next("table") for _ in range(3)] == [1, 2, 3]
+    finally:
+        await engine.dispose()
+    assert statements and all(s.lstrip().upper().startswith("SELECT") for s in statements)
 
 
 def test_postgresql_ids_refuse_sqlite(tmp_path: Any) -> None:

@@ -1,12 +1,17 @@
 """``zanzibar serve``: run the salon on uvicorn.
 
-``zanzibar serve [--host H] [--port P] [--db URL] [--data-dir D] [--bot-delay S]``
-starts the HTTP API, the WebSocket endpoint and the web client on
+``zanzibar serve [--host H] [--port P] [--db URL] [--data-dir D] [--bot-delay S]
+[--redis URL --node NAME --drain S]`` starts the HTTP API, the WebSocket endpoint and the web client on
 127.0.0.1:8421 by default, with SQLite under ``./data`` (or
 ``$ZANZIBAR_DATA_DIR``). ``--port 0`` picks a free port; either way the
 address is printed once the salon is ready, on a line of its own
 ("Zanzibar salon ready at http://127.0.0.1:8421/"), so scripts and tests can
 wait for it.
+
+With ``--redis`` the process is one node of a salon spread over several
+(docs/deploy.md): it needs a PostgreSQL ``--db`` shared by every node, says
+it is alive in Redis, and on SIGTERM first fails its health check for
+``--drain`` seconds so a load balancer stops sending it new sockets.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import gc
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +32,7 @@ from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon.limits import limits_from
 from zanzibar.server.settings import (
     DEFAULT_BOT_DELAY,
+    DEFAULT_DRAIN,
     DEFAULT_HOST,
     DEFAULT_PORT,
     DEFAULT_ROUND_PAUSE,
@@ -105,13 +111,34 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         " see docs/security.md)",
     )
     parser.add_argument(
+        "--redis",
+        default="",
+        metavar="URL",
+        help="Redis of a salon run as several nodes (redis://host:6379/0); needs a PostgreSQL --db",
+    )
+    parser.add_argument(
+        "--node",
+        default="",
+        metavar="NAME",
+        help="this node's name, unique in the cluster (default: host name and port)",
+    )
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=DEFAULT_DRAIN,
+        metavar="S",
+        help="with --redis, seconds between SIGTERM (health check failing) and the shutdown"
+        f" (default {DEFAULT_DRAIN})",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
     _add_limit_flags(parser)
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"port {args.port} is not between 0 and 65535")
-    for flag in ("bot_delay", "round_pause", "takeover_delay"):
+    _check_cluster_flags(parser, args)
+    for flag in ("bot_delay", "round_pause", "takeover_delay", "drain"):
         if getattr(args, flag) < 0:
             parser.error(f"--{flag.replace('_', '-')} cannot be negative")
     transport = {}
@@ -135,7 +162,30 @@ def parse_settings(argv: list[str]) -> tuple[Settings, str]:
         durable=args.durable,
         transport=TransportLimits(**transport),
         limits=limits,
+        redis_url=args.redis,
+        node=args.node,
+        drain_seconds=args.drain,
     ), args.log_level
+
+
+def _check_cluster_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a cluster node that could not share anything (Redis alone, or SQLite)."""
+    from zanzibar.cluster.ports import check_node_name
+
+    if args.node:
+        try:
+            check_node_name(args.node)
+        except ValueError as exc:
+            parser.error(str(exc))
+    if not args.redis:
+        return
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        parser.error(f"--redis takes a redis:// URL, not {args.redis!r}")
+    if not args.db.startswith("postgresql"):
+        parser.error(
+            "--redis runs this process as one node of several, which share one PostgreSQL"
+            " database: give --db postgresql+asyncpg://..."
+        )
 
 
 #: The transport limits as flags: (field of TransportLimits, metavar, help).
@@ -189,20 +239,38 @@ def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> None:
     gc.set_threshold(*thresholds)
 
 
-def _make_server(config: Any) -> Any:
+def _make_server(config: Any, drain: Callable[[], Awaitable[None]] | None = None) -> Any:
     """A uvicorn server that stops cleanly on SIGINT/SIGTERM and then exits with 0.
 
     (uvicorn's own handler re-raises the signal after shutting down, which
     makes a clean stop look like a crash to service managers and scripts.)
+    With ``drain`` (a cluster node), the first SIGTERM runs it before the
+    shutdown (the node's health check fails while open sockets keep working);
+    a second signal, or SIGINT, stops at once.
     """
     import uvicorn
 
     class Server(uvicorn.Server):
+        draining: asyncio.Task[None] | None = None
+
+        def on_signal(self, sig: int) -> None:
+            if drain is None or sig != signal.SIGTERM or self.draining is not None:
+                self.handle_exit(sig, None)
+                return
+
+            async def drain_then_exit() -> None:
+                try:
+                    await drain()
+                finally:
+                    self.handle_exit(sig, None)
+
+            self.draining = asyncio.get_running_loop().create_task(drain_then_exit())
+
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, self.handle_exit, sig, None)
+                loop.add_signal_handler(sig, self.on_signal, sig)
             try:
                 yield
             finally:
@@ -234,6 +302,8 @@ async def _serve(server: Any, settings: Settings) -> int:
     tune_gc()
     print(f"{READY_PREFIX}{url}", flush=True)
     print(f"data: {settings.db_url or settings.data_dir.resolve()}", flush=True)
+    if settings.redis_url:
+        print(f"node: {settings.node_name}", flush=True)
     await task
     return 0
 
@@ -263,7 +333,8 @@ def main(argv: list[str]) -> int:
         access_log=False,
         timeout_graceful_shutdown=5,
     )
-    server = _make_server(config)
+    parts = app.state.node
+    server = _make_server(config, parts.drain if parts.node is not None else None)
     loop_factory = config.get_loop_factory()
     with asyncio.Runner(loop_factory=loop_factory) as runner:
         return runner.run(_serve(server, settings))

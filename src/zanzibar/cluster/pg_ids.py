@@ -1,24 +1,25 @@
-"""Row ids from PostgreSQL sequences: unique for the whole salon, whichever node asks.
+"""Row ids for the salon: PostgreSQL sequences shared by every node, or max+1 on SQLite.
 
-One sequence per kind (``zanzibar_user_ids`` ...), created on first use and
-started above the largest id already stored, so a salon that ran on max+1
-ids until now carries on without a clash. Creation runs under a transaction
-advisory lock: two nodes starting together cannot both set the start (one
-could otherwise rewind the sequence below ids the other already handed out).
-``nextval`` never hands a value out twice, even across crashes; a crash may
-leave a hole, which is harmless. Not Redis ``INCR``: Redis may forget.
+On PostgreSQL each kind of id has its own sequence (``zanzibar_user_ids`` ...),
+created by the migration ``0004`` and started after the largest id stored
+then. ``nextval`` never hands a value out twice, to any process, even across
+crashes; a crash or a failed insert leaves a hole, which is harmless. Nothing
+here runs DDL: a node only ever asks for the next value. Not Redis ``INCR``:
+Redis runs without persistence and may forget.
 
-The sequences belong in a migration in the end (docs/cluster.md); until then
-this module creates them itself, idempotently.
+SQLite is one process (``./salon``): :func:`ids_for` counts up from the
+largest stored id in memory (:class:`~zanzibar.cluster.local.LocalIds`), one
+query per kind at start and none afterwards.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Table, text
+from sqlalchemy import Column, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from zanzibar.cluster.ports import ID_KINDS, IdKind
+from zanzibar.cluster.ports import ID_KINDS, IdKind, Ids
 from zanzibar.salon import models as m
+from zanzibar.salon.persistence import Store
 
 #: The id column each kind of id goes into.
 ID_COLUMNS: dict[IdKind, Column[int]] = {
@@ -27,12 +28,15 @@ ID_COLUMNS: dict[IdKind, Column[int]] = {
     "game": m.games.c.id,
     "private": m.private_messages.c.id,
 }
-#: Any constant: the advisory lock taken while sequences are created.
-_LOCK = 0x7A616E7A
 
 
 def sequence_name(kind: IdKind) -> str:
+    """The PostgreSQL sequence of one kind (as migration 0004 names it)."""
     return f"zanzibar_{kind}_ids"
+
+
+#: One prepared statement per kind (names come from this module, never from input).
+_NEXTVAL = {kind: text(f"SELECT nextval('{sequence_name(kind)}')") for kind in ID_KINDS}
 
 
 class PgIds:
@@ -42,34 +46,29 @@ class PgIds:
         if engine.dialect.name != "postgresql":
             raise ValueError("PgIds needs PostgreSQL; SQLite keeps LocalIds")
         self.engine = engine
-        self._ready = False
-
-    async def ensure(self) -> None:
-        """Create the sequences if missing, each above the largest stored id."""
-        if self._ready:
-            return
-        async with self.engine.begin() as conn:
-            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK})
-            for kind in ID_KINDS:
-                name = sequence_name(kind)
-                await conn.execute(text(f"CREATE SEQUENCE IF NOT EXISTS {name} AS BIGINT"))
-                column = ID_COLUMNS[kind]
-                table = column.table
-                assert isinstance(table, Table)
-                # raise the sequence to the largest stored id, never lower it
-                await conn.execute(
-                    text(
-                        f"SELECT setval('{name}', top) FROM "
-                        f"(SELECT MAX({column.name}) AS top FROM {table.name}) AS s, {name} "
-                        "WHERE top IS NOT NULL AND top >= last_value"
-                    )
-                )
-        self._ready = True
 
     async def next(self, kind: IdKind) -> int:
-        if kind not in ID_COLUMNS:
+        statement = _NEXTVAL.get(kind)
+        if statement is None:
             raise ValueError(f"unknown id kind: {kind!r}")
-        await self.ensure()
         async with self.engine.connect() as conn:
-            value = (await conn.execute(text(f"SELECT nextval('{sequence_name(kind)}')"))).scalar()
+            value = (await conn.execute(statement)).scalar()
         return int(value)  # type: ignore[arg-type]
+
+
+async def ids_for(store: Store) -> Ids:
+    """The ids a salon on ``store`` hands out: sequences on PostgreSQL, else max+1 counters.
+
+    Call after the store started (migrations applied).
+    """
+    if store.engine.dialect.name == "postgresql":
+        return PgIds(store.engine)
+    # here, not at the top: cluster.local imports salon.chat, whose package imports the
+    # salon service, which imports this module
+    from zanzibar.cluster.local import LocalIds
+
+    start: dict[str, int] = {}
+    for kind, column in ID_COLUMNS.items():
+        rows = await store.read(select(func.max(column)))
+        start[kind] = int(rows[0][0] or 0) + 1
+    return LocalIds(start)

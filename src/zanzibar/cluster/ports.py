@@ -36,9 +36,13 @@ Changes from the design sketch (docs/cluster.md says more):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
+
+#: What a node name may hold: it goes into Redis keys and log lines.
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 #: What :class:`Ids` hands out: one sequence per kind of row.
 IdKind = Literal["user", "table", "game", "private"]
@@ -223,3 +227,20 @@ class RateLimits(Protocol):
 
     async def record(self, key: int) -> None:
         """Count one event of ``key`` (after it succeeded: a refused one does not count)."""
+
+
+def check_node_name(name: str) -> str:
+    """``name`` if it is a usable node name, else ``ValueError`` saying why.
+
+    >>> check_node_name("n1")
+    'n1'
+    >>> check_node_name("a b")
+    Traceback (most recent call last):
+    ...
+    ValueError: a node name is 1 to 64 letters, digits, dots, dashes or underscores: 'a b'
+    """
+    if not NODE_NAME.fullmatch(name):
+        raise ValueError(
+            f"a node name is 1 to 64 letters, digits, dots, dashes or underscores: {name!r}"
+        )
+    return name

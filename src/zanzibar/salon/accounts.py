@@ -16,7 +16,19 @@ name exists. Sign-in attempts are rate-limited per name and per address.
 Names are unique by their confusable *skeleton* (Unicode TR39, computed by the
 ``disarm`` library, after NFKC and case folding): "Anna", "ANNA", "Ａｎｎａ"
 (full width) and "Аnna" (a Cyrillic A) are one name. The names the salon
-speaks with ("System", bots such as "Bot 2 (random)") are reserved.
+speaks with ("System", bots such as "Bot 2 (random)") are reserved. Every
+skeleton of a name is stored in ``user_names`` (its primary key) in the same
+transaction as the user, so the database itself refuses a look-alike.
+
+Several salon processes on one database (PostgreSQL) each keep this book in
+memory, so what another process created or changed is read from the database
+(``shared``): a name, token or user id missing here is looked up before it is
+called unknown; a sign-in, password change and ``hello`` read the stored row
+(another process may have changed the password or revoked the session); a
+new name is checked against ``user_names`` and, if another process took it in
+the meantime, the insert fails on the key and a guest gets the next number.
+A socket already open on one process is not told at once of a revocation made
+on another: it notices at its next ``hello``.
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -37,11 +49,13 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from disarm import skeleton_key
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from zanzibar.engine.i18n import LANGUAGES
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon import models as m
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.limits import Gate, Limits, LocalGate, rates
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.text import clean_free_text
 
@@ -79,6 +93,12 @@ RESERVED_NAMES: tuple[str, ...] = (
 )
 #: A skeleton starting with the word "bot" or "robot" ("Bot 2 (random)", "Robot 3").
 _BOT_LIKE = re.compile(r"^(?:ro)?bot(?![a-z])")
+#: Names a guest tries ("Anna", "Anna 2", ...) before giving up: only a flood gets that far.
+GUEST_TRIES = 200
+
+
+class NameTaken(Exception):
+    """The database refused a new user's name: another process took it (or a look-alike)."""
 
 
 @dataclass
@@ -248,17 +268,22 @@ class AccountBook:
     Names are unique by skeleton; a guest asking for a taken name gets a
     number after it. Users are loaded at start (they are few and small),
     session tokens are looked up in storage the first time they are shown.
+    ``shared``: other processes write the same database (by default: any
+    database but SQLite), so what is not in memory, or may have changed, is
+    read from it (see the module's docstring).
     """
 
     def __init__(
         self,
         store: Store,
-        next_id: Callable[[], int],
+        next_id: Callable[[], Awaitable[int]],
         limits: Limits | None = None,
         clock: Callable[[], float] = time.time,
+        shared: bool | None = None,
     ) -> None:
         self.store = store
         self.next_id = next_id
+        self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self.limits = limits or Limits()
         self.clock = clock
         self.users: dict[int, User] = {}
@@ -269,7 +294,8 @@ class AccountBook:
         self.password_hashes: dict[int, str | None] = {}
         #: token hash -> session
         self.sessions: dict[str, SessionInfo] = {}
-        self.gate = RateGate()
+        #: Sign-in and sign-up rates: in memory, or shared by every node (``cluster.redis_gate``).
+        self.gate: Gate = LocalGate()
         self._login_name = rates(self.limits.login_rate_name)
         self._login_address = rates(self.limits.login_rate_address)
         self._signup_address = rates(self.limits.signup_rate_address)
@@ -301,14 +327,62 @@ class AccountBook:
             self.user_skeletons.setdefault(skeleton, user.id)
         self.password_hashes[user.id] = password_hash
 
-    def find(self, name: str) -> User | None:
-        """The user called ``name`` (any case or width, spaces normalised), if any."""
+    def known(self, name: str) -> User | None:
+        """The user called ``name`` as this process knows it (no I/O)."""
         user_id = self.user_keys.get(name_key(" ".join(str(name).split())))
         return self.users.get(user_id) if user_id is not None else None
 
+    async def find(self, name: str, fresh: bool = False) -> User | None:
+        """The user called ``name`` (any case or width, spaces normalised), if any.
+
+        On a shared database a name unknown here is looked up there (another
+        process may have created it); ``fresh`` reads the row even if known
+        (to see a password changed elsewhere).
+        """
+        user = self.known(name)
+        if self.shared and (user is None or fresh):
+            key = name_key(" ".join(str(name).split()))
+            if len(key) <= NAME_MAX * 4:
+                user = await self._fetch(m.users.c.name_key == key) or user
+        return user
+
+    async def user(self, user_id: int) -> User | None:
+        """The user with this id; on a shared database read from it if unknown here."""
+        user = self.users.get(user_id)
+        if user is None and self.shared:
+            user = await self._fetch(m.users.c.id == user_id)
+        return user
+
+    async def _fetch(self, where: Any) -> User | None:
+        """Read one user row and remember it (with its current password hash)."""
+        rows = await self.store.read(select(m.users).where(where))
+        if not rows:
+            return None
+        row = rows[0]
+        user = self.users.get(row.id) or User(row.id, row.name, row.lang, bool(row.guest))
+        self._remember(user, row.password_hash)
+        return user
+
     def taken(self, name: str) -> bool:
-        """True if ``name`` or a look-alike of it belongs to someone."""
+        """True if ``name`` or a look-alike of it belongs to someone this process knows."""
         return any(form in self.user_skeletons for form in name_skeletons(name))
+
+    async def claimed(self, name: str) -> bool:
+        """True if ``name`` or a look-alike belongs to someone, asking the database if shared.
+
+        The holders found there are remembered, so the next look is free.
+        """
+        if self.taken(name):
+            return True
+        if not self.shared:
+            return False
+        forms = sorted(name_skeletons(name))
+        rows = await self.store.read(
+            select(m.user_names.c.user_id).where(m.user_names.c.skeleton.in_(forms))
+        )
+        for row in rows:
+            await self._fetch(m.users.c.id == row.user_id)
+        return bool(rows)
 
     # -- hashing ---------------------------------------------------------------------
 
@@ -345,14 +419,19 @@ class AccountBook:
         """Sign in as a guest; a name already taken gets a number ("Anna 2")."""
         base = clean_name(name)
         lang = clean_lang(lang)
-        self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
-        chosen = base
+        await self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
         number = 1
-        while self.taken(chosen) or is_reserved(chosen):
-            number += 1
-            suffix = f" {number}"
+        for _ in range(GUEST_TRIES):
+            suffix = f" {number}" if number > 1 else ""
             chosen = base[: NAME_MAX - len(suffix)] + suffix
-        return await self._create(chosen, lang, None)
+            number += 1
+            if is_reserved(chosen) or await self.claimed(chosen):
+                continue
+            try:
+                return await self._create(chosen, lang, None)
+            except NameTaken:
+                continue  # another process took it just now: the next number
+        raise SalonError("conflict", Msg("error-name-exhausted", base=base))
 
     async def register(
         self, name: str, password: str, lang: str = "en", address: str | None = None
@@ -361,13 +440,17 @@ class AccountBook:
         clean = clean_name(name)
         lang = clean_lang(lang)
         check_password(password)
-        if self.taken(clean):
-            raise SalonError("conflict", f"the name {clean} is taken")
-        self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
+        taken = SalonError("conflict", f"the name {clean} is taken")
+        if await self.claimed(clean):
+            raise taken
+        await self.gate.take(self._address_checks(self._signup_address, address), "new accounts")
         hashed = await self._in_pool(_hasher.hash, password)
         if self.taken(clean):  # taken while hashing
-            raise SalonError("conflict", f"the name {clean} is taken")
-        return await self._create(clean, lang, hashed)
+            raise taken
+        try:
+            return await self._create(clean, lang, hashed)
+        except NameTaken:
+            raise taken from None
 
     async def login(self, name: str, password: str, address: str | None = None) -> Session:
         """Sign in with a password; ``unauthenticated`` if the name or password is wrong.
@@ -382,18 +465,18 @@ class AccountBook:
         checks = [(self._login_name, f"name:{key}")]
         checks += self._address_checks(self._login_address, address)
         try:
-            self.gate.take(checks, "sign-in attempts")
+            await self.gate.take(checks, "sign-in attempts")
         except SalonError:
             log.warning("sign-in rate limit: name %r from %s", key, address or "?")
             raise
-        user = self.find(name)
+        user = await self.find(name, fresh=True)
         stored = self.password_hashes.get(user.id) if user is not None else None
         against = stored if stored is not None else await self._dummy_hash()
         matches = await self._in_pool(_verify_hash, against, password)
         if user is None or stored is None or not matches:
             log.info("failed sign-in for %r from %s", key, address or "?")
             raise wrong
-        self.gate.clear(self._login_name, f"name:{key}")
+        await self.gate.clear(self._login_name, f"name:{key}")
         return await self._new_session(user)
 
     # -- sessions --------------------------------------------------------------------
@@ -415,7 +498,7 @@ class AccountBook:
         digest = token_hash(token)
         now = self.clock()
         info = self.sessions.get(digest)
-        if info is None:
+        if info is None or self.shared:  # shared: another process may have revoked it
             rows = await self.store.read(
                 select(
                     m.sessions.c.user_id,
@@ -425,12 +508,15 @@ class AccountBook:
                 ).where(m.sessions.c.token_hash == digest)
             )
             if not rows or rows[0].revoked is not None:
+                self.sessions.pop(digest, None)
                 return None
             row = rows[0]
             last = float(row.last_used if row.last_used is not None else row.created)
-            info = SessionInfo(int(row.user_id), float(row.created), last, last)
+            if info is None or last > info.last_used:
+                kept = info.last_used if info is not None else last
+                info = SessionInfo(int(row.user_id), float(row.created), max(last, kept), last)
             self.sessions[digest] = info
-        if self._expired(info, now) or info.user_id not in self.users:
+        if self._expired(info, now) or await self.user(info.user_id) is None:
             self.sessions.pop(digest, None)
             return None
         info.last_used = now
@@ -507,6 +593,8 @@ class AccountBook:
             raise SalonError("unauthenticated", "unknown or expired session token")
         digest, info = found
         user = self.users[info.user_id]
+        if self.shared:  # the password may have changed on another process
+            await self._fetch(m.users.c.id == user.id)
         stored = self.password_hashes.get(user.id)
         if stored is None:
             raise SalonError("forbidden", "a guest has no password; register an account instead")
@@ -516,7 +604,7 @@ class AccountBook:
         key = name_key(user.name)
         checks = [(self._login_name, f"name:{key}")]
         checks += self._address_checks(self._login_address, address)
-        self.gate.take(checks, "sign-in attempts")
+        await self.gate.take(checks, "sign-in attempts")
         if not await self._in_pool(_verify_hash, stored, old):
             raise SalonError("unauthenticated", "the current password is wrong")
         hashed = await self._in_pool(_hasher.hash, new_password)
@@ -541,7 +629,16 @@ class AccountBook:
         return user, digest
 
     async def _create(self, name: str, lang: str, password_hash: str | None) -> Session:
-        user = User(self.next_id(), name, lang, password_hash is None)
+        """Store a new user, its name's skeletons and a first session.
+
+        Raises :class:`NameTaken` if the database already holds the name or a
+        look-alike (another process created it since this one looked).
+        """
+        try:
+            user = User(await self.next_id(), name, lang, password_hash is None)
+        except Exception:
+            log.exception("no id for a new user")
+            raise SalonError("internal", "the account could not be stored") from None
         key = name_key(name)
         skeletons = name_skeletons(name)
         self.user_keys[key] = user.id  # reserve the name before waiting
@@ -564,12 +661,23 @@ class AccountBook:
             "created": now,
             "last_used": now,
         }
+        names = [{"skeleton": skeleton, "user_id": user.id} for skeleton in sorted(skeletons)]
         try:
-            await self.store.write([(insert(m.users), row), (insert(m.sessions), session)])
-        except Exception:
-            self.user_keys.pop(key, None)
+            await self.store.write(
+                [
+                    (insert(m.users), row),
+                    (insert(m.user_names), names),
+                    (insert(m.sessions), session),
+                ]
+            )
+        except Exception as exc:
+            if self.user_keys.get(key) == user.id:
+                del self.user_keys[key]
             for skeleton in skeletons:
-                self.user_skeletons.pop(skeleton, None)
+                if self.user_skeletons.get(skeleton) == user.id:
+                    del self.user_skeletons[skeleton]
+            if isinstance(exc, IntegrityError):
+                raise NameTaken(name) from None
             raise SalonError("internal", "the account could not be stored") from None
         self.users[user.id] = user
         self.password_hashes[user.id] = password_hash

@@ -347,7 +347,7 @@ class Gateway:
         table, change = seating.create(salon.rules_for, 0, user, message)
         address = self.addresses.get(conn.id)
         salon.check_table_quota(user, address)
-        table.id = salon.new_id("table")
+        table.id = await salon.next_id("table")
         await salon.open_table(
             table, change, Command("table.create", user, conn.lang, message, conn)
         )
@@ -379,13 +379,13 @@ class Gateway:
         if not isinstance(to, str):
             raise SalonError("invalid", "say whom the message is for")
         text, me = clean_text(message.get("text"))
-        target = salon.accounts.find(to)
+        target = await salon.accounts.find(to)
         if target is None:
             raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
         target_id = target.id
         salon.chat_limit.check(user.id)
         salon.chat_limit.record(user.id)  # before waiting: see seating.chat
-        message_id = salon.new_id("private")
+        message_id = await salon.next_id("private")
         try:
             await salon.store.write(
                 [

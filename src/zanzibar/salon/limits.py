@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
@@ -188,18 +188,45 @@ class RateGate:
                 for rate in rule:
                     self._limiter.hit(rate, key)
             return
-        item, wait = blocked
-        seconds = max(1, math.ceil(wait))
-        raise SalonError(
-            "rate_limited",
-            Msg("error-rate-limited", what=_counted(what), limits=_rate(item), seconds=seconds),
-            retry_after=seconds,
-        )
+        raise rate_limited(what, *blocked)
 
     def clear(self, rule: list[RateLimitItem], key: str) -> None:
         """Forget the events of ``key`` (after a successful sign-in, say)."""
         for item in rule:
             self._limiter.clear(item, key)
+
+
+def rate_limited(what: str, item: RateLimitItem, wait: float) -> SalonError:
+    """The refusal of an event over ``item``'s window, with the seconds to wait."""
+    seconds = max(1, math.ceil(wait))
+    return SalonError(
+        "rate_limited",
+        Msg("error-rate-limited", what=_counted(what), limits=_rate(item), seconds=seconds),
+        retry_after=seconds,
+    )
+
+
+class Gate(Protocol):
+    """A :class:`RateGate` that may ask another process (its windows shared by every node)."""
+
+    async def take(self, checks: list[tuple[list[RateLimitItem], str]], what: str) -> None:
+        """Count one event under each (rule, key), or raise ``rate_limited`` counting none."""
+
+    async def clear(self, rule: list[RateLimitItem], key: str) -> None:
+        """Forget the events of ``key``."""
+
+
+class LocalGate:
+    """The one-process :class:`Gate`: a :class:`RateGate` in memory."""
+
+    def __init__(self) -> None:
+        self.gate = RateGate()
+
+    async def take(self, checks: list[tuple[list[RateLimitItem], str]], what: str) -> None:
+        self.gate.take(checks, what)
+
+    async def clear(self, rule: list[RateLimitItem], key: str) -> None:
+        self.gate.clear(rule, key)
 
 
 def _counted(what: str) -> Msg:

@@ -1,8 +1,9 @@
 """The salon's storage schema (SQLAlchemy 2 Core tables).
 
 The Alembic migrations in ``salon/migrations`` create exactly this schema
-(a test compares them). Identifiers are given by the salon itself, which is
-the only writer, so inserts never need a round trip for a generated key.
+(a test compares them). Identifiers are given by the salon itself before it
+writes (``cluster/pg_ids.py``: max+1 on SQLite, one process; PostgreSQL
+sequences, shared by every process, on PostgreSQL).
 
 JSON columns hold what is naturally a document: a table's options and seats,
 one history item, one game log entry, a game's outcome.
@@ -33,7 +34,7 @@ users = Table(
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("name", String(64), nullable=False),
     #: ``name`` in NFKC, case-folded: how a name is found (uniqueness is by
-    #: confusable skeleton, checked by the salon, the only writer).
+    #: confusable skeleton: ``user_names``).
     Column("name_key", String(64), nullable=False, unique=True),
     Column("password_hash", Text, nullable=True),
     Column("lang", String(8), nullable=False),
@@ -54,6 +55,17 @@ sessions = Table(
     Column("revoked", Float, nullable=True),
 )
 Index("ix_sessions_user", sessions.c.user_id)
+
+#: Every confusable skeleton of every user's name (``salon.accounts.name_skeletons``):
+#: the primary key makes look-alike names unique in the database itself, so two
+#: salon processes cannot both create "Anna" and "\u0410nna".
+user_names = Table(
+    "user_names",
+    metadata,
+    Column("skeleton", String(256), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+)
+Index("ix_user_names_user", user_names.c.user_id)
 
 tables = Table(
     "tables",

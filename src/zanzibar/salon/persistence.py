@@ -112,11 +112,23 @@ def make_sync_writer_engine(url: str, durable: bool = False) -> Engine | None:
     return engine
 
 
+#: Any constant: the PostgreSQL advisory lock held while migrating.
+MIGRATION_LOCK = 0x7A616E7A
+
+
 async def migrate(engine: AsyncEngine, url: str) -> None:
-    """Apply every Alembic migration up to the head, on the salon's own engine."""
+    """Apply every Alembic migration up to the head, on the salon's own engine.
+
+    On PostgreSQL several nodes may start at once on one database: the first
+    to take a transaction-level advisory lock migrates, the others wait for it
+    and then find nothing left to do (two concurrent upgrades would both try
+    to create the same tables).
+    """
     config = alembic_config(url)
 
     def upgrade(connection: Connection) -> None:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -36,17 +36,18 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from zanzibar.cluster.local import LocalLeases
-from zanzibar.cluster.ports import Leases, Link
+from zanzibar.cluster.pg_ids import ids_for
+from zanzibar.cluster.ports import IdKind, Leases, Link
 from zanzibar.engine.events import Event
 from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.salon import deadlines, seating, tablestore
 from zanzibar.salon import models as m
-from zanzibar.salon.accounts import AccountBook, Session, User, name_key
+from zanzibar.salon.accounts import AccountBook, Session, User
 from zanzibar.salon.actor import ActorServices, TableActor
 from zanzibar.salon.bots import Thinker
 from zanzibar.salon.changes import Change, Command, TableContext
@@ -55,6 +56,7 @@ from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
 from zanzibar.salon.gateway import Gateway
+from zanzibar.salon.ids import SalonIds
 from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mirror import Mirror
@@ -125,7 +127,7 @@ class Salon:
         self._games = games
         self.store = Store(db_url, durable=durable)
         self.limits = limits or Limits()
-        self.accounts = AccountBook(self.store, lambda: self.new_id("user"), self.limits)
+        self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
         self.chat_limit = RateLimiter()
         self.gate = RateGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
@@ -134,7 +136,7 @@ class Salon:
         self._create_rate_address = rates(self.limits.table_create_rate_address)
         #: The address each table was created from (in memory: quotas restart empty).
         self.table_address: dict[int, str] = {}
-        self._next_ids: dict[str, int] = {}
+        self.ids: SalonIds | None = None
         self._janitor_task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[Any]] = set()
         self.thinker = Thinker(bot_threads)
@@ -161,7 +163,7 @@ class Salon:
         self.ctx = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
-            new_game_id=lambda: self.new_id("game"),
+            new_game_id=self._take_game_id,
             seed=self._seeds,
             chat_limit=self.chat_limit,
             round_pause=round_pause,
@@ -190,7 +192,8 @@ class Salon:
     async def start(self) -> None:
         """Apply migrations, load users, restore every open table and game."""
         await self.store.start()
-        await self._load_ids()
+        self.ids = SalonIds(await ids_for(self.store))
+        await self.ids.fill()
         await self.accounts.load()
         now = time.time()
         for table in await tablestore.load_open_tables(self.store, self._rules_for):
@@ -252,6 +255,8 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        if self.ids is not None:
+            await self.ids.close()
         self.accounts.close()
         await self.store.stop()
 
@@ -302,21 +307,14 @@ class Salon:
             else:
                 quiet_rounds += 1
 
-    def new_id(self, kind: str) -> int:
-        """The next unused id of a kind of row (user, table, game, private message)."""
-        value = self._next_ids[kind]
-        self._next_ids[kind] = value + 1
-        return value
+    async def next_id(self, kind: IdKind) -> int:
+        """A new row id, unique over every process on this database (salon/ids.py)."""
+        assert self.ids is not None, "the salon is not started"
+        return await self.ids.next(kind)
 
-    async def _load_ids(self) -> None:
-        for kind, column in (
-            ("user", m.users.c.id),
-            ("table", m.tables.c.id),
-            ("game", m.games.c.id),
-            ("private", m.private_messages.c.id),
-        ):
-            rows = await self.store.read(select(func.max(column)))
-            self._next_ids[kind] = int(rows[0][0] or 0) + 1
+    def _take_game_id(self) -> int:
+        assert self.ids is not None, "the salon is not started"
+        return self.ids.take_game()
 
     def check_table_quota(self, user: User, address: str | None) -> None:
         """``quota`` if the account or address hosts its share of open tables;
@@ -441,9 +439,10 @@ class Salon:
 
     async def user_stats(self, name: str) -> dict[str, Any] | None:
         """Games played, won, lost (and drawn) per game, or None for an unknown user."""
-        user_id = self.accounts.user_keys.get(name_key(" ".join(str(name).split())))
-        if user_id is None:
+        found = await self.accounts.find(name)
+        if found is None:
             return None
+        user_id = found.id
         rows = await self.store.read(
             select(m.games.c.game, m.game_players.c.result)
             .join(m.games, m.games.c.id == m.game_players.c.game_id)

@@ -42,6 +42,7 @@ from zanzibar.l10n.voice import Voice
 from zanzibar.server import openapi
 from zanzibar.server.guards import BodyLimit, abort_function, client_of, lang_of
 from zanzibar.server.l10n_api import l10n_messages
+from zanzibar.server.node import health, node_parts
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Settings, TransportLimits
 
@@ -788,14 +789,22 @@ def create_app(
         if isinstance(salon_or_settings, Settings)
         else salon_or_settings
     )
+    # the node around the salon: its name, and with --redis its heartbeat and shared limits
+    parts = node_parts(
+        salon_or_settings if isinstance(salon_or_settings, Settings) else Settings(), salon
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await salon.start()
+        await parts.start()
         try:
-            yield
+            await salon.start()
+            try:
+                yield
+            finally:
+                await salon.stop()
         finally:
-            await salon.stop()
+            await parts.stop()
 
     routes = [
         Route("/api/guest", guest, methods=["POST"]),
@@ -808,6 +817,7 @@ def create_app(
         Route("/api/games/{game_id}", game_record, methods=["GET"]),
         Route("/api/users/{name}/stats", user_stats, methods=["GET"]),
         Route("/api/openapi.json", openapi_schema, methods=["GET"]),
+        Route("/api/health", health, methods=["GET"]),
         Route("/api/l10n/{lang}.json", l10n_messages, methods=["GET"]),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/", StaticFiles(directory=STATIC_DIR, html=True, check_dir=False), name="static"),
@@ -817,6 +827,7 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.salon = salon
+    app.state.node = parts
     app.state.limits = limits
     app.state.max_frame_bytes = MAX_FRAME_BYTES
     return app

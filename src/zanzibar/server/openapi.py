@@ -158,6 +158,26 @@ USER_STATS: JsonSchema = {
     },
 }
 
+#: The state of one part checked by ``GET /api/health`` (no more detail: the address is public).
+_PART_STATES = ["ok", "unreachable", "timeout", "no heartbeat", "off", "n/a"]
+HEALTH: JsonSchema = {
+    "type": "object",
+    "required": ["status", "node", "db", "redis"],
+    "additionalProperties": False,
+    "properties": {
+        "status": {"enum": ["ok", "failing", "draining"]},
+        "node": {"type": "string", "description": "This node's name (--node)"},
+        "boot": {
+            "type": "string",
+            "description": "A random nonce of this process (nodes in a cluster only): it changes "
+            "at every restart",
+        },
+        "db": {"enum": _PART_STATES, "description": "The database (`n/a`: not checked)"},
+        "redis": {"enum": _PART_STATES, "description": "Redis (`off`: one process, no Redis)"},
+    },
+}
+
+
 COMPONENTS: dict[str, JsonSchema] = {
     "User": USER,
     "Session": SESSION,
@@ -172,6 +192,7 @@ COMPONENTS: dict[str, JsonSchema] = {
     "RegisterRequest": REGISTER_REQUEST,
     "LoginRequest": LOGIN_REQUEST,
     "PasswordRequest": PASSWORD_REQUEST,
+    "Health": HEALTH,
 }
 
 
@@ -377,6 +398,21 @@ PATHS: dict[str, Any] = {
             "summary": "This OpenAPI document",
             "responses": {
                 "200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}
+            },
+        }
+    },
+    "/api/health": {
+        "get": {
+            "summary": "Whether this node can serve: what a load balancer polls",
+            "description": (
+                "200 when the database and (on a node of several) Redis answer and the node "
+                "is not draining; 503 with the same body otherwise. A node that received "
+                "SIGTERM answers 503 `draining` for its drain time before it stops. See "
+                "docs/deploy.md."
+            ),
+            "responses": {
+                "200": _json(_ref("Health"), "This node can serve"),
+                "503": _json(_ref("Health"), "This node should not get new connections"),
             },
         }
     },

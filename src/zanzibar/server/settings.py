@@ -9,6 +9,8 @@ loopback address, port 8421 (a nod to 421), and SQLite in ``./data`` (or in
 from __future__ import annotations
 
 import os
+import re
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +29,8 @@ DEFAULT_BOT_DELAY = 0.5
 DEFAULT_ROUND_PAUSE = 5.0
 #: Seconds after a seated player drops mid-game before a bot takes the seat over.
 DEFAULT_TAKEOVER_DELAY = 15.0
+#: Seconds a node keeps serving after SIGTERM while its health check already fails.
+DEFAULT_DRAIN = 2.0
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,24 @@ class Settings:
     transport: TransportLimits = field(default_factory=TransportLimits)
     #: Quotas and rates against abuse (``--limit name=value``, ``ZANZIBAR_LIMIT_<NAME>``).
     limits: Limits = field(default_factory=Limits)
+    #: Redis of a cluster of nodes (``--redis``); empty: one process, Redis never imported.
+    redis_url: str = ""
+    #: This node's name (``--node``); empty: the host name and port.
+    node: str = ""
+    #: Seconds between SIGTERM (health check failing) and the shutdown (``--drain``).
+    drain_seconds: float = DEFAULT_DRAIN
+
+    @property
+    def node_name(self) -> str:
+        """``node``, else one made of the host name and port ("web1-8421").
+
+        >>> Settings(node="n1").node_name
+        'n1'
+        """
+        if self.node:
+            return self.node
+        host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname()) or "node"
+        return f"{host[:48]}-{self.port}".lstrip("._-") or "node"
 
     @property
     def database_url(self) -> str:
