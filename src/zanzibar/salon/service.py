@@ -56,8 +56,10 @@ from zanzibar.salon.fields import (
     seconds_value,
     since_field,
 )
+from zanzibar.salon.friends import Friends, find_account, friend_handlers
 from zanzibar.salon.history import CHANNELS, History, Item
 from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates, take_tokens
+from zanzibar.salon.mailbox import Mailbox, kept_sentence
 from zanzibar.salon.messages import bot_name, your_turn_text
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.records import read_match_record, read_record
@@ -174,6 +176,18 @@ class Salon:
         self._lobby_limits: dict[int, int] = {}
         self._takeovers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.thinker = Thinker(bot_threads)
+        #: Private messages kept for accounts that are away; friends lists (issue 14).
+        self.mailbox = Mailbox(
+            self.store, self.limits, lambda: self._new_id("private"), self.online
+        )
+        self.friends = Friends(
+            self.store,
+            self.accounts,
+            self.limits,
+            self.online,
+            lambda: list(self.tables.values()),
+            lambda user_id: list(self._user_conns.get(user_id, ())),
+        )
         self._started = False
         self._stopping = False
         self._handlers: dict[str, Handler] = {
@@ -201,6 +215,7 @@ class Salon:
             "chat.me": self._chat_me,
             "chat.private": self._chat_private,
             "history": self._history,
+            **friend_handlers(self),
         }
 
     # =============================================================================
@@ -212,6 +227,8 @@ class Salon:
         await self.store.start()
         await self._load_ids()
         await self.accounts.load()
+        await self.mailbox.load()
+        await self.friends.load()
         await self._restore_tables()
         self._started = True
         self._spawn(self._janitor(), timer=True, name="salon-janitor")
@@ -385,6 +402,11 @@ class Salon:
     def _connected(self, user_id: int) -> bool:
         return bool(self._user_conns.get(user_id))
 
+    def online(self, user_id: int) -> bool:
+        """Is this user connected anywhere? (Friends and kept messages ask only here,
+        so a salon of several processes swaps in its shared presence.)"""
+        return self._connected(user_id)
+
     # =============================================================================
     # connections
     # =============================================================================
@@ -449,6 +471,7 @@ class Salon:
 
     async def _user_left(self, user: User) -> None:
         """The user's last connection closed (or was signed out)."""
+        self.friends.presence_changed(user.id, False)
         for table in list(self.tables.values()):
             try:
                 await self._user_gone(table, user.id)
@@ -630,7 +653,10 @@ class Salon:
         if reply_id is not None:
             reply["id"] = reply_id
         conn.put(reply)
+        if first:
+            self._spawn(self.mailbox.deliver(user, conn, self._name_of), name=f"mail-{user.id}")
         if first and not was_connected:
+            self.friends.presence_changed(user.id, True)
             for place in places:
                 table = self.tables[place["table"]]
                 self._cancel_takeover(table.id, user.id)
@@ -1825,36 +1851,21 @@ class Salon:
         if not isinstance(to, str):
             raise SalonError("invalid", "say whom the message is for")
         text, me = clean_text(message.get("text"))
-        target = self.accounts.find(to)
+        target = find_account(self.accounts, to)
         if target is None:
             raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
         target_id = target.id
+        self.mailbox.check(user, target)  # kept for later? refused first if it may not be
         self._chat_limit.check(user.id)
         self._chat_limit.record(user.id)  # before waiting: see _chat_table
-        message_id = self._new_id("private")
         try:
-            await self.store.write(
-                [
-                    (
-                        insert(m.private_messages),
-                        {
-                            "id": message_id,
-                            "sender_id": user.id,
-                            "recipient_id": target_id,
-                            "text": text,
-                            "me": me,
-                            "created": time.time(),
-                        },
-                    )
-                ]
-            )
-        except Exception:
+            delivered = await self.mailbox.post(user, target, text, me)
+        except SalonError:
             self._chat_limit.forget_last(user.id)
-            raise SalonError(
-                "internal", "the message could not be stored; nothing was sent"
-            ) from None
+            raise
         target = self.accounts.users[target_id]
-        self._ok(conn, message, delivered=self._connected(target_id))
+        kept = {} if delivered else {"sentence": kept_sentence(conn.lang, target.name)}
+        self._ok(conn, message, delivered=delivered, kept=not delivered, **kept)
         out = {
             "v": PROTOCOL,
             "type": "chat",
@@ -1867,10 +1878,16 @@ class Salon:
             "me": me,
             "private": True,
             "to": target.name,
+            "kept": not delivered,
         }
-        receivers = self._user_conns.get(user.id, set()) | self._user_conns.get(target_id, set())
+        receivers = self._user_conns.get(user.id, set())
+        if delivered:
+            receivers = receivers | self._user_conns.get(target_id, set())
         for receiver in receivers:
             receiver.put(dict(out))
+        back = next(iter(self._user_conns.get(target_id, ())), None)
+        if not delivered and back is not None:  # came back while it was being stored
+            self._spawn(self.mailbox.deliver(target, back, self._name_of), name=f"mail-{target_id}")
 
     async def _history(self, conn: Connection, message: dict[str, Any]) -> None:
         user = self._user(conn)
