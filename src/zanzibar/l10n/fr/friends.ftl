@@ -9,8 +9,14 @@ friends-at = { $name } est en ligne : { $places }.
 friends-place-seat = table { $table } ({ $game }), place { $seat }
 friends-place-watching = table { $table } ({ $game }), en spectateur
 friends-place-private = une table privée
-friends-came-online = Connexion de { $name }, de votre liste d'amis.
-friends-went-offline = Déconnexion de { $name }, de votre liste d'amis.
+friends-came-online = Connexion { VOWEL($name) ->
+    [yes] d'{ $name }
+   *[no] de { $name }
+}, de votre liste d'amis.
+friends-went-offline = Déconnexion { VOWEL($name) ->
+    [yes] d'{ $name }
+   *[no] de { $name }
+}, de votre liste d'amis.
 friends-added = { $name } est maintenant dans votre liste d'amis.
 friends-removed = { $name } n'est plus dans votre liste d'amis.
 friends-alerts-on = Les connexions et déconnexions de vos amis vous seront annoncées.
