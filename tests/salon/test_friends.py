@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -387,3 +388,80 @@ async def test_friends_lists_and_settings_survive_a_restart(tmp_path: Path) -> N
         assert listing["alerts"] is False
     finally:
         await second.stop()
+
+
+async def test_a_reload_is_not_news_but_staying_away_is(db_url: str) -> None:
+    salon = make_salon(db_url, takeover_delay=0.3)
+    await salon.start()
+    try:
+        anna = await account(salon, "Anna")
+        bob = await away(salon, "Bob")
+        await anna.ok("friends.add", name="Bob")
+        await bob.reconnect()
+        assert [f["online"] for f in anna.of_type("friend")] == [True]
+        # a page reload: gone and back within the grace, nothing said either way
+        await bob.disconnect()
+        await bob.reconnect()
+        await asyncio.sleep(0.5)
+        assert [f["online"] for f in anna.of_type("friend")] == [True]
+        # gone for good: said once the grace is over
+        await bob.disconnect()
+        await asyncio.sleep(0.1)
+        assert [f["online"] for f in anna.of_type("friend")] == [True]
+        await asyncio.sleep(0.5)
+        assert [f["online"] for f in anna.of_type("friend")] == [True, False]
+    finally:
+        await salon.stop()
+
+
+async def test_two_sockets_saying_hello_at_once_get_each_message_once(salon: Salon) -> None:
+    anna = await account(salon, "Anna")
+    bob = await away(salon, "Bob")
+    for n in range(3):
+        await anna.ok("chat.private", to="Bob", text=f"line {n}")
+    first, second = Client(salon, "Bob"), Client(salon, "Bob")
+    first.conn = await salon.connect(first._send)
+    second.conn = await salon.connect(second._send)
+    hello = {"v": 1, "type": "hello", "token": bob.token}
+    await asyncio.gather(
+        salon.handle(first.conn, {**hello, "id": 1}), salon.handle(second.conn, {**hello, "id": 2})
+    )
+    await salon.settle()
+    texts = sorted(g["text"] for g in kept_chats(first) + kept_chats(second))
+    assert texts == ["line 0", "line 1", "line 2"]
+    assert await waiting_rows(salon) == []
+
+
+def test_the_migration_marks_older_messages_delivered(tmp_path: Path) -> None:
+    """Messages stored before 0007 were delivered live or lost: none comes as news."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    from zanzibar.salon.persistence import alembic_config
+
+    path = tmp_path / "old.sqlite3"
+    config = alembic_config(f"sqlite+aiosqlite:///{path}")
+    command.upgrade(config, "0002")
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        for user_id, name in ((1, "Anna"), (2, "Bob")):
+            conn.execute(
+                text(
+                    "INSERT INTO users (id, name, name_key, lang, guest, created)"
+                    " VALUES (:id, :name, :key, 'en', 0, 1.0)"
+                ),
+                {"id": user_id, "name": name, "key": name.lower()},
+            )
+        conn.execute(
+            text(
+                "INSERT INTO private_messages (id, sender_id, recipient_id, text, me, created)"
+                " VALUES (1, 1, 2, 'old news', 0, 42.5)"
+            )
+        )
+    command.upgrade(config, "0007")
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT id, delivered FROM private_messages")).all()
+        assert [tuple(row) for row in rows] == [(1, 42.5)]
+        assert conn.execute(text("SELECT count(*) FROM friends")).scalar() == 0
+    command.downgrade(config, "0002")
+    engine.dispose()

@@ -20,6 +20,7 @@ processes can answer it from its shared presence.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -70,7 +71,8 @@ class Friends:
 
     ``online(user_id)``: is this user connected; ``tables()``: the open tables
     (to say where a friend is); ``conns_of(user_id)``: the connections to send
-    a ``friend`` event to.
+    a ``friend`` event to; ``grace``: seconds of absence before "went offline"
+    is said (see :meth:`presence_changed`).
     """
 
     def __init__(
@@ -82,9 +84,14 @@ class Friends:
         tables: Callable[[], Iterable[Table]],
         conns_of: Callable[[int], Iterable[Connection]],
         clock: Callable[[], float] = time.time,
+        grace: float = 0.0,
     ) -> None:
         self.store = store
         self.accounts = accounts
+        #: Seconds someone must stay away before their followers hear they went offline.
+        self.grace = grace
+        #: user -> the pending "went offline" announcement
+        self._going: dict[int, asyncio.TimerHandle] = {}
         self.limits = limits
         self.online = online
         self.tables = tables
@@ -264,15 +271,44 @@ class Friends:
     def presence_changed(self, user_id: int, online: bool) -> int:
         """``user_id`` came online (first socket) or went offline (last one closed).
 
-        Every follower online with alerts on gets a ``friend`` event on each of
-        their connections, in that connection's language. Returns how many
-        connections were told.
+        Going offline is announced only once the user has stayed away for
+        ``grace`` seconds: a page reload or a network blink says nothing (and
+        coming back within the grace says nothing either), and someone
+        flapping their connection cannot flood their followers. Returns how
+        many connections were told now.
         """
         user = self.accounts.users.get(user_id)
         if user is None or user.guest:
             return 0
+        pending = self._going.pop(user_id, None)
+        if online and pending is not None:
+            pending.cancel()  # back within the grace: they never left, for their friends
+            return 0
+        if not online and self.grace > 0:
+            if pending is not None:
+                pending.cancel()
+            loop = asyncio.get_running_loop()
+            self._going[user_id] = loop.call_later(self.grace, self._gone, user_id)
+            return 0
+        return self._tell(user, online)
+
+    def _gone(self, user_id: int) -> None:
+        """The grace is over: say they went offline, unless they are back."""
+        self._going.pop(user_id, None)
+        user = self.accounts.users.get(user_id)
+        if user is not None and not self.online(user_id):
+            self._tell(user, False)
+
+    def close(self) -> None:
+        """Forget the offline announcements still waiting (the salon is stopping)."""
+        for handle in self._going.values():
+            handle.cancel()
+        self._going.clear()
+
+    def _tell(self, user: User, online: bool) -> int:
+        """Send the ``friend`` event to every connection of each follower online with alerts on."""
         told = 0
-        for follower in sorted(self.followers.get(user_id, ())):
+        for follower in sorted(self.followers.get(user.id, ())):
             if follower in self.quiet or not self.online(follower):
                 continue
             key = "friends-came-online" if online else "friends-went-offline"

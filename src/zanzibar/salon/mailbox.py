@@ -92,8 +92,9 @@ class Mailbox:
         self.waiting: dict[int, int] = {}
         #: (sender, recipient) -> messages waiting
         self.waiting_pair: dict[tuple[int, int], int] = {}
-        #: ids being delivered right now (a second ``hello`` does not send them again)
-        self._in_flight: set[int] = set()
+        #: One delivery at a time per user (two sockets saying hello at once get each
+        #: message once between them).
+        self._delivering: dict[int, asyncio.Lock] = {}
 
     async def load(self) -> None:
         """Count the messages waiting in storage (after a restart)."""
@@ -213,6 +214,12 @@ class Mailbox:
         """
         if user.guest or not self.waiting.get(user.id):
             return 0
+        async with self._delivering.setdefault(user.id, asyncio.Lock()):
+            return await self._deliver(user, conn, name_of)
+
+    async def _deliver(self, user: User, conn: Connection, name_of: Callable[[int], str]) -> int:
+        if not self.waiting.get(user.id) or conn.closed:
+            return 0
         pm = m.private_messages
         rows = await self.store.read(
             select(pm)
@@ -220,28 +227,21 @@ class Mailbox:
             .order_by(pm.c.id)
             .limit(self.limits.offline_messages_per_recipient)
         )
-        rows = [row for row in rows if row.id not in self._in_flight]
         if not rows or conn.closed:
             return 0
-        ids = [row.id for row in rows]
-        self._in_flight.update(ids)
+        for row in rows:
+            conn.put(self._message(row, user, conn.lang, name_of(row.sender_id)))
         try:
-            for row in rows:
-                conn.put(self._message(row, user, conn.lang, name_of(row.sender_id)))
-            try:
-                await asyncio.wait_for(conn.drained(), DELIVERY_WAIT_S)
-            except TimeoutError:
-                log.warning("private messages for %s still queued; marked delivered", user.name)
-            if conn.closed:
-                return 0
-            await self.store.write(
-                [(update(pm).where(pm.c.id.in_(ids)), {"delivered": self.clock()})]
-            )
-            for row in rows:
-                self._count(row.sender_id, user.id, -1)
-            return len(ids)
-        finally:
-            self._in_flight.difference_update(ids)
+            await asyncio.wait_for(conn.drained(), DELIVERY_WAIT_S)
+        except TimeoutError:
+            log.warning("private messages for %s still queued; marked delivered", user.name)
+        if conn.closed:
+            return 0
+        ids = [row.id for row in rows]
+        await self.store.write([(update(pm).where(pm.c.id.in_(ids)), {"delivered": self.clock()})])
+        for row in rows:
+            self._count(row.sender_id, user.id, -1)
+        return len(ids)
 
     @staticmethod
     def _message(row: Any, user: User, lang: str, sender: str) -> dict[str, Any]:

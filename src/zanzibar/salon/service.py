@@ -187,6 +187,7 @@ class Salon:
             self.online,
             lambda: list(self.tables.values()),
             lambda user_id: list(self._user_conns.get(user_id, ())),
+            grace=takeover_delay,
         )
         self._started = False
         self._stopping = False
@@ -271,6 +272,7 @@ class Salon:
         """
         self._stopping = True
         await self._cancel_tasks()
+        self.friends.close()
         for conn in list(self._connections.values()):
             conn.close()
         self._connections.clear()

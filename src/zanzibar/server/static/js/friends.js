@@ -44,7 +44,7 @@ export function takePrivate(app, message) {
 
 /** A `friend` event: say it (it is news the player asked for) and refresh the list. */
 export function takeFriendEvent(app, message) {
-  announce(message.text, { channel: "chat" });
+  announce(message.text, { channel: "system" });
   loadFriends(app);
 }
 
