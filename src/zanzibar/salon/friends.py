@@ -212,53 +212,68 @@ class Friends:
 
     # -- reading a list ------------------------------------------------------------------
 
-    def places(self, friend_id: int, viewer_id: int, lang: str = "en") -> list[dict[str, Any]]:
-        """Where ``friend_id`` sits or watches, as ``viewer_id`` may know it.
+    def places(
+        self, friend_ids: Iterable[int], viewer_id: int, lang: str = "en"
+    ) -> dict[int, list[dict[str, Any]]]:
+        """Where each of ``friend_ids`` sits or watches, as ``viewer_id`` may know it.
 
         A place is ``{"table", "game", "title", "seat"}`` (``title``: the game's
         name in ``lang``; ``seat`` null when watching). A private table is named
         only to someone who is at it too; to anyone else every field is null.
+        One pass over the tables, whatever the length of the list.
         """
-        out: list[dict[str, Any]] = []
+        wanted = set(friend_ids)
+        out: dict[int, list[dict[str, Any]]] = {friend: [] for friend in wanted}
+        hidden = {"table": None, "game": None, "title": None, "seat": None}
         for table in self.tables():
-            if not table.is_present(friend_id):
+            there = [u for u in table.humans() if u in wanted] + [
+                u for u in table.spectators if u in wanted
+            ]
+            present = [u for u in dict.fromkeys(there) if table.is_present(u)]
+            if not present:
                 continue
             if table.private and not table.is_member(viewer_id) and table.host != viewer_id:
-                out.append({"table": None, "game": None, "title": None, "seat": None})
+                for friend in present:
+                    out[friend].append(dict(hidden))
                 continue
             titles = table.rules.title
-            out.append(
-                {
-                    "table": table.id,
-                    "game": table.rules.name,
-                    "title": titles.get(lang) or titles.get("en") or table.rules.name,
-                    "seat": table.seat_of(friend_id),
-                }
-            )
-        out.sort(key=lambda place: (place["table"] is None, place["table"] or 0))
+            title = titles.get(lang) or titles.get("en") or table.rules.name
+            for friend in present:
+                seat = table.seat_of(friend)
+                place = {"table": table.id, "game": table.rules.name, "title": title, "seat": seat}
+                out[friend].append(place)
+        for found in out.values():
+            found.sort(key=lambda place: (place["table"] is None, place["table"] or 0))
         return out
 
-    def entry(self, viewer: User, friend_id: int, lang: str) -> dict[str, Any]:
+    def entry(
+        self,
+        viewer: User,
+        friend_id: int,
+        lang: str,
+        places: dict[int, list[dict[str, Any]]] | None = None,
+    ) -> dict[str, Any]:
         """One line of a friends list: who, online or not, where, and the sentence of it."""
         friend = self.accounts.users[friend_id]
         online = self.online(friend_id)
-        places = self.places(friend_id, viewer.id, lang) if online else []
+        where: list[dict[str, Any]] = []
+        if online:
+            known = places if places is not None else self.places([friend_id], viewer.id, lang)
+            where = known.get(friend_id, [])
         return {
             "user": friend.id,
             "name": friend.name,
             "online": online,
-            "places": places,
-            "text": Voice(lang).say(where_msg(friend.name, online, places)),
+            "places": where,
+            "text": Voice(lang).say(where_msg(friend.name, online, where)),
         }
 
     def listing(self, user: User, lang: str) -> list[dict[str, Any]]:
         """``user``'s friends, those online first, then by name."""
         self._require_account(user)
-        entries = [
-            self.entry(user, friend_id, lang)
-            for friend_id in self.lists.get(user.id, set())
-            if friend_id in self.accounts.users
-        ]
+        ids = [f for f in self.lists.get(user.id, set()) if f in self.accounts.users]
+        places = self.places([f for f in ids if self.online(f)], user.id, lang)
+        entries = [self.entry(user, friend_id, lang, places) for friend_id in ids]
         entries.sort(key=lambda e: (not e["online"], e["name"].casefold(), e["user"]))
         return entries
 
