@@ -101,6 +101,9 @@ def test_friends_panel_by_keyboard(browser: Any, server: Any) -> None:
             ),
             what="kept",
         )
+        page.wait_for_selector(
+            "#private-list li >> text=To Bob: see you at nine (kept until they sign in)"
+        )
         assert axe_violations(page, "lobby-friends") == []
 
         sign_in(bob)

@@ -382,3 +382,4 @@ web-friends_name_needed = Type a name first.
 web-friends_sent = Message sent to { $name }.
 web-friends_kept = The message is kept until they sign in.
 web-friends_private_to = To { $to }: { $text }
+web-friends_kept_mark = kept until they sign in

@@ -382,3 +382,4 @@ web-friends_name_needed = Tapez d'abord un nom.
 web-friends_sent = Message envoyé à { $name }.
 web-friends_kept = Le message est gardé jusqu'à sa prochaine connexion.
 web-friends_private_to = À { $to } : { $text }
+web-friends_kept_mark = gardé jusqu'à sa prochaine connexion

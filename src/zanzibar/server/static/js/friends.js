@@ -54,7 +54,9 @@ export function privateText(app, item) {
   const who = item.from ?? "?";
   if (item.me) return `* ${who} ${item.text}`;
   const mine = app.user && item.user === app.user.id && item.to !== app.user.name;
-  return mine ? t("friends_private_to", { to: item.to ?? "?", text: item.text }) : `${who}: ${item.text}`;
+  if (!mine) return `${who}: ${item.text}`;
+  const line = t("friends_private_to", { to: item.to ?? "?", text: item.text });
+  return item.kept ? `${line} (${t("friends_kept_mark")})` : line;
 }
 
 async function addFriend(app, event) {
