@@ -465,3 +465,24 @@ def test_the_migration_marks_older_messages_delivered(tmp_path: Path) -> None:
         assert conn.execute(text("SELECT count(*) FROM friends")).scalar() == 0
     command.downgrade(config, "0002")
     engine.dispose()
+
+
+async def test_changing_the_list_is_rate_limited(db_url: str) -> None:
+    limits = Limits(message_rate_user="100000/second", friends_change_rate="3/minute")
+    salon = make_salon(db_url, limits=limits)
+    await salon.start()
+    try:
+        anna = await account(salon, "Anna")
+        await away(salon, "Bob")
+        await anna.refused("friends.remove", "not_found", name="Bob")  # refusals cost nothing
+        await anna.ok("friends.add", name="Bob")
+        await anna.ok("friends.remove", name="Bob")
+        await anna.ok("friends.add", name="Bob")
+        refused = await anna.refused("friends.remove", "rate_limited", name="Bob")
+        assert refused["message"].startswith(
+            "too many changes to the friends list: at most 3 per minute; try again in"
+        )
+        assert refused["retry_after"] >= 1
+        assert [f["name"] for f in (await anna.ok("friends.list"))["friends"]] == ["Bob"]
+    finally:
+        await salon.stop()

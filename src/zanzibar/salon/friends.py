@@ -34,7 +34,7 @@ from zanzibar.salon.accounts import NAME_MAX, AccountBook, User, name_skeletons
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL
-from zanzibar.salon.limits import Limits
+from zanzibar.salon.limits import Limits, RateGate, rates
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import strip_invisible
@@ -103,6 +103,8 @@ class Friends:
         self.followers: dict[int, set[int]] = {}
         #: users who turned friend alerts off
         self.quiet: set[int] = set()
+        self._gate = RateGate()
+        self._change_rate = rates(limits.friends_change_rate)
 
     async def load(self) -> None:
         """Read every list and setting from storage."""
@@ -132,6 +134,13 @@ class Friends:
         if user.guest:
             raise SalonError("forbidden", Msg("error-friends-guest"))
 
+    def _count_change(self, user: User) -> None:
+        """One change to ``user``'s list (``rate_limited`` beyond ``friends_change_rate``).
+
+        Counted only for a change that will be made: a refusal costs nothing.
+        """
+        self._gate.take([(self._change_rate, f"user:{user.id}")], "friends list changes")
+
     def _target(self, raw: Any) -> User:
         friend = find_account(self.accounts, raw)
         if friend is None:
@@ -153,6 +162,7 @@ class Friends:
             raise SalonError("conflict", Msg("error-friends-already", name=friend.name))
         if len(mine) >= self.limits.friends_max:
             raise SalonError("quota", Msg("error-friends-full", max=self.limits.friends_max))
+        self._count_change(user)
         self._link(user.id, friend.id)  # reserved before waiting: two adds cannot both pass
         row = {"user_id": user.id, "friend_id": friend.id, "created": self.clock()}
         try:
@@ -168,6 +178,7 @@ class Friends:
         friend = self._target(raw)
         if friend.id not in self.lists.get(user.id, set()):
             raise SalonError("not_found", Msg("error-friends-not-friend", name=friend.name))
+        self._count_change(user)
         self._unlink(user.id, friend.id)
         friends = m.friends
         try:

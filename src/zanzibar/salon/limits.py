@@ -76,6 +76,8 @@ class Limits:
     offline_messages_per_sender: int = 20
     #: Names one account may keep in its friends list.
     friends_max: int = 200
+    #: Changes (adding or removing a friend) one account may make to its friends list.
+    friends_change_rate: str = "30/minute;300/hour"
     #: Addresses to which per-address limits do not apply.
     exempt_addresses: tuple[str, ...] = field(default=DEFAULT_EXEMPT)
 

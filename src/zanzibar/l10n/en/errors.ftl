@@ -254,3 +254,4 @@ error-pm-guest-gone = { $name } was a guest and has left; messages are kept only
 error-pm-guest-sender = { $name } is away and a guest cannot leave messages; register an account to leave one
 error-pm-mailbox-full = { $max } messages already wait for { $name }; try again once they have been read
 error-pm-pair-full = you already left { $max } messages waiting for { $name }; wait until they have been read
+error-many-friends-list-changes = changes to the friends list

@@ -258,3 +258,4 @@ error-pm-guest-gone = { $name } n'est plus là (c'était un compte invité) ; 
 error-pm-guest-sender = { $name } n'est pas en ligne et un invité ne peut pas laisser de message ; créez un compte pour en laisser un
 error-pm-mailbox-full = { $max } messages attendent déjà { $name } ; réessayez quand ils auront été lus
 error-pm-pair-full = vous avez déjà laissé { $max } messages en attente pour { $name } ; attendez qu'ils soient lus
+error-many-friends-list-changes = modifications de la liste d'amis
