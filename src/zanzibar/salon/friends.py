@@ -21,6 +21,7 @@ processes can answer it from its shared presence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -237,21 +238,23 @@ class Friends:
         out: dict[int, list[dict[str, Any]]] = {friend: [] for friend in wanted}
         hidden = {"table": None, "game": None, "title": None, "seat": None}
         for table in self.tables():
-            there = [u for u in table.humans() if u in wanted] + [
-                u for u in table.spectators if u in wanted
+            # seated and not gone (left or kicked), or watching: as Table.is_present
+            present: list[tuple[int, int | None]] = [
+                (seat.user, index)
+                for index, seat in enumerate(table.seats)
+                if seat.user in wanted and not seat.left
             ]
-            present = [u for u in dict.fromkeys(there) if table.is_present(u)]
+            present += [(user, None) for user in table.spectators if user in wanted]
             if not present:
                 continue
             if table.private and not table.is_member(viewer_id) and table.host != viewer_id:
-                for friend in present:
+                for friend, _ in present:
                     out[friend].append(dict(hidden))
                 continue
             titles = table.rules.title
             title = titles.get(lang) or titles.get("en") or table.rules.name
-            for friend in present:
-                seat = table.seat_of(friend)
-                place = {"table": table.id, "game": table.rules.name, "title": title, "seat": seat}
+            for friend, index in present:
+                place = {"table": table.id, "game": table.rules.name, "title": title, "seat": index}
                 out[friend].append(place)
         for found in out.values():
             found.sort(key=lambda place: (place["table"] is None, place["table"] or 0))
@@ -276,7 +279,7 @@ class Friends:
             "name": friend.name,
             "online": online,
             "places": where,
-            "text": Voice(lang).say(where_msg(friend.name, online, where)),
+            "text": _where_text(lang, friend.name, online, _places_key(where)),
         }
 
     def listing(self, user: User, lang: str) -> list[dict[str, Any]]:
@@ -351,6 +354,17 @@ class Friends:
                 )
                 told += 1
         return told
+
+
+def _places_key(places: list[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
+    return tuple((p["table"], p["game"], p["title"], p["seat"]) for p in places)
+
+
+@functools.lru_cache(maxsize=4096)
+def _where_text(lang: str, name: str, online: bool, places: tuple[tuple[Any, ...], ...]) -> str:
+    """A friend's sentence, remembered: a list asked again says the same lines for free."""
+    where = [dict(zip(("table", "game", "title", "seat"), p, strict=True)) for p in places]
+    return Voice(lang).say(where_msg(name, online, where))
 
 
 def where_msg(name: str, online: bool, places: list[dict[str, Any]]) -> Msg:
