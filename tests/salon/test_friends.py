@@ -486,3 +486,84 @@ async def test_changing_the_list_is_rate_limited(db_url: str) -> None:
         assert [f["name"] for f in (await anna.ok("friends.list"))["friends"]] == ["Bob"]
     finally:
         await salon.stop()
+
+
+def test_hostile_friends_and_private_messages_never_fail_and_refusals_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """Random names (look-alikes, invisible characters, controls, very long) and fields."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    loop = asyncio.new_event_loop()
+    salon = make_salon(
+        tmp_path / "fuzz.sqlite3",
+        limits=Limits(
+            message_rate_user="100000/second",
+            friends_max=3,
+            offline_messages_per_sender=2,
+            friends_change_rate="100000/second",
+        ),
+    )
+    clients: list[Client] = []
+
+    async def setup() -> None:
+        await salon.start()
+        clients.append(await account(salon, "Anna"))
+        await away(salon, "Bob")
+        await away(salon, "Chloé")
+        clients.append(await Client(salon, "Gus").sign_in())
+
+    loop.run_until_complete(setup())
+    names = st.one_of(
+        st.sampled_from(
+            ["Bob", "bob", "B\u043eb", "Chloé", "ＣＨＬＯÉ", "Anna", "Gus", "Nobody", "\u200b"]
+        ),
+        st.text(max_size=70),
+        st.integers(),
+        st.none(),
+    )
+    kinds = st.sampled_from(["friends.add", "friends.remove", "friends.list", "friends.alerts"])
+    requests = st.one_of(
+        st.fixed_dictionaries({"type": kinds}, optional={"name": names, "on": st.booleans()}),
+        st.fixed_dictionaries(
+            {"type": st.just("chat.private"), "to": names},
+            optional={"text": st.sampled_from(["hi", "", "/me waves", "x" * 501])},
+        ),
+    )
+
+    def state() -> Any:
+        lists = {user: sorted(friends) for user, friends in salon.friends.lists.items() if friends}
+        return lists, sorted(salon.friends.quiet), dict(salon.mailbox.waiting)
+
+    counter = [0]
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(message=requests, who=st.integers(min_value=0, max_value=1))
+    def check(message: dict[str, Any], who: int) -> None:
+        client = clients[who]
+        counter[0] += 1
+        message = {"v": 1, **message, "id": f"f-{counter[0]}"}
+
+        async def run() -> None:
+            salon._chat_limit._times.clear()
+            before = state()
+            assert client.conn is not None
+            await salon.handle(client.conn, message)
+            await salon.settle()
+            replies = [m for m in client.inbox if m.get("id") == message["id"]]
+            assert len(replies) == 1, message
+            if replies[0]["type"] == "error":
+                assert replies[0]["code"] != "internal", replies[0]
+                assert replies[0]["message"], replies[0]
+                assert state() == before, (message, replies[0])
+
+        loop.run_until_complete(run())
+
+    try:
+        check()
+        assert len(salon.friends.lists.get(clients[0].user_id, ())) <= 3
+        assert all(count <= 2 for count in salon.mailbox.waiting_pair.values())
+    finally:
+        loop.run_until_complete(salon.stop())
+        loop.close()
