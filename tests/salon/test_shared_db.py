@@ -88,10 +88,14 @@ async def test_a_user_made_on_one_process_is_found_on_the_other(
     pair: tuple[Salon, Salon],
 ) -> None:
     one, two = pair
-    bea = await Client(one, "Bea").sign_in()
-    carl = await Client(two, "Carl").sign_in()  # made after one started: one never loaded him
+    bea_session = await one.register("Bea", "correct horse")
+    bea = await Client(one, "Bea").sign_in("en", bea_session.token)
+    # an account made after one started: one never loaded him
+    session = await two.register("Carl", "correct horse")
+    carl = await Client(two, "Carl").sign_in("en", session.token)
     reply = await bea.ok("chat.private", to="carl", text="hello")
-    assert reply["delivered"] is False  # Carl's socket is on the other process
+    # Carl's socket is on the other process, which this one cannot see yet: kept for him
+    assert reply["delivered"] is False and reply["kept"] is True
     stats = await one.user_stats("CARL")
     assert stats is not None and stats["id"] == carl.user_id
 

@@ -12,6 +12,12 @@ Three layers, each usable alone:
 * :func:`play_online` creates a table (or joins one), fills it with bots,
   starts it and hands over to the terminal client.
 
+Private messages and friends (issue 14): a private message, one kept while
+the player was away (printed as soon as they sign in) and a friend coming
+online or going offline are printed as they arrive (:attr:`SalonClient.on_note`);
+typed lines starting with ``/`` are salon commands (:func:`salon_command`):
+``/friends``, ``/friend NAME``, ``/unfriend NAME``, ``/msg NAME TEXT``.
+
 The socket is the ``websockets`` sync client; the frame's asyncio loop reads
 it from a worker thread, a moment at a time (:meth:`OnlineDriver.step`), so
 keys are answered while others play.
@@ -20,6 +26,7 @@ keys are answered while others play.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import collections
 import contextlib
 import itertools
@@ -145,6 +152,9 @@ class SalonClient:
         self.pushed: collections.deque[Message] = collections.deque()
         self.rejoin: list[Callable[[], None]] = []
         self.reconnections = 0
+        #: Called with the line to print for each private message and friend event
+        #: (they are not kept among the pushed messages); None: kept like the others.
+        self.on_note: Callable[[str], None] | None = None
         self._ids = itertools.count(1)
         self._stack = contextlib.ExitStack()
         self.user: Message = self._open()
@@ -208,18 +218,27 @@ class SalonClient:
     # -- receiving ---------------------------------------------------------------------
 
     def _read(self, timeout: float) -> Message | None:
-        """The next frame; None on timeout; :class:`Reconnected` after a drop."""
+        """The next frame; None on timeout; :class:`Reconnected` after a drop.
+
+        Private messages and friend events go to :attr:`on_note` when it is set.
+        """
         from websockets.exceptions import ConnectionClosed
 
-        try:
-            frame = self.ws.recv(timeout=timeout)
-        except TimeoutError:
-            return None
-        except ConnectionClosed:
-            self._reconnect()
-            raise Reconnected("the connection dropped and was reopened") from None
-        message: Message = json.loads(frame)
-        return message
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                frame = self.ws.recv(timeout=max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                return None
+            except ConnectionClosed:
+                self._reconnect()
+                raise Reconnected("the connection dropped and was reopened") from None
+            message: Message = json.loads(frame)
+            if self.on_note is None or not is_note(message):
+                return message
+            line = note_line(message, self.user, self.lang or "en")
+            if line:
+                self.on_note(line)
 
     def _receive_until(self, predicate: Callable[[Message], bool], timeout: float) -> Message:
         deadline = time.monotonic() + timeout
@@ -290,6 +309,66 @@ class SalonClient:
         self._stack.close()
 
 
+def is_note(message: Mapping[str, Any]) -> bool:
+    """A private message or a friend event (not part of any table).
+
+    >>> is_note({"type": "friend"}), is_note({"type": "chat", "table": None, "private": True})
+    (True, True)
+    >>> is_note({"type": "chat", "table": 3})
+    False
+    """
+    kind = message.get("type")
+    return kind == "friend" or (kind == "chat" and message.get("table") is None)
+
+
+def note_line(message: Mapping[str, Any], me: Mapping[str, Any], lang: str) -> str:
+    """The line printed for a private message or friend event ("" for one's own echo)."""
+    from zanzibar.l10n import Voice
+
+    if message.get("type") == "friend":
+        return str(message.get("text", ""))
+    if message.get("offline") and message.get("sentence"):
+        return str(message["sentence"])
+    if message.get("user") == me.get("id") and message.get("to") != me.get("name"):
+        return ""  # the echo of one's own message: the command already said it went
+    key = "friends-cli-private-me" if message.get("me") else "friends-cli-private"
+    return Voice(lang).text(key, name=str(message.get("from", "?")), text=str(message["text"]))
+
+
+def salon_command(client: SalonClient, text: str, lang: str) -> list[str]:
+    """A typed salon command; the lines to print (refusals included, in ``lang``).
+
+    ``/friends`` (``/amis``) lists the friends with where they are;
+    ``/friend NAME`` (``/ami``) adds one; ``/unfriend NAME`` (``/plusami``)
+    removes one; ``/msg NAME TEXT`` (``/w``) sends a private message (to a
+    friend who is away, it is kept and delivered at their next sign-in). Any
+    other ``/`` word gets the list of these commands.
+    """
+    from zanzibar.l10n import Voice
+
+    verb, _, rest = text.strip()[1:].partition(" ")
+    verb, rest = verb.lower(), rest.strip()
+    voice = Voice(lang)
+    try:
+        if verb in {"friends", "amis"}:
+            reply = client.request("friends.list")
+            return [str(reply["text"]), *(str(f["text"]) for f in reply["friends"])]
+        if verb in {"friend", "ami"} and rest:
+            reply = client.request("friends.add", name=rest)
+            return [str(reply["text"]), str(reply["friend"]["text"])]
+        if verb in {"unfriend", "plusami"} and rest:
+            return [str(client.request("friends.remove", name=rest)["text"])]
+        name, _, body = rest.partition(" ")
+        if verb in {"msg", "w"} and name and body.strip():
+            reply = client.request("chat.private", to=name, text=body.strip())
+            if reply.get("kept"):
+                return [str(reply.get("sentence", ""))]
+            return [voice.text("friends-cli-sent", name=name)]
+    except ZanzibarError as exc:
+        return [exc.text(lang)]
+    return [voice.text("friends-cli-usage")]
+
+
 class OnlineDriver:
     """A terminal-frame driver playing one seat of a salon table.
 
@@ -323,6 +402,10 @@ class OnlineDriver:
         self._state: Any = None
         self._pending: list[Event] = []
         self._quiet_since = time.monotonic()
+        #: The language salon commands answer in (set by :func:`play_online`).
+        self.lang = client.lang or "en"
+        #: One reader of the socket at a time: a salon command waits for a step's poll.
+        self._socket = asyncio.Lock()
         client.rejoin.append(self._rejoin)
 
     def _rejoin(self) -> None:
@@ -426,11 +509,15 @@ class OnlineDriver:
                 return events
         raise ZanzibarError("no fresh view of the game after reconnecting")
 
+    async def command(self, text: str) -> list[str]:
+        """A typed ``/`` command for the salon (see :func:`salon_command`)."""
+        async with self._socket:
+            return await asyncio.to_thread(salon_command, self.client, text, self.lang)
+
     async def step(self) -> list[Event]:
         """What the server pushed within a moment ([] if nothing came)."""
-        import asyncio
-
-        message = await asyncio.to_thread(self.client.poll, self.POLL_S)
+        async with self._socket:
+            message = await asyncio.to_thread(self.client.poll, self.POLL_S)
         if message is None:
             if time.monotonic() - self._quiet_since > IDLE_TIMEOUT_S:
                 raise ZanzibarError("nothing happened for too long; leaving")
@@ -580,6 +667,7 @@ def play_online(
     client = SalonClient.sign_in(
         args.server, args.name or _say(lang, "guest"), lang, args.password, args.register
     )
+    client.on_note = say  # kept private messages come right after the welcome
     try:
         if args.table:
             table, seat = join_table(client, _table_id(args.table), args.invite)

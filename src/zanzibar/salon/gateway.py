@@ -11,14 +11,10 @@ to their actors (a user who came online or went offline).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert
-
 from zanzibar.engine.errors import ZanzibarError
-from zanzibar.salon import models as m
 from zanzibar.salon import play, seating
 from zanzibar.salon.accounts import User, clean_lang
 from zanzibar.salon.actor import TableActor
@@ -33,9 +29,11 @@ from zanzibar.salon.fields import (
     request_id,
     since_field,
 )
+from zanzibar.salon.friends import find_account
 from zanzibar.salon.history import CHANNELS
 from zanzibar.salon.limits import take_tokens
 from zanzibar.salon.lobby import page_limit
+from zanzibar.salon.mailbox import kept_sentence
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import is_well_formed, strip_invisible
 
@@ -102,6 +100,10 @@ class Gateway:
         for kind in TABLE_COMMANDS:
             self._handlers[kind] = self._table_command
 
+    def add_handlers(self, handlers: dict[str, Handler]) -> None:
+        """More message types for signed-in sockets (e.g. ``friends.*``)."""
+        self._handlers.update(handlers)
+
     # -- presence -----------------------------------------------------------------------
 
     def connected(self, user_id: int) -> bool:
@@ -116,7 +118,8 @@ class Gateway:
         return [a for a in self.salon.router.actors.values() if a.table.is_member(user_id)]
 
     def _went(self, user_id: int, online: bool) -> None:
-        """Tell the actors of the user's tables that he came online or went offline."""
+        """Tell the actors of the user's tables, and his followers, that he came or went."""
+        self.salon.friends.presence_changed(user_id, online)
         for actor in self._places(user_id):
             actor.post(_seen(user_id, online))
 
@@ -302,6 +305,8 @@ class Gateway:
         if reply_id is not None:
             reply["id"] = reply_id
         conn.put(reply)
+        if first:
+            salon.spawn(salon.mailbox.deliver(user, conn, salon._name_of))
         if first and not was_connected:
             self._went(user.id, True)
         for hook in salon.hello_hooks:
@@ -379,36 +384,19 @@ class Gateway:
         if not isinstance(to, str):
             raise SalonError("invalid", "say whom the message is for")
         text, me = clean_text(message.get("text"))
-        target = await salon.accounts.find(to)
+        target = await find_account(salon.accounts, to)
         if target is None:
             raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
-        target_id = target.id
+        salon.mailbox.check(user, target)  # kept for later? refused first if it may not be
         salon.chat_limit.check(user.id)
         salon.chat_limit.record(user.id)  # before waiting: see seating.chat
-        message_id = await salon.next_id("private")
         try:
-            await salon.store.write(
-                [
-                    (
-                        insert(m.private_messages),
-                        {
-                            "id": message_id,
-                            "sender_id": user.id,
-                            "recipient_id": target_id,
-                            "text": text,
-                            "me": me,
-                            "created": time.time(),
-                        },
-                    )
-                ]
-            )
-        except Exception:
+            delivered = await salon.mailbox.post(user, target, text, me)
+        except SalonError:
             salon.chat_limit.forget_last(user.id)
-            raise SalonError(
-                "internal", "the message could not be stored; nothing was sent"
-            ) from None
-        target = salon.accounts.users[target_id]
-        self.ok(conn, message, delivered=self.connected(target_id))
+            raise
+        kept = {} if delivered else {"sentence": kept_sentence(conn.lang, target.name)}
+        self.ok(conn, message, delivered=delivered, kept=not delivered, **kept)
         out = {
             "v": PROTOCOL,
             "type": "chat",
@@ -421,6 +409,13 @@ class Gateway:
             "me": me,
             "private": True,
             "to": target.name,
+            "kept": not delivered,
         }
-        for receiver in self.conns_of(user.id) | self.conns_of(target_id):
+        receivers = set(self.conns_of(user.id))
+        if delivered:
+            receivers |= self.conns_of(target.id)
+        for receiver in receivers:
             receiver.put(dict(out))
+        back = next(iter(self.conns_of(target.id)), None)
+        if not delivered and back is not None:  # came back while it was being stored
+            salon.spawn(salon.mailbox.deliver(target, back, salon._name_of))

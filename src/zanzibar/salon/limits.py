@@ -70,6 +70,14 @@ class Limits:
     lobby_page_max: int = 100
     #: Largest page of a table's history; the default page when none is asked.
     history_page_max: int = 500
+    #: Private messages waiting for one account while it is away (all senders together).
+    offline_messages_per_recipient: int = 100
+    #: Private messages one sender may leave waiting for one account.
+    offline_messages_per_sender: int = 20
+    #: Names one account may keep in its friends list.
+    friends_max: int = 200
+    #: Changes (adding or removing a friend) one account may make to its friends list.
+    friends_change_rate: str = "30/minute;300/hour"
     #: Addresses to which per-address limits do not apply.
     exempt_addresses: tuple[str, ...] = field(default=DEFAULT_EXEMPT)
 

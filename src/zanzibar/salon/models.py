@@ -147,4 +147,25 @@ private_messages = Table(
     Column("text", Text, nullable=False),
     Column("me", Boolean, nullable=False),
     Column("created", Float, nullable=False),
+    #: When it reached the recipient; null while it waits for them to sign in.
+    Column("delivered", Float, nullable=True),
+)
+Index("ix_private_messages_waiting", private_messages.c.recipient_id, private_messages.c.delivered)
+
+#: One-sided friends lists ("follow"): ``user_id`` keeps ``friend_id`` in their list.
+friends = Table(
+    "friends",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True, autoincrement=False),
+    Column("friend_id", Integer, ForeignKey("users.id"), primary_key=True, autoincrement=False),
+    Column("created", Float, nullable=False),
+)
+Index("ix_friends_friend", friends.c.friend_id)
+
+#: Per account: whether friends coming online and going offline are announced.
+friend_settings = Table(
+    "friend_settings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True, autoincrement=False),
+    Column("alerts", Boolean, nullable=False),
 )

@@ -55,10 +55,12 @@ from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
+from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
 from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
 from zanzibar.salon.lobby import LobbyFeed
+from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.records import read_record
@@ -176,6 +178,20 @@ class Salon:
             thinker=self.thinker,
             closed=self._table_closed,
         )
+        #: Private messages kept for accounts that are away; friends lists (issue 14).
+        self.mailbox = Mailbox(
+            self.store, self.limits, lambda: self.next_id("private"), self.online
+        )
+        self.friends = Friends(
+            self.store,
+            self.accounts,
+            self.limits,
+            self.online,
+            lambda: list(self.tables.values()),
+            lambda user_id: list(self.gateway.conns_of(user_id)),
+            grace=takeover_delay,
+        )
+        self.gateway.add_handlers(friend_handlers(self))
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
         self._started = False
@@ -195,6 +211,8 @@ class Salon:
         self.ids = SalonIds(await ids_for(self.store))
         await self.ids.fill()
         await self.accounts.load()
+        await self.mailbox.load()
+        await self.friends.load()
         now = time.time()
         for table in await tablestore.load_open_tables(self.store, self._rules_for):
             if await self.router.claim(table.id) is None:
@@ -240,6 +258,18 @@ class Salon:
             await self.router.release(table.id)
             raise
 
+    def online(self, user_id: int) -> bool:
+        """Is this user connected? The one presence read of friends and kept messages,
+        so that a salon of several processes swaps its shared presence in here."""
+        return self.gateway.connected(user_id)
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
+        task = asyncio.ensure_future(work)
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+        task.add_done_callback(log_failure)
+
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed: forget it here and give its lease up."""
         self.table_address.pop(table.id, None)
@@ -257,6 +287,7 @@ class Salon:
         await self._halt()
         if self.ids is not None:
             await self.ids.close()
+        self.friends.close()
         self.accounts.close()
         await self.store.stop()
 
@@ -294,7 +325,11 @@ class Salon:
             busy = any(a.busy() for a in list(self.router.actors.values()))
             lobby = self.lobby.task is not None and not self.lobby.task.done()
             pending = [c for c in self.gateway.connections.values() if c.pending and not c.closed]
-            if busy:
+            spawned = [t for t in self._releases if not t.done()]
+            if spawned:
+                await asyncio.wait(spawned, timeout=max(0.0, deadline - time.monotonic()))
+                quiet_rounds = 0
+            elif busy:
                 await asyncio.sleep(0.001)
                 quiet_rounds = 0
             elif lobby:

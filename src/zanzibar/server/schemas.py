@@ -265,6 +265,10 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
     "chat.say": _message("chat.say", {"table": _TABLE_ID, "text": _TEXT}),
     "chat.me": _message("chat.me", {"table": _TABLE_ID, "text": _TEXT}),
     "chat.private": _message("chat.private", {"to": _NAME, "text": _TEXT}),
+    "friends.list": _message("friends.list"),
+    "friends.add": _message("friends.add", {"name": _NAME}),
+    "friends.remove": _message("friends.remove", {"name": _NAME}),
+    "friends.alerts": _message("friends.alerts", {"on": {"type": "boolean"}}),
     "history": _message(
         "history", {"table": _TABLE_ID}, {"since": _SEQ, "channel": _CHANNEL, "limit": _LIMIT}
     ),
@@ -313,6 +317,7 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
         "chat",
         {
             **_ITEM_BASE,
+            "seq": {"anyOf": [_SEQ, {"type": "null"}]},  # null: a private message
             "channel": {"const": "chat"},
             "from": {"type": "string"},
             "text": {"type": "string"},
@@ -320,6 +325,16 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
             "private": {"type": "boolean"},
         },
         {"to": {"type": "string"}},
+        closed=False,
+    ),
+    "friend": _message(
+        "friend",
+        {
+            "user": _USER_ID,
+            "name": {"type": "string"},
+            "online": {"type": "boolean"},
+            "text": {"type": "string"},
+        },
         closed=False,
     ),
     "system": _message(

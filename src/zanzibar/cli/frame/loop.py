@@ -300,6 +300,9 @@ class Frame:
         ):
             self._open_line(key)
             return
+        if key == "/" and hasattr(self.driver, "command"):
+            self._open_line("/")  # online: a salon command (/friends, /msg NAME TEXT)
+            return
         name = self.layout.digit_key(key) if len(key) == 1 else key
         if self.layout.switched and not self._layout_said:
             self._layout_said = True
@@ -368,6 +371,11 @@ class Frame:
         """One typed command (or the command a key stands for)."""
         if "\x1b" in text and not from_key:
             await self._line_with_keys(text)
+            return
+        salon_command = getattr(self.driver, "command", None)  # online: /friends, /msg ...
+        if salon_command is not None and not from_key and text.strip().startswith("/"):
+            for line in await salon_command(text):
+                self.output(line)
             return
         words = text.strip().split()
         if not words:

@@ -242,3 +242,18 @@ error-cli-players-range = --players must be between { $low } and { $high }
 error-cli-games-min = --games must be at least { $n }
 error-cli-two-players = the win-probability solver handles two players; use --turn for any number
 error-cli-dice-range = --dice must be between { $low } and { $high }
+
+## Issue 14: friends lists and private messages kept for someone away.
+error-friends-name = write the name of an account
+error-friends-guest = guests have no friends list; register an account to keep one
+error-friends-self = you cannot add yourself to your friends list
+error-friends-not-account = { $name } is a guest; only accounts can be in a friends list
+error-friends-already = { $name } is already in your friends list
+error-friends-not-friend = { $name } is not in your friends list
+error-friends-full = a friends list holds at most { $max } names; remove one first
+error-friends-not-stored = the friends list could not be stored; nothing was changed
+error-pm-guest-gone = { $name } was a guest and has left; messages are kept only for accounts
+error-pm-guest-sender = { $name } is away and a guest cannot leave messages; register an account to leave one
+error-pm-mailbox-full = { $max } messages already wait for { $name }; try again once they have been read
+error-pm-pair-full = you already left { $max } messages waiting for { $name }; wait until they have been read
+error-many-friends-list-changes = changes to the friends list

@@ -221,6 +221,7 @@ web-help_signin = Type a name and press Enter to play as a guest, or use an acco
 web-help_lobby =
     The table of tables lists each table's game, options, seats and state, with Join and Watch buttons.
     The form below creates a table: choose a game, a rule set and options; each option says what it does.
+    F moves to the Friends panel: your friends, who is online and at which table, and private messages.
 web-help_table =
     The page has sections: seats, game, chat and history. Headings level 2 lead to each.
     Events are read as they happen; 'your turn' is announced assertively.
@@ -360,3 +361,25 @@ web-preset_names-farkle_busche = Farkle (Busche & Neller)
 web-preset_names-standard = Standard rules
 web-preset_names-quick = Default setup
 web-preset_names-seed = With the seed text's promotions
+
+# Issue 14: the Friends panel of the lobby (js/friends.js).
+web-friends_heading = Friends
+web-friends_guest = Guests have no friends list; register an account to keep one. You can still write to people who are online.
+web-friends_refresh = Refresh the list
+web-friends_add_label = Name to add
+web-friends_add = Add a friend
+web-friends_alerts = Announce when a friend comes online or goes offline
+web-friends_message = Message
+web-friends_message_to = Send a private message to { $name }
+web-friends_remove = Remove
+web-friends_remove_named = Remove { $name } from your friends
+web-friends_go_to = Watch table { $id }, where { $name } is
+web-friends_private_heading = Private messages
+web-friends_to = To
+web-friends_private_hint = A friend who is away gets the message at their next sign-in.
+web-friends_no_private = No private messages yet.
+web-friends_name_needed = Type a name first.
+web-friends_sent = Message sent to { $name }.
+web-friends_kept = The message is kept until they sign in.
+web-friends_private_to = To { $to }: { $text }
+web-friends_kept_mark = kept until they sign in

@@ -246,3 +246,18 @@ error-cli-games-min = il faut au moins { $n } { $n ->
 }
 error-cli-two-players = le calcul des chances de gagner ne traite que deux joueurs ; « --turn » traite tout nombre de joueurs
 error-cli-dice-range = il faut entre { $low } et { $high } dés
+
+## Issue 14 : listes d'amis et messages privés gardés pour une personne absente.
+error-friends-name = écrivez le nom d'un compte
+error-friends-guest = un invité n'a pas de liste d'amis ; créez un compte pour en garder une
+error-friends-self = vous ne pouvez pas vous ajouter à votre propre liste d'amis
+error-friends-not-account = { $name } est un compte invité ; seuls les comptes peuvent figurer dans une liste d'amis
+error-friends-already = { $name } est déjà dans votre liste d'amis
+error-friends-not-friend = { $name } n'est pas dans votre liste d'amis
+error-friends-full = une liste d'amis compte au plus { $max } noms ; retirez-en un d'abord
+error-friends-not-stored = la liste d'amis n'a pas pu être enregistrée ; rien n'a changé
+error-pm-guest-gone = { $name } n'est plus là (c'était un compte invité) ; les messages ne sont gardés que pour les comptes
+error-pm-guest-sender = { $name } n'est pas en ligne et un invité ne peut pas laisser de message ; créez un compte pour en laisser un
+error-pm-mailbox-full = { $max } messages attendent déjà { $name } ; réessayez quand ils auront été lus
+error-pm-pair-full = vous avez déjà laissé { $max } messages en attente pour { $name } ; attendez qu'ils soient lus
+error-many-friends-list-changes = modifications de la liste d'amis

@@ -221,6 +221,7 @@ web-help_signin = Tapez un nom et appuyez sur Entrée pour jouer en invité, ou 
 web-help_lobby =
     Le tableau des tables donne pour chacune le jeu, les options, les places et l'état, avec les boutons Rejoindre et Regarder.
     Le formulaire plus bas crée une table : jeu, règles et options ; chaque option dit ce qu'elle fait.
+    F mène au panneau Amis : vos amis, qui est en ligne et à quelle table, et les messages privés.
 web-help_table =
     La page a des sections : places, partie, discussion et historique, chacune sous un titre de niveau 2.
     Les événements sont lus au fil de l'eau ; « à vous de jouer » est annoncé en priorité.
@@ -360,3 +361,25 @@ web-preset_names-farkle_busche = Farkle (Busche et Neller)
 web-preset_names-standard = Règles standard
 web-preset_names-quick = Placement par défaut
 web-preset_names-seed = Avec les promotions du texte d'origine
+
+# Issue 14 : le panneau Amis du salon (js/friends.js).
+web-friends_heading = Amis
+web-friends_guest = Un invité n'a pas de liste d'amis ; créez un compte pour en garder une. Vous pouvez toujours écrire aux personnes en ligne.
+web-friends_refresh = Actualiser la liste
+web-friends_add_label = Nom à ajouter
+web-friends_add = Ajouter un ami
+web-friends_alerts = Annoncer les connexions et déconnexions de mes amis
+web-friends_message = Écrire
+web-friends_message_to = Envoyer un message privé à { $name }
+web-friends_remove = Retirer
+web-friends_remove_named = Retirer { $name } de vos amis
+web-friends_go_to = Regarder la table { $id }, où se trouve { $name }
+web-friends_private_heading = Messages privés
+web-friends_to = Destinataire
+web-friends_private_hint = Un ami absent recevra le message à sa prochaine connexion.
+web-friends_no_private = Pas encore de message privé.
+web-friends_name_needed = Tapez d'abord un nom.
+web-friends_sent = Message envoyé à { $name }.
+web-friends_kept = Le message est gardé jusqu'à sa prochaine connexion.
+web-friends_private_to = À { $to } : { $text }
+web-friends_kept_mark = gardé jusqu'à sa prochaine connexion

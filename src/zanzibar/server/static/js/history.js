@@ -10,6 +10,7 @@ const CHANNELS = ["all", "game", "chat", "system"];
 /** The sentence an item is announced and listed with. */
 export function itemText(item) {
   if (item.type === "chat") {
+    if (item.offline && item.sentence) return item.sentence; // kept while the player was away
     const who = item.from ?? "?";
     if (item.me) return `* ${who} ${item.text}`;
     if (item.private) return item.to ? `(${who} → ${item.to}) ${item.text}` : `(${who}) ${item.text}`;

@@ -6,11 +6,14 @@ import { h } from "./dom.js";
 import { t, botLevel } from "./i18n.js";
 import { announce } from "./announce.js";
 import { betweenGames, isFreeSeat } from "./seats.js";
+import { friendsSection } from "./friends.js";
 import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl, presetLabel, cleanText } from "./options.js";
 
 export function title() {
   return t("lobby_title");
 }
+
+export { handleKey } from "./friends.js";
 
 export function helpLines() {
   return t("help_lobby");
@@ -236,6 +239,7 @@ export function render(app) {
     app.error ? h("p", { class: "error", role: "alert" }, app.error) : null,
     myTablesSection(app),
     tablesSection(app),
+    friendsSection(app),
     createSection(app),
     inviteSection(app),
   ];

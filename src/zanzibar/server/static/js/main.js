@@ -16,6 +16,7 @@ import * as signin from "./signin.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import { itemText } from "./history.js";
+import { loadFriends, takePrivate, takeFriendEvent } from "./friends.js";
 import { gameTitle, localized, optionSpecs, presets } from "./options.js";
 
 const SCREENS = { signin, lobby, table };
@@ -220,6 +221,7 @@ async function ready(reconnected, welcome) {
     /* the lobby shows what it can */
   }
   request("lobby.subscribe").catch(() => {});
+  loadFriends(app);
   if (reconnected && app.tableId !== null) {
     // Resume the table: only items after the last one shown come back.
     await resumeTable(app.tableId);
@@ -433,9 +435,13 @@ function receive(msg) {
         if (app.screen === "table") rerender();
       }
       break;
+    case "friend":
+      takeFriendEvent(app, msg);
+      break;
     case "game.event":
     case "system":
     case "chat":
+      if (msg.type === "chat" && msg.table == null) takePrivate(app, msg);
       if (msg.table === app.tableId || (msg.type === "chat" && msg.table == null)) {
         takeItem(msg);
         if (app.screen === "table") rerender();

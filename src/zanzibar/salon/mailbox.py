@@ -1,0 +1,264 @@
+"""Private messages, kept for an account that is away and delivered when it comes back.
+
+A private message to someone connected goes out at once (the salon sends it)
+and is stored as delivered. To an *account* that is away it is stored as
+waiting (``delivered`` null) and sent, oldest first, on the next ``hello`` of
+that account, each with a sentence ("While you were away, Anna wrote: ...").
+It is marked delivered once the connection has handed it to the socket; if
+the socket drops first, it waits for the next ``hello``: a message may be sent
+twice after a crash at that very moment, but it is never lost.
+
+Guests vanish (nobody can sign in as a guest again once its tab is closed), so
+a message to a guest who is gone is refused, and a guest may not leave
+messages either: a reply could not reach them, and throw-away guest names must
+not be able to fill someone's mailbox. Two limits bound what waits
+(:class:`zanzibar.salon.limits.Limits`): ``offline_messages_per_recipient``
+(all senders together) and ``offline_messages_per_sender`` (one sender to one
+recipient); beyond them the sender is refused with ``quota``.
+
+Whether someone is online is read through one function (``online``), so that
+a salon of several processes can answer it from its shared presence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+
+from zanzibar.l10n import Msg, Voice
+from zanzibar.salon import models as m
+from zanzibar.salon.accounts import User
+from zanzibar.salon.connections import Connection
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.fields import PROTOCOL
+from zanzibar.salon.limits import Limits
+from zanzibar.salon.persistence import Store
+
+log = logging.getLogger(__name__)
+
+#: Seconds a delivery waits for the socket to take the messages before giving up for now.
+DELIVERY_WAIT_S = 30.0
+
+
+def away_sentence(lang: str, sender: str, text: str, me: bool) -> str:
+    """How a message kept while the recipient was away is announced.
+
+    >>> away_sentence("en", "Anna", "see you at nine", False)
+    'While you were away, Anna wrote: see you at nine'
+    >>> away_sentence("en", "Anna", "waves", True)
+    'While you were away: * Anna waves'
+    """
+    key = "friends-away-me" if me else "friends-away"
+    return Voice(lang).say(Msg(key, name=sender, text=text))
+
+
+def kept_sentence(lang: str, recipient: str) -> str:
+    """What the sender hears when their message waits for the recipient.
+
+    >>> kept_sentence("en", "Bob")
+    'Bob is away: your message is kept and will be delivered when Bob signs in.'
+    """
+    return Voice(lang).say(Msg("friends-kept", name=recipient))
+
+
+class Mailbox:
+    """Stores private messages and delivers those kept for an account that was away.
+
+    ``new_id`` hands out message ids; ``online(user_id)`` says whether a user is
+    connected (anywhere). Counts of waiting messages are kept in memory, loaded
+    at start, so that a ``hello`` with nothing waiting reads nothing from storage
+    and two messages sent at once cannot both pass a full limit.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        limits: Limits,
+        new_id: Callable[[], Awaitable[int]],
+        online: Callable[[int], bool],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.limits = limits
+        self.new_id = new_id
+        self.online = online
+        self.clock = clock
+        #: recipient -> messages waiting for them
+        self.waiting: dict[int, int] = {}
+        #: (sender, recipient) -> messages waiting
+        self.waiting_pair: dict[tuple[int, int], int] = {}
+        #: One delivery at a time per user (two sockets saying hello at once get each
+        #: message once between them).
+        self._delivering: dict[int, asyncio.Lock] = {}
+
+    async def load(self) -> None:
+        """Count the messages waiting in storage (after a restart)."""
+        pm = m.private_messages
+        rows = await self.store.read(
+            select(pm.c.sender_id, pm.c.recipient_id, func.count())
+            .where(pm.c.delivered.is_(None))
+            .group_by(pm.c.sender_id, pm.c.recipient_id)
+        )
+        self.waiting.clear()
+        self.waiting_pair.clear()
+        for sender, recipient, count in rows:
+            self.waiting[recipient] = self.waiting.get(recipient, 0) + int(count)
+            self.waiting_pair[(sender, recipient)] = int(count)
+
+    # -- sending -----------------------------------------------------------------------
+
+    def check(self, sender: User, recipient: User) -> bool:
+        """True if ``recipient`` is online now; if away, refuse what may not be kept.
+
+        Raises before anything is counted or stored.
+        """
+        if self.online(recipient.id):
+            return True
+        if recipient.guest:
+            raise SalonError("forbidden", Msg("error-pm-guest-gone", name=recipient.name))
+        if sender.guest:
+            raise SalonError("forbidden", Msg("error-pm-guest-sender", name=recipient.name))
+        if self.waiting.get(recipient.id, 0) >= self.limits.offline_messages_per_recipient:
+            raise SalonError(
+                "quota",
+                Msg(
+                    "error-pm-mailbox-full",
+                    name=recipient.name,
+                    max=self.limits.offline_messages_per_recipient,
+                ),
+            )
+        if (
+            self.waiting_pair.get((sender.id, recipient.id), 0)
+            >= self.limits.offline_messages_per_sender
+        ):
+            raise SalonError(
+                "quota",
+                Msg(
+                    "error-pm-pair-full",
+                    name=recipient.name,
+                    max=self.limits.offline_messages_per_sender,
+                ),
+            )
+        return False
+
+    async def post(self, sender: User, recipient: User, text: str, me: bool) -> bool:
+        """Store one message; True if it goes out now, False if it waits for the recipient.
+
+        Call :meth:`check` first. If the recipient came or went while the
+        message was being stored, the stored state is corrected: a message
+        marked delivered to someone who just left is kept for them, and one
+        kept for someone who just came back is delivered by the caller's
+        :meth:`deliver` (see ``Salon._chat_private``).
+        """
+        live = self.check(sender, recipient)
+        message_id = await self.new_id()
+        now = self.clock()
+        if not live:
+            self._count(sender.id, recipient.id, +1)  # reserved before waiting
+        row = {
+            "id": message_id,
+            "sender_id": sender.id,
+            "recipient_id": recipient.id,
+            "text": text,
+            "me": me,
+            "created": now,
+            "delivered": now if live else None,
+        }
+        try:
+            await self.store.write([(insert(m.private_messages), row)])
+        except Exception:
+            if not live:
+                self._count(sender.id, recipient.id, -1)
+            raise SalonError("internal", Msg("error-message-not-stored")) from None
+        if live and not self.online(recipient.id) and not recipient.guest:
+            await self._unmark(message_id, sender.id, recipient.id)
+            return False
+        return live
+
+    async def _unmark(self, message_id: int, sender: int, recipient: int) -> None:
+        """The recipient left while their message was stored: keep it for them."""
+        pm = m.private_messages
+        try:
+            await self.store.write([(update(pm).where(pm.c.id == message_id), {"delivered": None})])
+        except Exception:
+            log.exception("could not keep private message %s for later", message_id)
+            return
+        self._count(sender, recipient, +1)
+
+    def _count(self, sender: int, recipient: int, change: int) -> None:
+        total = self.waiting.get(recipient, 0) + change
+        pair = self.waiting_pair.get((sender, recipient), 0) + change
+        if total > 0:
+            self.waiting[recipient] = total
+        else:
+            self.waiting.pop(recipient, None)
+        if pair > 0:
+            self.waiting_pair[(sender, recipient)] = pair
+        else:
+            self.waiting_pair.pop((sender, recipient), None)
+
+    # -- delivering --------------------------------------------------------------------
+
+    async def deliver(self, user: User, conn: Connection, name_of: Callable[[int], str]) -> int:
+        """Send ``user`` (on ``conn``) the messages kept for them, oldest first.
+
+        Each becomes a ``chat`` message with ``offline`` true, the time it was
+        ``sent`` and its ``sentence``; once the socket has taken them all they
+        are marked delivered. Returns how many were marked (0 if the socket
+        dropped first: they wait for the next ``hello``).
+        """
+        if user.guest or not self.waiting.get(user.id):
+            return 0
+        async with self._delivering.setdefault(user.id, asyncio.Lock()):
+            return await self._deliver(user, conn, name_of)
+
+    async def _deliver(self, user: User, conn: Connection, name_of: Callable[[int], str]) -> int:
+        if not self.waiting.get(user.id) or conn.closed:
+            return 0
+        pm = m.private_messages
+        rows = await self.store.read(
+            select(pm)
+            .where(pm.c.recipient_id == user.id, pm.c.delivered.is_(None))
+            .order_by(pm.c.id)
+            .limit(self.limits.offline_messages_per_recipient)
+        )
+        if not rows or conn.closed:
+            return 0
+        for row in rows:
+            conn.put(self._message(row, user, conn.lang, name_of(row.sender_id)))
+        try:
+            await asyncio.wait_for(conn.drained(), DELIVERY_WAIT_S)
+        except TimeoutError:
+            log.warning("private messages for %s still queued; marked delivered", user.name)
+        if conn.closed:
+            return 0
+        ids = [row.id for row in rows]
+        await self.store.write([(update(pm).where(pm.c.id.in_(ids)), {"delivered": self.clock()})])
+        for row in rows:
+            self._count(row.sender_id, user.id, -1)
+        return len(ids)
+
+    @staticmethod
+    def _message(row: Any, user: User, lang: str, sender: str) -> dict[str, Any]:
+        """The ``chat`` message of a kept private message, with its sentence in ``lang``."""
+        return {
+            "v": PROTOCOL,
+            "type": "chat",
+            "table": None,
+            "seq": None,
+            "channel": "chat",
+            "from": sender,
+            "user": row.sender_id,
+            "text": row.text,
+            "me": bool(row.me),
+            "private": True,
+            "to": user.name,
+            "offline": True,
+            "sent": row.created,
+            "sentence": away_sentence(lang, sender, row.text, bool(row.me)),
+        }
