@@ -192,11 +192,12 @@ class Salon:
         await self.store.start()
         await self._load_ids()
         await self.accounts.load()
+        await tablestore.claim_all(self.store)
         now = time.time()
         for table in await tablestore.load_open_tables(self.store, self._rules_for):
             if await self.router.claim(table.id) is None:
                 continue
-            deadlines.restored(table, now)
+            deadlines.restored(table, self.services.timing, now)
             deadlines.refresh(table, self.services.timing, now)
             self.router.run(TableActor(table, self.services))
         self._started = True
@@ -238,7 +239,7 @@ class Salon:
             raise
 
     def _table_closed(self, table: Table) -> None:
-        """A table was stored as closed: forget it here and give its lease up."""
+        """A table was stored as closed (or fenced): forget it here and give its lease up."""
         self.table_address.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
