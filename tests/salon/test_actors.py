@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from _salonkit import Client, make_salon
 from sqlalchemy import func, select, update
 
+from zanzibar.cluster.ports import Lease
 from zanzibar.salon import Salon
 from zanzibar.salon import models as m
 from zanzibar.salon.deadlines import Timing, next_wake, refresh
@@ -203,3 +205,88 @@ async def test_deadlines_follow_the_turn() -> None:
     assert table.clock_deadline is None and table.bot_due == 120.5
     wake = next_wake(table, timing)
     assert wake is not None and (wake.kind, wake.when) == ("bot", 120.5)
+
+
+class SharedLeases:
+    """The :class:`~zanzibar.cluster.ports.Leases` port for nodes in one test, in memory."""
+
+    def __init__(self, node: str, board: dict[int, Lease]) -> None:
+        self.node = node
+        self.board = board
+        self.epochs: dict[int, int] = {}
+
+    async def acquire(self, table: int, floor: int = 0) -> Lease | None:
+        if table in self.board:
+            return None
+        epoch = max(self.epochs.get(table, 0), floor) + 1
+        self.epochs[table] = epoch
+        lease = self.board[table] = Lease(table, self.node, epoch)
+        return lease
+
+    async def owner(self, table: int) -> Lease | None:
+        return self.board.get(table)
+
+    async def renew(self) -> set[int]:
+        return set()
+
+    async def release(self, table: int) -> bool:
+        lease = self.board.get(table)
+        if lease is None or lease.node != self.node:
+            return False
+        del self.board[table]
+        return True
+
+    def held(self) -> dict[int, Lease]:
+        return {t: lease for t, lease in self.board.items() if lease.node == self.node}
+
+    async def close(self) -> None:
+        return None
+
+    def lapse(self) -> None:
+        """This node stopped renewing (it hangs, or died): its leases expire."""
+        for table in list(self.held()):
+            del self.board[table]
+
+
+async def test_a_table_whose_owner_hangs_is_claimed_elsewhere_and_the_old_owner_is_fenced(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
+    board: dict[int, Lease] = {}
+    leases_a, leases_b = SharedLeases("a", board), SharedLeases("b", board)
+    node_a = make_salon(url, leases=leases_a, takeover_delay=60)
+    await node_a.start()
+    node_b: Salon | None = None
+    try:
+        anna, bob, table_id = await two_humans(node_a)
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        node_b = make_salon(url, leases=leases_b, takeover_delay=60)
+        await node_b.start()
+        assert table_id not in node_b.tables  # node a holds its lease
+        leases_a.lapse()  # node a hangs: its lease expires, it still runs the table
+        anna_b = await Client(node_b, "Anna").sign_in(token=anna.token)
+        before = await stored(node_b, table_id)
+        await anna_b.ok("table.join", table=table_id)  # node b claims it, loads it
+        table = node_b.tables[table_id]
+        assert board[table_id].node == "b"
+        assert table.epoch == before["epoch"] + 1
+        assert table.match is not None and len(table.match.log) == 2  # the roll and its die
+        await anna_b.ok("game.action", table=table_id, action={"type": "stop"})
+        claimed = await stored(node_b, table_id)
+        # the join stored that Bob is offline here (his takeover instant), then the action
+        assert claimed["version"] == table.version == before["version"] + 2
+        assert set(claimed["dropped"]) == {"1"}
+        # node a wakes up and writes under its old epoch: refused, nothing stored
+        reply = await bob.refused("chat.say", "internal", table=table_id, text="am I late?")
+        assert "another process" in reply["message"]
+        assert await stored(node_b, table_id) == claimed
+        assert table_id not in node_a.tables
+        texts = [i.data.get("text") for i in table.history.items if i.channel == "chat"]
+        assert "am I late?" not in texts
+        # node a now knows who runs the table, and refuses rather than guessing
+        reply = await bob.refused("chat.say", "internal", table=table_id, text="again")
+        assert "node b" in reply["message"]
+    finally:
+        await node_a.stop()
+        if node_b is not None:
+            await node_b.stop()

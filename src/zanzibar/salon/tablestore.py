@@ -143,8 +143,16 @@ async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
     return (int(rows[0].epoch), int(rows[0].version)) if rows else None
 
 
+async def open_table_ids(store: Store) -> list[int]:
+    """The ids of every open table."""
+    rows = await store.read(select(m.tables.c.id).where(m.tables.c.closed.is_(None)))
+    return [int(row.id) for row in rows]
+
+
 async def load_open_tables(
-    store: Store, rules_for: Callable[[str], GameRules[Any, Any]]
+    store: Store,
+    rules_for: Callable[[str], GameRules[Any, Any]],
+    only: list[int] | None = None,
 ) -> list[Table]:
     """Every open table from its row, its history and the players of its games.
 
@@ -152,9 +160,15 @@ async def load_open_tables(
     played at them (to render those games' events) and the log of each
     running game. Finished games' logs, and everything of closed tables,
     stay in the database until asked for (``GET /api/games/{id}``). A table
-    that cannot be rebuilt is logged and left out.
+    that cannot be rebuilt is logged and left out. ``only``: just these tables
+    (those this process claimed).
     """
-    rows = await store.read(select(m.tables).where(m.tables.c.closed.is_(None)))
+    query = select(m.tables).where(m.tables.c.closed.is_(None))
+    if only is not None:
+        if not only:
+            return []
+        query = query.where(m.tables.c.id.in_(only))
+    rows = await store.read(query)
     if not rows:
         return []
     open_ids = [row.id for row in rows]
