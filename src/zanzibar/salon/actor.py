@@ -33,6 +33,7 @@ from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.mirror import Mirror
+from zanzibar.salon.persistence import Fenced
 from zanzibar.salon.snapshots import Snapshot
 from zanzibar.salon.tables import Table
 
@@ -52,7 +53,7 @@ class ActorServices:
     commit: Callable[[Table, Change], Awaitable[None]]
     mirror: Mirror
     thinker: Thinker
-    #: Called once the table is closed and stored as such.
+    #: Called once the table is closed (and stored as such) or claimed by another process.
     closed: Callable[[Table], None]
     #: Called after each committed change (a hook: e.g. a finished game's ratings).
     committed: list[Callable[[Table, Change], None]] = field(default_factory=list)
@@ -112,18 +113,18 @@ class TableActor:
             self.inbox.put_nowait(_Do(transition, cmd or Command("salon"), None))
 
     def busy(self) -> bool:
-        """Work is queued or running, a bot is to move, or a takeover is due: tests wait for it.
+        """Work is queued or running, a bot is to move, or an immediate takeover: tests wait.
 
-        The turn clock and the pause between rounds are not waited for (their
-        change is, once their timer fired).
+        The turn clock, the pause between rounds and a delayed takeover are not
+        waited for (their change is, once their timer fired).
         """
         if self.closed:
             return False
         if self.processing or self.thinking or not self.inbox.empty():
             return True
-        now = time.time()
         return any(
-            wake.kind == "bot" or (wake.kind == "takeover" and wake.when <= now)
+            wake.kind == "bot"
+            or (wake.kind == "takeover" and self.services.timing.takeover_delay <= 0)
             for wake in deadlines.pending(self.table, self.services.timing, self.thinking)
         )
 
@@ -200,16 +201,37 @@ class TableActor:
         deadlines.refresh(table, self.services.timing, started)
         try:
             await self.services.commit(table, change)
-            deadlines.committed(table, snap.deadlines, time.time() - started)
+            deadlines.committed(
+                table, snap.deadlines, [s.dropped_at for s in snap.seats], time.time() - started
+            )
+        except Fenced:
+            log.warning("table %s was claimed by another process; releasing it", table.id)
+            self._undo(snap, change)
+            self._release()
+            raise SalonError(
+                "internal", "this table is now run by another process; nothing was changed"
+            ) from None
         except Exception:
             log.exception("storing a change of table %s failed; undone", table.id)
-            snap.restore(table)
-            for undo in change.undo:
-                undo()
+            self._undo(snap, change)
             raise SalonError(
                 "internal", "the change could not be stored; nothing was changed"
             ) from None
         self._publish(change, cmd)
+
+    def _undo(self, snap: Snapshot, change: Change) -> None:
+        snap.restore(self.table)
+        for undo in change.undo:
+            undo()
+
+    def _release(self) -> None:
+        """Stop running the table here (closed, or claimed elsewhere): the salon forgets it."""
+        self.closed = True
+        self._disarm()
+        if self._think_task is not None:
+            self._think_task.cancel()
+        self.services.mirror.closed(self.table.id)
+        self.services.closed(self.table)
 
     def _publish(self, change: Change, cmd: Command) -> None:
         table = self.table
@@ -228,12 +250,7 @@ class TableActor:
             except Exception:
                 log.exception("a hook failed after a change of table %s", table.id)
         if change.close:
-            self.closed = True
-            self._disarm()
-            if self._think_task is not None:
-                self._think_task.cancel()
-            mirror.closed(table.id)
-            self.services.closed(table)
+            self._release()
 
     # -- time --------------------------------------------------------------------------------
 

@@ -74,10 +74,12 @@ def refresh(table: Table, timing: Timing, now: float) -> None:
             holder.dropped_at = None
 
 
-def committed(table: Table, before: tuple[object, ...], took: float) -> None:
+def committed(
+    table: Table, before: tuple[object, ...], dropped_before: list[float | None], took: float
+) -> None:
     """Deadlines set by a change count from its commit: people get the whole delay.
 
-    ``before``: the table's deadlines before the change (a snapshot's); the
+    ``before``, ``dropped_before``: the table's deadlines before the change; the
     ones the change set are moved on by ``took``, the seconds storing it took
     (a slow commit must not eat a round's pause or a turn's clock). The
     stored instants stay as they were, earlier by that much: after a restart
@@ -90,15 +92,25 @@ def committed(table: Table, before: tuple[object, ...], took: float) -> None:
         table.pause_until += took
     if table.bot_due is not None and table.bot_due != old_bot:
         table.bot_due += took
+    for index, holder in enumerate(table.seats):
+        old = dropped_before[index] if index < len(dropped_before) else None
+        if holder.dropped_at is not None and holder.dropped_at != old:
+            holder.dropped_at += took
 
 
-def restored(table: Table, now: float, online: set[int] | None = None) -> None:
-    """After loading a stored table: its clock's key, and the seats whose players are offline.
+def restored(table: Table, timing: Timing, now: float, online: set[int] | None = None) -> None:
+    """After loading a stored table: its stored deadlines, and the seats whose players are offline.
 
-    A running game's seated players who are not online (after a restart,
-    nobody is) count as dropped from ``now`` unless a drop was stored: the
-    stored instant is kept.
+    The stored instants are kept (a crash gives nobody a fresh clock), but
+    never later than a delay started now with this salon's settings would
+    end (a salon restarted with a shorter pause ends the pause sooner). A
+    running game's seated players who are not online (after a restart,
+    nobody is) count as dropped from ``now`` unless a drop was stored.
     """
+    if table.pause_until is not None:
+        table.pause_until = min(table.pause_until, now + timing.round_pause)
+    if table.clock_deadline is not None and table.clock:
+        table.clock_deadline = min(table.clock_deadline, now + table.clock * timing.clock_scale)
     match = table.match
     if table.clock_deadline is not None and match is not None and match.to_act is not None:
         table.clock_key = (table.game_id, len(match.log), match.to_act)

@@ -88,6 +88,16 @@ tables = Table(
     Column("banned", JSON, nullable=False),
     Column("created", Float, nullable=False),
     Column("closed", Float, nullable=True),
+    #: The fence: raised at each claim by a process; the count of committed changes.
+    Column("epoch", Integer, nullable=False, server_default="0"),
+    Column("version", Integer, nullable=False, server_default="0"),
+    #: Stored deadlines (wall-clock instants): the seat a timed-out turn went to a bot
+    #: for, when the running turn clock ends, when the pause between rounds ends, and
+    #: {seat: instant} of players dropped mid-game.
+    Column("clock_seat", Integer, nullable=True),
+    Column("clock_deadline", Float, nullable=True),
+    Column("pause_until", Float, nullable=True),
+    Column("dropped", JSON, nullable=True),
 )
 
 history = Table(
@@ -169,3 +179,28 @@ friend_settings = Table(
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True, autoincrement=False),
     Column("alerts", Boolean, nullable=False),
 )
+
+applied_commands = Table(
+    "applied_commands",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+    #: The router's id of a forwarded command (resent with the same id after a failover).
+    Column("cmd_id", String(64), primary_key=True),
+    #: The table's version the command produced.
+    Column("version", Integer, nullable=False),
+    #: applied, refused or expired
+    Column("status", String(16), nullable=False),
+    Column("reply", JSON, nullable=True),
+    Column("created", Float, nullable=False),
+)
+Index("ix_applied_commands_created", applied_commands.c.created)
+
+table_members = Table(
+    "table_members",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+    #: The seat held, or null for a spectator.
+    Column("seat", Integer, nullable=True),
+)
+Index("ix_table_members_table", table_members.c.table_id)

@@ -60,6 +60,34 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: A statement and its parameters (a dict, or a list of dicts for executemany).
 Op = tuple[Executable, Any]
 
+#: Execution option marking a fenced statement: it must change exactly one row.
+FENCE = "zanzibar_fence"
+
+
+class Fenced(Exception):
+    """A fenced write matched no row: another process claimed the table since.
+
+    The transaction it ran in is rolled back; in a group commit the other
+    jobs are then retried one by one, so only the fenced one fails.
+    """
+
+
+def fenced(statement: Executable) -> Executable:
+    """``statement`` (an UPDATE) that must change exactly one row, else :class:`Fenced`."""
+    return statement.execution_options(**{FENCE: True})
+
+
+def _log_failure(exc: Exception) -> None:
+    if isinstance(exc, Fenced):
+        log.warning("fenced write refused: %s", exc)
+    else:
+        log.error("database write failed", exc_info=exc)
+
+
+def _check_fence(statement: Executable, rowcount: int) -> None:
+    if statement.get_execution_options().get(FENCE) and rowcount != 1:
+        raise Fenced(f"a fenced write changed {rowcount} rows instead of one")
+
 
 def alembic_config(url: str) -> Config:
     """An Alembic configuration pointing at the packaged migrations."""
@@ -283,7 +311,7 @@ class Store:
                     job.done.set_result(None)
         except Exception as exc:
             if len(jobs) == 1:
-                log.exception("database write failed")
+                _log_failure(exc)
                 if not jobs[0].done.done():
                     jobs[0].done.set_exception(exc)
                 return
@@ -312,7 +340,7 @@ class Store:
             # rolled back; a fresh connection for what follows, whatever state this one is in
             self._drop_writer_conn()
             if len(jobs) == 1:
-                log.exception("database write failed")
+                _log_failure(exc)
                 return [exc]
         return [self._run_sync([job])[0] for job in jobs]
 
@@ -428,9 +456,9 @@ class InsertPlans:
 def _execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None = None) -> None:
     for statement, params in ops:
         if params is None:
-            conn.execute(statement)
+            _check_fence(statement, conn.execute(statement).rowcount)
         elif plans is None or not _fast_insert(conn, statement, params, plans):
-            conn.execute(statement, params)
+            _check_fence(statement, conn.execute(statement, params).rowcount)
 
 
 def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
@@ -461,6 +489,7 @@ def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: In
 async def _execute(conn: AsyncConnection, ops: Sequence[Op]) -> None:
     for statement, params in ops:
         if params is None:
-            await conn.execute(statement)
+            result = await conn.execute(statement)
         else:
-            await conn.execute(statement, params)
+            result = await conn.execute(statement, params)
+        _check_fence(statement, result.rowcount)

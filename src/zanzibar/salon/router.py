@@ -4,15 +4,18 @@ A table is run by exactly one node at a time, the holder of its lease
 (:class:`zanzibar.cluster.ports.Leases`). The router keeps the actors of the
 tables this node holds; a command for one of them goes straight into its
 inbox, with no encoding. For any other table it asks the leases who owns it:
-nobody means the table does not exist (or is closed); another node means the
-command must travel over the :class:`zanzibar.cluster.ports.Link` to that
-node, which this salon does not do yet (a single node holds every table: the
-in-process :class:`zanzibar.cluster.local.LocalLeases` grants them all).
+nobody means the table is run nowhere (its owner died, or it does not
+exist): this node claims it and loads it from the database, or answers
+``not_found``; another node means the command must travel over the
+:class:`zanzibar.cluster.ports.Link` to that node, which this salon does not
+do yet (with the in-process :class:`zanzibar.cluster.local.LocalLeases`, one
+node holds every table).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 
 from zanzibar.cluster.ports import Lease, Leases, Link
 from zanzibar.salon.actor import TableActor, Transition
@@ -24,13 +27,21 @@ from zanzibar.salon.tables import Table
 class Router:
     """The actors of the tables this node owns, and the way to the others."""
 
-    def __init__(self, leases: Leases, link: Link | None = None) -> None:
+    def __init__(
+        self,
+        leases: Leases,
+        link: Link | None = None,
+        load: Callable[[int], Awaitable[TableActor | None]] | None = None,
+    ) -> None:
         self.leases = leases
         self.link = link
+        #: Loads a table this node just took the lease of, from the database (None: closed).
+        self.load = load
         #: The tables this node runs, by id.
         self.actors: dict[int, TableActor] = {}
         #: The lease under which each local table runs.
         self.lease_of: dict[int, Lease] = {}
+        self._claiming: dict[int, asyncio.Lock] = {}
 
     @property
     def node(self) -> str:
@@ -61,18 +72,51 @@ class Router:
         return self.actors.get(table_id)
 
     async def find(self, table_id: int | None) -> TableActor:
-        """The actor of ``table_id``; ``not_found`` if no node runs it."""
+        """The actor of ``table_id``; ``not_found`` if it does not exist (or is closed).
+
+        A table nobody runs (its owner died, its lease lapsed) is claimed
+        here: lease, then a new epoch in the database (which fences the old
+        owner), then loaded with its stored deadlines.
+        """
         actor = self.local(table_id)
         if actor is not None and not actor.closed:
             return actor
-        lease = await self.leases.owner(table_id) if table_id is not None else None
+        if table_id is None:
+            raise SalonError("not_found", "there is no such table")
+        lease = await self.leases.owner(table_id)
         if lease is None or lease.node == self.node:
-            raise SalonError("not_found", f"there is no table {table_id}")
+            actor = await self._claim_and_load(table_id)
+            if actor is None:
+                raise SalonError("not_found", f"there is no table {table_id}")
+            return actor
         raise SalonError(
             "internal",
             f"table {table_id} is run by node {lease.node}, which this node cannot reach;"
             " nothing was changed",
         )
+
+    async def _claim_and_load(self, table_id: int) -> TableActor | None:
+        if self.load is None:
+            return None
+        lock = self._claiming.setdefault(table_id, asyncio.Lock())
+        async with lock:  # two commands for one unclaimed table: one claim
+            actor = self.local(table_id)
+            if actor is not None and not actor.closed:
+                return actor
+            if self.lease_of.get(table_id) is None and await self.claim(table_id) is None:
+                return None
+            try:
+                actor = await self.load(table_id)
+            except Exception:
+                await self.release(table_id)
+                raise
+            finally:
+                self._claiming.pop(table_id, None)
+            if actor is None:
+                await self.release(table_id)
+                return None
+            self.run(actor)
+            return actor
 
     async def call(self, table_id: int | None, transition: Transition, cmd: Command) -> None:
         """Hand ``cmd`` to the table's actor and wait until it is applied (or refused)."""

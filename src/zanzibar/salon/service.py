@@ -142,7 +142,12 @@ class Salon:
         self._janitor_task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[Any]] = set()
         self.thinker = Thinker(bot_threads)
-        self.router = Router(leases or LocalLeases(), link)
+        # One node alone loads every open table at start: a table it does not run does
+        # not exist, and an unknown id costs no database write. Among several nodes, a
+        # table nobody runs (its owner died) is claimed by the first node asked for it.
+        self.router = Router(
+            leases or LocalLeases(), link, None if leases is None else self._load_claimed
+        )
         self.tables = TablesView(self.router)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
@@ -213,16 +218,39 @@ class Salon:
         await self.accounts.load()
         await self.mailbox.load()
         await self.friends.load()
+        ids = await tablestore.open_table_ids(self.store)
+        claimed = [tid for tid in ids if await self.router.claim(tid) is not None]
+        if len(claimed) == len(ids):
+            await tablestore.claim_all(self.store)  # one statement: the usual single node
+        else:
+            for table_id in claimed:
+                await tablestore.claim(self.store, table_id)
         now = time.time()
-        for table in await tablestore.load_open_tables(self.store, self._rules_for):
-            if await self.router.claim(table.id) is None:
-                continue
-            deadlines.restored(table, now)
-            deadlines.refresh(table, self.services.timing, now)
-            self.router.run(TableActor(table, self.services))
+        loaded = await tablestore.load_open_tables(self.store, self._rules_for, claimed)
+        for table in loaded:
+            self.router.run(self._actor_of(table, now))
+        for table_id in set(claimed) - {t.id for t in loaded}:
+            await self.router.release(table_id)
         self._started = True
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
+
+    def _actor_of(self, table: Table, now: float) -> TableActor:
+        """The actor of a table just loaded from the database, its stored deadlines armed."""
+        online = {u for u in table.humans() if self.gateway.connected(u)}
+        deadlines.restored(table, self.services.timing, now, online)
+        deadlines.refresh(table, self.services.timing, now)
+        return TableActor(table, self.services)
+
+    async def _load_claimed(self, table_id: int) -> TableActor | None:
+        """A table this node just took the lease of (its owner died): a new epoch, then loaded."""
+        if await tablestore.claim(self.store, table_id) is None:
+            return None
+        tables = await tablestore.load_open_tables(self.store, self._rules_for, [table_id])
+        if not tables:
+            return None
+        log.info("table %s claimed and loaded (epoch %s)", table_id, tables[0].epoch)
+        return self._actor_of(tables[0], time.time())
 
     async def _janitor(self) -> None:
         """Close tables left idle: no game running, nobody watching, no seated person online."""
@@ -271,7 +299,7 @@ class Salon:
         task.add_done_callback(log_failure)
 
     def _table_closed(self, table: Table) -> None:
-        """A table was stored as closed: forget it here and give its lease up."""
+        """A table was stored as closed (or fenced): forget it here and give its lease up."""
         self.table_address.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))

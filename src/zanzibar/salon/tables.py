@@ -80,6 +80,9 @@ class Table:
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
+    #: The fence: the claim this process runs the table under, and its committed changes.
+    epoch: int = 0
+    version: int = 0
     #: The table row as last stored (to skip writing it when unchanged; empty: never stored).
     stored_row: dict[str, Any] = field(default_factory=dict)
     #: Deadlines (wall-clock instants, see :mod:`zanzibar.salon.deadlines`): the turn
@@ -327,6 +330,18 @@ class Table:
             "game_id": self.game_id,
             "seats": [s.to_json() for s in self.seats],
             "banned": sorted(self.banned),
+        }
+
+    def deadline_row(self) -> dict[str, Any]:
+        """The stored deadlines (see :mod:`zanzibar.salon.deadlines`)."""
+        dropped = {
+            str(i): s.dropped_at for i, s in enumerate(self.seats) if s.dropped_at is not None
+        }
+        return {
+            "clock_seat": self.clock_seat,
+            "clock_deadline": self.clock_deadline,
+            "pause_until": self.pause_until,
+            "dropped": dropped or None,
         }
 
 

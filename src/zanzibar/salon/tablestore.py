@@ -21,7 +21,7 @@ from zanzibar.engine.rules import GameRules
 from zanzibar.salon import models as m
 from zanzibar.salon.changes import Change
 from zanzibar.salon.history import History, Item
-from zanzibar.salon.persistence import Op, Store
+from zanzibar.salon.persistence import Op, Store, fenced
 from zanzibar.salon.records import read_match_record
 from zanzibar.salon.seats import Seat
 from zanzibar.salon.tables import GameInfo, Table
@@ -30,15 +30,40 @@ log = logging.getLogger(__name__)
 
 
 def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict[str, Any]]:
-    """The statements storing ``change`` and the table row they store."""
+    """The statements storing ``change``, and the table's stored columns after it.
+
+    The first change of a table inserts its row (version 1); every later one
+    goes through the fence: ``UPDATE tables SET version = v + 1, <changed
+    columns> WHERE id = t AND epoch = e AND version = v``, which raises
+    :class:`~zanzibar.salon.persistence.Fenced` (and stores nothing of the
+    change) if another process claimed the table since.
+    """
     ops: list[Op] = []
-    row = table.row()
+    row = {**table.row(), **table.deadline_row()}
     if not table.stored_row:
         ops.append(
-            (insert(m.tables), {**row, "id": table.id, "created": table.created, "closed": None})
+            (
+                insert(m.tables),
+                {
+                    **row,
+                    "id": table.id,
+                    "created": table.created,
+                    "closed": None,
+                    "epoch": table.epoch,
+                    "version": table.version + 1,
+                },
+            )
         )
-    elif row != table.stored_row:  # most moves change only the game, not the table
-        ops.append((update(m.tables).where(m.tables.c.id == table.id), row))
+    else:
+        stored = table.stored_row
+        values = {k: v for k, v in row.items() if stored.get(k) != v}
+        values["version"] = table.version + 1
+        fence = update(m.tables).where(
+            (m.tables.c.id == table.id)
+            & (m.tables.c.epoch == table.epoch)
+            & (m.tables.c.version == table.version)
+        )
+        ops.append((fenced(fence), values))
     if table.staged:
         ops.append(
             (
@@ -59,16 +84,75 @@ def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict
     return ops, row
 
 
+def touches(table: Table, change: Change) -> bool:
+    """Whether the change stores anything (a question answered, say, does not)."""
+    if change.ops or table.staged or not table.stored_row:
+        return True
+    row = table.stored_row
+    return row != {**table.row(), **table.deadline_row()}
+
+
 async def commit(store: Store, table: Table, change: Change) -> None:
-    """Store the change in one transaction (nothing at all if nothing changed)."""
+    """Store the change in one fenced transaction (nothing at all if nothing changed).
+
+    Raises :class:`~zanzibar.salon.persistence.Fenced` if the table was
+    claimed by another process: nothing of the change is stored.
+    """
+    if not touches(table, change):
+        return
     ops, row = change_ops(table, change, time.time())
-    if ops:
-        await store.write(ops)
+    await store.write(ops)
+    table.version += 1
     table.stored_row = row
 
 
+async def claim_all(store: Store) -> None:
+    """This process claims every open table: their epochs move on (at start).
+
+    Any other process still running one of them is fenced from now on.
+    """
+    await store.write(
+        [
+            (
+                update(m.tables)
+                .where(m.tables.c.closed.is_(None))
+                .values(epoch=m.tables.c.epoch + 1),
+                None,
+            )
+        ]
+    )
+
+
+async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
+    """Claim one open table: its (new epoch, version), or None if it is closed or unknown."""
+    await store.write(
+        [
+            (
+                update(m.tables)
+                .where((m.tables.c.id == table_id) & m.tables.c.closed.is_(None))
+                .values(epoch=m.tables.c.epoch + 1),
+                None,
+            )
+        ]
+    )
+    rows = await store.read(
+        select(m.tables.c.epoch, m.tables.c.version).where(
+            (m.tables.c.id == table_id) & m.tables.c.closed.is_(None)
+        )
+    )
+    return (int(rows[0].epoch), int(rows[0].version)) if rows else None
+
+
+async def open_table_ids(store: Store) -> list[int]:
+    """The ids of every open table."""
+    rows = await store.read(select(m.tables.c.id).where(m.tables.c.closed.is_(None)))
+    return [int(row.id) for row in rows]
+
+
 async def load_open_tables(
-    store: Store, rules_for: Callable[[str], GameRules[Any, Any]]
+    store: Store,
+    rules_for: Callable[[str], GameRules[Any, Any]],
+    only: list[int] | None = None,
 ) -> list[Table]:
     """Every open table from its row, its history and the players of its games.
 
@@ -76,9 +160,15 @@ async def load_open_tables(
     played at them (to render those games' events) and the log of each
     running game. Finished games' logs, and everything of closed tables,
     stay in the database until asked for (``GET /api/games/{id}``). A table
-    that cannot be rebuilt is logged and left out.
+    that cannot be rebuilt is logged and left out. ``only``: just these tables
+    (those this process claimed).
     """
-    rows = await store.read(select(m.tables).where(m.tables.c.closed.is_(None)))
+    query = select(m.tables).where(m.tables.c.closed.is_(None))
+    if only is not None:
+        if not only:
+            return []
+        query = query.where(m.tables.c.id.in_(only))
+    rows = await store.read(query)
     if not rows:
         return []
     open_ids = [row.id for row in rows]
@@ -151,14 +241,22 @@ async def load_table(
         banned=set(row.banned or []),
         created=row.created,
         history=History(items),
+        epoch=row.epoch,
+        version=row.version,
+        clock_seat=row.clock_seat,
+        clock_deadline=row.clock_deadline,
+        pause_until=row.pause_until,
     )
+    for seat, instant in (row.dropped or {}).items():
+        if 0 <= int(seat) < len(table.seats):
+            table.seats[int(seat)].dropped_at = float(instant)
     for game_id, plist in players.items():
         table.games[game_id] = GameInfo(
             game_id, tuple(p.name for p in plist), tuple(p.user_id for p in plist)
         )
     if row.game_id is not None:
         table.match = await load_match(store, rules, row.game_id)
-    table.stored_row = table.row()
+    table.stored_row = {**table.row(), **table.deadline_row()}
     return table
 
 

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from alembic import context, op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
