@@ -493,9 +493,15 @@ def start_server(
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc)."""
+    user, system = cpu_split(pid)
+    return user + system
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    return int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
 class CpuSampler:
@@ -506,6 +512,8 @@ class CpuSampler:
 
         self.pid = pid
         self.samples: list[tuple[float, float]] = []
+        #: (time, system CPU seconds): the kernel's share (sockets, files)
+        self.system: list[tuple[float, float]] = []
         self.machine: list[tuple[float, float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -514,7 +522,10 @@ class CpuSampler:
     def _run(self) -> None:
         for _ in range(1_000_000):
             try:
-                self.samples.append((time.time(), cpu_seconds(self.pid)))
+                now = time.time()
+                user, system = cpu_split(self.pid)
+                self.samples.append((now, user + system))
+                self.system.append((now, system))
                 self.machine.append((time.time(), *machine_cpu()))
             except (OSError, IndexError, ValueError):
                 return
@@ -525,9 +536,10 @@ class CpuSampler:
         self._stop.set()
         self._thread.join(timeout=5)
 
-    def between(self, start: float, end: float) -> float:
-        """CPU seconds used between two wall-clock times (nearest samples)."""
-        inside = [cpu for t, cpu in self.samples if start <= t <= end]
+    def between(self, start: float, end: float, system: bool = False) -> float:
+        """CPU seconds used between two wall-clock times (nearest samples); or system only."""
+        samples = self.system if system else self.samples
+        inside = [cpu for t, cpu in samples if start <= t <= end]
         return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
 
     def machine_busy(self, start: float, end: float) -> float:
@@ -647,9 +659,11 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         side.server_window = end - start
         side.machine_busy = sampler.machine_busy(start, end)
         side.pressure = cpu_pressure()
+        system = sampler.between(start, end, system=True)
         print(
             f"server CPU in the window: {side.server_cpu:.1f} s over {end - start:.1f} s "
-            f"({100 * side.server_cpu / (end - start):.0f}% of one core)"
+            f"({100 * side.server_cpu / (end - start):.0f}% of one core; in the kernel "
+            f"{system:.1f} s, sockets and files)"
         )
         if side.actions and side.server_cpu == side.server_cpu:
             print(
