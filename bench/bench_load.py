@@ -27,6 +27,9 @@ into a temporary directory, put first on that server's path), then against
 this tree's: the last lines set their CPU per action, actions/s and latencies
 side by side. ``--rounds N`` alternates N pairs and keeps each side's best
 (least CPU per action) round; ``--reference none`` runs this tree alone.
+With 200 players at 60 tables, 2 rounds, on the 2-CPU machine shared with
+other jobs (load average about 15): 2.82 ms of server CPU per player action
+for 0a9f166, 1.75 ms for issue 11's cheaper actions (ratio 0.62).
 
 Loops are bounded by ``--duration`` and by the number of players; only
 127.0.0.1 is ever contacted.
