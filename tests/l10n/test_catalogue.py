@@ -209,3 +209,22 @@ def test_listeners_who_hear_the_same_words_cost_one_formatting(
     counts = [voice.say(Msg("voice-test-tokens", n=n), Listener(n, names)) for n in (2, 1, 2)]
     assert counts == ["2 jetons", "1 jeton", "2 jetons"]
     assert formatted.count("voice-test-tokens") == 2
+
+
+def test_a_listener_not_named_hears_what_a_spectator_hears() -> None:
+    voice = Voice("en", Catalogue())
+    names = ["Anna", "Bruno", "Chloé"]
+    turn = Msg("voice-test-turn", name=Seat(1))
+    assert turn.seats() == frozenset({1})
+    for seat in (0, 2):
+        assert voice.say(turn, Listener(seat, names)) == voice.say(turn, Listener(None, names))
+    assert voice.say(turn, Listener(1, names)) != voice.say(turn, Listener(0, names))
+
+
+def test_a_message_keeps_its_hash_and_words_through_pickling() -> None:
+    import pickle
+
+    nested = Msg("voice-test-turn", name=Seat(0), extra=Msg("voice-test-tokens", n=2))
+    again = pickle.loads(pickle.dumps(nested))
+    assert again == nested and hash(again) == hash(nested)
+    assert again.seats() == frozenset({0})

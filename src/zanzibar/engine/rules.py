@@ -10,6 +10,7 @@ three conditions: a seat must act (``to_act``), dice must be thrown
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -191,9 +192,15 @@ class GameRules(abc.ABC, Generic[S, A]):
         """One short sentence for a screen reader, in ``lang``, from ``viewer``'s seat.
 
         Every client (terminal, web, replay) goes through here, so the same
-        event reads the same everywhere.
+        event reads the same everywhere. The salon renders each event once
+        per player of the table: the event's message is made once (and kept
+        a while), so its words are found again for every listener.
         """
-        return Voice(lang).say(self.message_of(event), Listener(viewer, tuple(names)))
+        try:
+            msg = _message_of(self, event)
+        except TypeError:  # rules or an event that cannot be hashed: made each time
+            msg = self.message_of(event)
+        return Voice(lang).say(msg, Listener(viewer, tuple(names)))
 
     @abc.abstractmethod
     def describe(
@@ -218,3 +225,13 @@ class GameRules(abc.ABC, Generic[S, A]):
     @abc.abstractmethod
     def make_bot(self, level: str, options: Mapping[str, Any], seed: int = 0) -> Bot[S, A]:
         """A bot of the given level for a game played with these options."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _message_of(rules: GameRules[Any, Any], event: Event) -> Msg:
+    """``rules.message_of(event)``, remembered: a message depends on its event alone.
+
+    Events are frozen values, so equal events (the same one decoded for each
+    listener) share one message, its hash and its list of seats.
+    """
+    return rules.message_of(event)

@@ -64,19 +64,44 @@ class Msg:
     True
     """
 
-    __slots__ = ("args", "id")
+    __slots__ = ("_hash", "_seats", "args", "id")
 
     def __init__(self, id: str, /, **args: Arg) -> None:
         if not id or not isinstance(id, str):
             raise ValueError(f"a message id must be a non-empty string, not {id!r}")
         self.id = id
         self.args: Mapping[str, Any] = {k: _freeze(v) for k, v in args.items()}
+        self._hash: int | None = None
+        self._seats: frozenset[int] | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Msg) and self.id == other.id and self.args == other.args
 
     def __hash__(self) -> int:
-        return hash((self.id, tuple(sorted(self.args.items()))))
+        # a message is never changed once made: its hash is computed once (a sentence
+        # is looked up by its message several times on its way to every listener)
+        if self._hash is None:
+            self._hash = hash((self.id, tuple(sorted(self.args.items()))))
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # without the cached hash: string hashes differ from one process to another
+        return (_remade, (self.id, dict(self.args)))
+
+    def seats(self) -> frozenset[int]:
+        """Every seat this message names, in its arguments and the messages inside them.
+
+        A listener whose seat is not among them hears the same words as a
+        spectator (nobody is "you"), which lets those sentences be shared.
+
+        >>> sorted(Msg("a", name=Seat(2), sub=Msg("b", of=(Seat(0), "x"))).seats())
+        [0, 2]
+        """
+        if self._seats is None:
+            found: set[int] = set()
+            _collect_seats(self.args.values(), found)
+            self._seats = frozenset(found)
+        return self._seats
 
     def __repr__(self) -> str:
         inner = "".join(f", {k}={v!r}" for k, v in self.args.items())
@@ -91,6 +116,21 @@ class Msg:
         """Inverse of :meth:`to_json`."""
         args = obj.get("args") or {}
         return cls(str(obj["id"]), **{str(k): _arg_from_json(v) for k, v in args.items()})
+
+
+def _remade(id: str, args: dict[str, Any]) -> Msg:
+    """A message again from its id and arguments (unpickling)."""
+    return Msg(id, **args)
+
+
+def _collect_seats(values: Any, found: set[int]) -> None:
+    for value in values:
+        if isinstance(value, Seat):
+            found.add(value.index)
+        elif isinstance(value, Msg):
+            found.update(value.seats())
+        elif isinstance(value, tuple | list):
+            _collect_seats(value, found)
 
 
 def _arg_to_json(value: Any) -> Any:

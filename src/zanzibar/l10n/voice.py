@@ -98,6 +98,8 @@ class Voice:
         """
         if isinstance(msg, str):
             msg = Msg(msg)
+        if listener.seat is not None and listener.seat not in msg.seats():
+            listener = Listener(None, listener.names)  # not named: hears what a spectator hears
         try:
             key: Any = (self.lang, self.strict, msg, listener)
             hash(key)

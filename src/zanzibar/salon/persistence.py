@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, make_url
@@ -129,7 +131,7 @@ def make_sync_writer_engine(url: str, durable: bool = False) -> Engine | None:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return None
-    engine = create_engine(parsed.set(drivername="sqlite"))
+    engine = create_engine(parsed.set(drivername="sqlite"), json_serializer=dump_json)
     _sqlite_pragmas(engine, durable)
     if not durable:
 
@@ -142,6 +144,24 @@ def make_sync_writer_engine(url: str, durable: bool = False) -> Engine | None:
 
 #: Any constant: the PostgreSQL advisory lock held while migrating.
 MIGRATION_LOCK = 0x7A616E7A
+
+
+def dump_json(value: Any) -> str:
+    r"""A JSON column's text, written by orjson (compact, UTF-8; several times faster).
+
+    What orjson refuses (a lone surrogate in an old chat line, an integer
+    beyond 64 bits, a key that is not a string) is written by ``json`` as
+    before. Either text reads back as the same value.
+
+    >>> dump_json({"dice": [4, 2, 1], "text": "é"})
+    '{"dice":[4,2,1],"text":"é"}'
+    >>> dump_json({"text": "a\ud800"})
+    '{"text": "a\\ud800"}'
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value)
 
 
 async def migrate(engine: AsyncEngine, url: str) -> None:

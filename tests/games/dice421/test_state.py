@@ -128,3 +128,15 @@ def test_specific_corruptions() -> None:
     del missing["pot"]
     with pytest.raises(CorruptDataError):
         state_from_json(missing)
+
+
+def test_the_options_of_a_state_are_every_field_in_order() -> None:
+    from dataclasses import asdict
+
+    from zanzibar.games.dice421.options import OPTIONS, Config
+
+    for preset in OPTIONS.presets:
+        config = Config.from_options(OPTIONS.resolve(preset.name, {}))
+        options = config.to_options()
+        assert list(options.items()) == list(asdict(config).items())
+        assert Config.from_options(options) == config

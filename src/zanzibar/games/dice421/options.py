@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from zanzibar.engine.options import OptionSchema, OptionSpec, Preset
@@ -194,9 +194,17 @@ class Config:
         return cls(**OPTIONS.validate(dict(options)))
 
     def to_options(self) -> dict[str, Any]:
-        """The option values as a plain dict."""
-        return asdict(self)
+        """The option values as a plain dict.
+
+        Every field is a plain value, so no deep copy (``asdict``) is needed:
+        this runs for every view the salon sends.
+        """
+        return {name: getattr(self, name) for name in _CONFIG_FIELDS}
 
     def rolls_allowed(self, phase: str) -> int:
         """The roll limit of the first player of a turn in ``phase``."""
         return 1 if phase == "charge" and self.dry_charge else self.max_rolls
+
+
+#: The option names, in the order of Config's fields.
+_CONFIG_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Config))
