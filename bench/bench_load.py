@@ -18,7 +18,15 @@ It prints, for the measured window:
 * beside it, the reference measured in the same run on the same sockets: the
   round trip of a protocol ``ping`` (what the transport alone costs under the
   same load);
-* the CPU time the server process used, to show what limits the figures.
+* the CPU time the server process used, to show what limits the figures,
+  and the server's CPU per player action.
+
+The same load (same seed, same size) first runs against a server made of the
+code of ``REFERENCE_COMMIT`` (``--reference``; extracted with ``git archive``
+into a temporary directory, put first on that server's path), then against
+this tree's: the last lines set their CPU per action, actions/s and latencies
+side by side. ``--rounds N`` alternates N pairs and keeps each side's best
+(least CPU per action) round; ``--reference none`` runs this tree alone.
 
 Loops are bounded by ``--duration`` and by the number of players; only
 127.0.0.1 is ever contacted.
@@ -62,6 +70,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from reference import discard, extract
+
+#: The salon before issue 11's cheaper actions (main, 2026-11-25): "today's figure".
+REFERENCE_COMMIT = "0a9f166"
 READY_PREFIX = "Zanzibar salon ready at "
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -327,11 +339,17 @@ class World:
             raise RuntimeError(f"table.start refused: {started}")
 
     async def pinger(self, deadline: float) -> None:
+        """Ping a few players every 50 ms: one player in 100 (at least one, at most 10).
+
+        The pings scale with the load (200/s at 1,000 players), so that their
+        share of the server's CPU per action is the same at any size.
+        """
         players = list(self.players)
+        per_tick = max(1, min(10, round(len(players) / 100)))
         for _ in range(1_000_000):
             if time.perf_counter() >= deadline:
                 return
-            for player in self.rng.sample(players, min(len(players), 10)):
+            for player in self.rng.sample(players, min(len(players), per_tick)):
                 await player.ping()
             await asyncio.sleep(0.05)
 
@@ -439,10 +457,22 @@ def _worker_entry(args: tuple[Any, ...]) -> WorkerResult:
 
 
 def start_server(
-    data_dir: Path, bot_delay: float, extra_args: tuple[str, ...] = ()
+    data_dir: Path,
+    bot_delay: float,
+    extra_args: tuple[str, ...] = (),
+    source: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], str, Path]:
-    """``zanzibar serve --port 0`` on loopback; (process, url, log path)."""
+    """``zanzibar serve --port 0`` on loopback; (process, url, log path).
+
+    With ``source`` (a ``src`` directory, e.g. a reference commit's), that code
+    is first on the server's path instead of this tree's.
+    """
     log_path = data_dir.parent / "serve.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(source), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [
@@ -462,7 +492,7 @@ def start_server(
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env=env,
         )
     for _ in range(1200):
         for line in log_path.read_text(errors="replace").splitlines():
@@ -675,37 +705,31 @@ def plan_tables(players: int, tables: int, bots: int) -> list[TablePlan]:
     return plans
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=60)
-    parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--bots", type=int, default=1, help="bots per table")
-    parser.add_argument("--game", default="421")
-    parser.add_argument("--duration", type=float, default=15.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--think", type=float, default=0.5, help="mean seconds a player thinks")
-    parser.add_argument("--bot-delay", type=float, default=0.5, help="the server's bot delay")
-    parser.add_argument("--procs", type=int, default=1, help="load-generating processes")
-    parser.add_argument("--server", default=None, help="use a running server (loopback only)")
-    parser.add_argument(
-        "--servers",
-        default=None,
-        metavar="URL,URL,...",
-        help="spread the tables over running nodes, round robin (loopback only)",
-    )
-    parser.add_argument(
-        "--cluster-dir",
-        type=Path,
-        default=None,
-        metavar="D",
-        help="measure the CPU of the nodes, PostgreSQL and Redis that scripts/cluster runs in D",
-    )
-    parser.add_argument("--seed", type=int, default=421)
-    args = parser.parse_args(argv)
-    if args.players > 5000 or args.tables > 2000 or args.duration > 600:
-        raise SystemExit("bounded: at most 5000 players, 2000 tables, 600 s")
+@dataclass
+class Side:
+    """What one server (the reference's code or this tree's) did under the load."""
 
+    label: str
+    actions: int = 0
+    window: float = float("nan")
+    latencies: list[float] = field(default_factory=list)
+    pings: list[float] = field(default_factory=list)
+    server_cpu: float = float("nan")
+    server_window: float = float("nan")
+    machine_busy: float = float("nan")
+    pressure: str = ""
+
+    @property
+    def cpu_per_action(self) -> float:
+        """Server CPU seconds per player action (NaN when unknown)."""
+        return self.server_cpu / self.actions if self.actions else float("nan")
+
+
+def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
+    """Start a server (``source`` first on its path, if given), play the load, report it."""
     process = None
+    sampler = None
+    cluster = None
     servers = [u.rstrip("/") + "/" for u in (args.servers or "").split(",") if u.strip()]
     if args.server:
         servers = [args.server.rstrip("/") + "/", *servers]
@@ -716,7 +740,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = None
     else:
         tmp = tempfile.TemporaryDirectory(prefix="zanzibar-bench-")
-        process, url, _ = start_server(Path(tmp.name) / "data", args.bot_delay)
+        process, url, _ = start_server(Path(tmp.name) / "data", args.bot_delay, source=source)
     try:
         plans = plan_tables(args.players, args.tables, args.bots)
         for index, plan in enumerate(plans):
@@ -750,61 +774,40 @@ def main(argv: list[str] | None = None) -> int:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
-            print(f"the server stopped in {time.perf_counter() - stopping:.1f} s")
+            print(f"[{label}] the server stopped in {time.perf_counter() - stopping:.1f} s")
         if tmp is not None:
             tmp.cleanup()
-
-    latencies = [x for r in results for x in r.latencies]
-    pings = [x for r in results for x in r.pings]
-    actions = sum(r.actions for r in results)
-    window = max(r.window for r in results)
-    ms = 1000.0
-    print(
-        f"game {args.game}: {sum(r.connected for r in results)} players connected at {args.tables} tables "
-        f"({args.bots} bot(s) each), think {args.think}s, bot delay {args.bot_delay}s, {args.procs} load process(es)"
-    )
-    print(
-        f"measured window: {window:.1f} s; players' actions accepted: {actions} "
-        f"({actions / window:.1f}/s), refused: {sum(r.refused for r in results)}, "
-        f"bot events seen: {sum(r.bot_events for r in results)}, games finished: {sum(r.games_finished for r in results)}"
-    )
-    print(f"{'':34}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}{'n':>8}")
-    for label, values in (
-        ("action -> event at every seat (ms)", latencies),
-        ("reference: ping round trip (ms)", pings),
-    ):
-        print(
-            f"{label:34}"
-            + "".join(f"{percentile(values, q) * ms:9.2f}" for q in (0.5, 0.9, 0.99))
-            + f"{(max(values) if values else float('nan')) * ms:9.2f}{len(values):8d}"
-        )
+    side = Side(label)
+    side.latencies = [x for r in results for x in r.latencies]
+    side.pings = [x for r in results for x in r.pings]
+    side.actions = sum(r.actions for r in results)
+    side.window = max(r.window for r in results)
     start = max(r.window_start for r in results)
     end = min(r.window_end for r in results)
-    client_cpu = sum(r.client_cpu for r in results)
-    print(
-        f"load generator CPU in the window: {client_cpu:.1f} s over {window:.1f} s "
-        f"({100 * client_cpu / window:.0f}% of one core, {len(results)} process(es))"
-    )
+    print_side(args, side, results)
     if sampler is not None and end > start:
-        cpu = sampler.between(start, end)
+        side.server_cpu = sampler.between(start, end)
+        side.server_window = end - start
+        side.machine_busy = sampler.machine_busy(start, end)
+        side.pressure = cpu_pressure()
         print(
-            f"server CPU in the window: {cpu:.1f} s over {end - start:.1f} s "
-            f"({100 * cpu / (end - start):.0f}% of one core)"
+            f"server CPU in the window: {side.server_cpu:.1f} s over {end - start:.1f} s "
+            f"({100 * side.server_cpu / (end - start):.0f}% of one core)"
         )
-        if actions and cpu == cpu:
-            per_action = cpu / actions
+        if side.actions and side.server_cpu == side.server_cpu:
             print(
                 f"server CPU per player action (with the bot moves, broadcasts and storage it "
-                f"causes): {per_action * ms:.2f} ms, so one free core would serve about "
-                f"{1 / per_action:.0f} player actions/s"
+                f"causes): {side.cpu_per_action * 1000:.2f} ms, so one free core would serve "
+                f"about {1 / side.cpu_per_action:.0f} player actions/s"
             )
         print(
-            f"whole machine: {os.cpu_count()} CPUs, {100 * sampler.machine_busy(start, end):.0f}% busy "
-            f"in the window (every process, ours and others'); load average {os.getloadavg()[0]:.1f}"
-            f"{cpu_pressure()}"
+            f"whole machine: {os.cpu_count()} CPUs, {100 * side.machine_busy:.0f}% busy "
+            f"in the window (every process, ours and others'); load average "
+            f"{os.getloadavg()[0]:.1f}{side.pressure}"
         )
     if cluster is not None and end > start:
         total = 0.0
+        ms = 1000.0
         print(
             f"CPU per process in the window ({end - start:.1f} s; {len(servers)} node(s) loaded):"
         )
@@ -812,32 +815,167 @@ def main(argv: list[str] | None = None) -> int:
             cpu = cluster.between(name, start, end)
             if cpu == cpu:
                 total += cpu
-            per = f", {cpu / actions * ms:.3f} ms per player action" if actions else ""
+            per = f", {cpu / side.actions * ms:.3f} ms per player action" if side.actions else ""
             print(f"  {name:26} {cpu:6.1f} s ({100 * cpu / (end - start):4.0f}% of one core){per}")
-        if actions:
+        if side.actions and total:
             print(
-                f"  {'all of them':26} {total:6.1f} s, {total / actions * ms:.3f} ms per player "
-                f"action: {actions / total:.0f} player actions per CPU-second"
+                f"  {'all of them':26} {total:6.1f} s, {total / side.actions * ms:.3f} ms per "
+                f"player action: {side.actions / total:.0f} player actions per CPU-second"
             )
         for name in cluster.counters:
             count = cluster.between(name, start, end)
-            if actions and count == count:
+            if side.actions and count == count:
                 print(
-                    f"  {name}: {count:.0f} in the window, {count / actions:.2f} per player action"
+                    f"  {name}: {count:.0f} in the window, {count / side.actions:.2f} per player action"
                 )
+        if sampler is None:
+            print(
+                f"whole machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+                f"{cpu_pressure()}"
+            )
+    for r in results:
+        for error in r.errors[:5]:
+            print(f"note: {error}")
+    return side
+
+
+def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]) -> None:
+    """The load's own figures for one server."""
+    ms = 1000.0
+    print(f"== {side.label}")
+    print(
+        f"game {args.game}: {sum(r.connected for r in results)} players connected at {args.tables} tables "
+        f"({args.bots} bot(s) each), think {args.think}s, bot delay {args.bot_delay}s, {args.procs} load process(es)"
+    )
+    print(
+        f"measured window: {side.window:.1f} s; players' actions accepted: {side.actions} "
+        f"({side.actions / side.window:.1f}/s), refused: {sum(r.refused for r in results)}, "
+        f"bot events seen: {sum(r.bot_events for r in results)}, games finished: {sum(r.games_finished for r in results)}"
+    )
+    print(f"{'':34}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}{'n':>8}")
+    for label, values in (
+        ("action -> event at every seat (ms)", side.latencies),
+        ("reference: ping round trip (ms)", side.pings),
+    ):
         print(
-            f"whole machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
-            f"{cpu_pressure()}"
+            f"{label:34}"
+            + "".join(f"{percentile(values, q) * ms:9.2f}" for q in (0.5, 0.9, 0.99))
+            + f"{(max(values) if values else float('nan')) * ms:9.2f}{len(values):8d}"
         )
-    if latencies:
-        print(f"mean action latency {statistics.fmean(latencies) * ms:.2f} ms")
+    client_cpu = sum(r.client_cpu for r in results)
+    print(
+        f"load generator CPU in the window: {client_cpu:.1f} s over {side.window:.1f} s "
+        f"({100 * client_cpu / side.window:.0f}% of one core, {len(results)} process(es))"
+    )
+    if side.latencies:
+        print(f"mean action latency {statistics.fmean(side.latencies) * ms:.2f} ms")
     print(
         f"signing in and seating everyone took {max(r.setup_seconds for r in results):.1f} s; "
         f"closing every socket {max(r.close_seconds for r in results):.1f} s"
     )
-    for r in results:
-        for error in r.errors[:5]:
-            print(f"note: {error}")
+
+
+def print_comparison(sides: list[Side]) -> None:
+    """Both servers' figures side by side: each label's best round (least CPU per action)."""
+    best: dict[str, Side] = {}
+    for side in sides:
+        known = best.get(side.label)
+        if known is None or side.cpu_per_action < known.cpu_per_action:
+            best[side.label] = side
+    ms = 1000.0
+    print()
+    print("== same load, same run (best round of each side: the least CPU per action)")
+    print(
+        f"{'':24}{'CPU/action':>11}{'actions/s':>10}{'p50':>10}{'p99':>10}"
+        f"{'ping p99':>10}{'server CPU':>11}{'machine':>8}"
+    )
+    for side in best.values():
+        print(
+            f"{side.label:24}{side.cpu_per_action * ms:9.2f}ms{side.actions / side.window:10.1f}"
+            f"{percentile(side.latencies, 0.5) * ms:8.1f}ms"
+            f"{percentile(side.latencies, 0.99) * ms:8.1f}ms"
+            f"{percentile(side.pings, 0.99) * ms:8.1f}ms"
+            f"{100 * side.server_cpu / side.server_window:10.0f}%{100 * side.machine_busy:7.0f}%"
+        )
+    print(
+        "every round, CPU per action: "
+        + ", ".join(f"{s.label} {s.cpu_per_action * ms:.2f} ms" for s in sides)
+    )
+    values = list(best.values())
+    if len(values) == 2 and values[0].cpu_per_action == values[0].cpu_per_action:
+        ratio = values[1].cpu_per_action / values[0].cpu_per_action
+        print(
+            f"{values[1].label} spends {ratio:.2f}x the server CPU per action of "
+            f"{values[0].label} ({values[0].cpu_per_action * ms:.2f} -> "
+            f"{values[1].cpu_per_action * ms:.2f} ms)"
+        )
+    print(
+        "(server CPU per action counts everything the server process did in the window: "
+        "the player's action, the bot moves and broadcasts it causes, storage, and the "
+        "load's pings)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=60)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--bots", type=int, default=1, help="bots per table")
+    parser.add_argument("--game", default="421")
+    parser.add_argument("--duration", type=float, default=15.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--think", type=float, default=0.5, help="mean seconds a player thinks")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="the server's bot delay")
+    parser.add_argument("--procs", type=int, default=1, help="load-generating processes")
+    parser.add_argument("--server", default=None, help="use a running server (loopback only)")
+    parser.add_argument(
+        "--servers",
+        default=None,
+        metavar="URL,URL,...",
+        help="spread the tables over running nodes, round robin (loopback only)",
+    )
+    parser.add_argument(
+        "--cluster-dir",
+        type=Path,
+        default=None,
+        metavar="D",
+        help="measure the CPU of the nodes, PostgreSQL and Redis that scripts/cluster runs in D",
+    )
+    parser.add_argument("--seed", type=int, default=421)
+    parser.add_argument(
+        "--reference",
+        default=REFERENCE_COMMIT,
+        help="commit whose server runs the same load first, for comparison ('none': skip)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="reference/current pairs, alternating (best kept)"
+    )
+    args = parser.parse_args(argv)
+    if args.players > 5000 or args.tables > 2000 or args.duration > 600 or args.rounds > 5:
+        raise SystemExit("bounded: at most 5000 players, 2000 tables, 600 s, 5 rounds")
+    if args.server or args.servers:
+        args.reference = "none"
+
+    reference = None
+    if args.reference.lower() != "none":
+        reference = extract(args.reference)
+        if reference is None:
+            print(f"note: no reference: git could not extract commit {args.reference}")
+    sides: list[Side] = []
+    try:
+        for round_index in range(args.rounds):
+            order: list[tuple[str, Path | None]] = [("this tree", None)]
+            if reference is not None:
+                ref = (f"reference {args.reference[:10]}", reference)
+                # alternate who goes first, so that a burst of other load hits both
+                order = [ref, *order] if round_index % 2 == 0 else [*order, ref]
+            for label, source in order:
+                sides.append(run_side(args, label, source))
+    finally:
+        if reference is not None:
+            discard(reference)
+    if sides:
+        print_comparison(sides)
     return 0
 
 

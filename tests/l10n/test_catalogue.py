@@ -184,3 +184,28 @@ def test_messages_survive_json() -> None:
         "chess-setup", name=Seat(1), placements=(Msg("chess-placement", piece="x", square="f1"),)
     )
     assert Msg.from_json(msg.to_json()) == msg
+
+
+def test_listeners_who_hear_the_same_words_cost_one_formatting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    voice = Voice("fr", Catalogue())
+    formatted: list[str] = []
+    real = Voice._format
+
+    def counting(self: Voice, msg_id: str, args: dict[str, object]) -> str:
+        formatted.append(msg_id)
+        return real(self, msg_id, args)
+
+    monkeypatch.setattr(Voice, "_format", counting)
+    names = ["Anna", "Bruno", "Chloé", "Denis"]
+    turn = Msg("voice-test-turn", name=Seat(0))
+    heard = [voice.say(turn, Listener(seat, names)) for seat in (0, 1, 2, 3, None)]
+    assert heard[0] != heard[1]  # Anna hears "you"
+    assert heard[1:] == ["Au tour d'Anna."] * 4
+    # once for Anna's words, once for everyone else's
+    assert formatted.count("voice-test-turn") == 2
+    # a sentence already said is not formatted again, whoever hears it
+    counts = [voice.say(Msg("voice-test-tokens", n=n), Listener(n, names)) for n in (2, 1, 2)]
+    assert counts == ["2 jetons", "1 jeton", "2 jetons"]
+    assert formatted.count("voice-test-tokens") == 2

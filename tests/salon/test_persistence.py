@@ -380,3 +380,103 @@ async def test_a_postgresql_restart_loses_no_acknowledged_action(
         assert again.snapshot(table_id) == acknowledged
     finally:
         await again.stop()
+
+
+async def test_compiled_inserts_store_exactly_what_sqlalchemy_stores(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The SQLite writer's own inserts and SQLAlchemy's leave the very same bytes."""
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+    from zanzibar.salon import persistence
+
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'same.sqlite3'}")
+    await store.start()
+    try:
+        user = {
+            "id": 1,
+            "name": "Zoé",
+            "name_key": "zoe",
+            "password_hash": None,
+            "lang": "fr",
+            "guest": True,
+            "created": 1.5,
+        }
+        table = {
+            "id": 7,
+            "game": "421",
+            "preset": None,
+            "options": {"tokens": 21, "dry": False},
+            "capacity": 3,
+            "private": False,
+            "invite": None,
+            "host_id": 1,
+            "state": "waiting",
+            "hold": True,
+            "clock": None,
+            "game_id": None,
+            "seats": [{"user": 1, "name": "Zoé", "bot": None}],
+            "banned": [],
+            "created": 2.25,
+        }
+        item = {"game_id": 3, "event": {"kind": "rolled", "data": {"dice": [4, 2, 1]}}, "t": "é☃"}
+
+        def history(seq: int) -> dict[str, Any]:
+            return {"table_id": 7, "seq": seq, "channel": "game", "item": item, "created": 3.0}
+
+        await store.write(
+            [(insert(m.users), user), (insert(m.tables), table), (insert(m.history), history(1))]
+        )
+        await store.write([(insert(m.history), [history(2), history(3)])])
+        fast_statements = len(store._inserts._plans)
+        assert fast_statements == 3  # one plan per table and set of columns
+        monkeypatch.setattr(persistence, "_fast_insert", lambda *args: False)
+        await store.write([(insert(m.history), history(4))])
+        await store.write([(insert(m.users), {**user, "id": 2, "name_key": "zoe2"})])
+        async with store.engine.connect() as conn:
+            rows = (
+                await conn.exec_driver_sql(
+                    "SELECT seq, typeof(item), item, typeof(created), created FROM history"
+                    " ORDER BY seq"
+                )
+            ).all()
+            users = (
+                await conn.exec_driver_sql(
+                    "SELECT typeof(guest), guest, typeof(created), created, name FROM users"
+                    " ORDER BY id"
+                )
+            ).all()
+        assert [row[0] for row in rows] == [1, 2, 3, 4]
+        assert len({tuple(row[1:]) for row in rows}) == 1  # SQLAlchemy's row 4 is the same
+        assert users[0] == users[1] == ("integer", 1, "real", 1.5, "Zoé")
+    finally:
+        await store.stop()
+
+
+def test_an_insert_with_a_column_default_is_left_to_sqlalchemy() -> None:
+    from sqlalchemy import Column, Integer, MetaData, String, create_engine, insert
+    from sqlalchemy import Table as SqlTable
+
+    from zanzibar.salon.persistence import InsertPlans
+
+    metadata = MetaData()
+    plain = SqlTable(
+        "plain", metadata, Column("id", Integer, primary_key=True), Column("a", String)
+    )
+    defaulted = SqlTable(
+        "defaulted",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        Column("a", String, default="x"),
+    )
+    engine = create_engine("sqlite://")
+    metadata.create_all(engine)
+    plans = InsertPlans()
+    with engine.connect() as conn:
+        plan = plans.plan(conn, insert(plain), ("id", "a"))
+        assert plan is not None
+        assert plan.sql == "INSERT INTO plain (id, a) VALUES (?, ?)"
+        assert plan.rows([{"a": "z", "id": 5}]) == [(5, "z")]
+        # "a" would get its default from SQLAlchemy: not a plain insert of the given keys
+        assert plans.plan(conn, insert(defaulted), ("id",)) is None

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+import fastjsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from zanzibar.server.schemas import (
+    _CLIENT_FAST,
+    _CLIENT_VALIDATORS,
     CLIENT_SCHEMAS,
     MAX_FRAME_BYTES,
     SERVER_SCHEMAS,
@@ -179,3 +186,141 @@ def test_every_documented_field_of_a_client_message_is_in_its_schema() -> None:
         if missing:
             problems.append(f"{name}: {sorted(missing)}")
     assert not problems, f"protocol.md fields the schemas refuse: {problems}"
+
+
+# -- the compiled validators accept exactly what jsonschema accepts ------------------------
+
+#: Values of every JSON type, some near the bounds the client schemas set.
+_EDGE_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.sampled_from([0, 1, -1, 2**53 + 1, -(2**53) - 1, 0.0, 1.0, 2.5, -1.0, 1e300]),
+    st.integers(),
+    st.sampled_from(["", "en", "fr", "de", "game", "chat", "system", "music", "421"]),
+    st.text(max_size=12),
+)
+_ANY_VALUE = st.recursive(
+    _EDGE_SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=10,
+)
+
+
+def _edges(schema: Any) -> list[Any]:
+    """Values on, just inside and just outside every bound a field's schema sets."""
+    out: list[Any] = []
+    if isinstance(schema, list):
+        for part in schema:
+            out.extend(_edges(part))
+        return out
+    if not isinstance(schema, dict):
+        return out
+    for key, value in schema.items():
+        if key in ("minimum", "maximum"):
+            out.extend([value - 1, value, value + 1, float(value), value + 0.5, -value])
+        elif key in ("minLength", "maxLength"):
+            out.extend(["é" * max(0, value - 1), "é" * value, "x" * (value + 1)])
+        elif key == "maxItems":
+            out.extend([[0] * value, [0] * (value + 1)])
+        elif key == "maxProperties":
+            out.extend([{f"k{i}": 0 for i in range(n)} for n in (value, value + 1)])
+        elif key == "enum":
+            out.extend([*value, True, 1])
+        elif key == "const":
+            out.extend([value, True, float(value) if isinstance(value, int) else value])
+        elif key == "propertyNames":
+            out.extend({"y" * n: 0} for n in _lengths(value))
+        elif key == "additionalProperties" and isinstance(value, dict):
+            out.extend({"o": edge} for edge in _edges(value))
+        elif isinstance(value, dict | list):
+            out.extend(_edges(value))
+    return out
+
+
+def _lengths(schema: dict[str, Any]) -> list[int]:
+    limit = int(schema.get("maxLength", 8))
+    return [limit, limit + 1]
+
+
+@st.composite
+def _client_like(draw: st.DrawFn) -> dict[str, Any]:
+    """A message of a real client type: some fields, each on a bound or any JSON; a stray."""
+    name = draw(st.sampled_from(sorted(CLIENT_SCHEMAS)))
+    properties = CLIENT_SCHEMAS[name]["properties"]
+    fields = [key for key in properties if key not in ("v", "type")]
+    chosen = draw(st.lists(st.sampled_from(fields), unique=True)) if fields else []
+    message: dict[str, Any] = {"v": 1, "type": name}
+    for key in chosen:
+        edges = _edges(properties[key])
+        message[key] = (
+            draw(st.sampled_from(edges) if edges else _ANY_VALUE)
+            if draw(st.integers(0, 3))
+            else draw(_ANY_VALUE)
+        )
+    if draw(st.integers(0, 9)) == 0:
+        message[draw(st.sampled_from(["x", "Type", "seat", "text"]))] = draw(_EDGE_SCALARS)
+    return message
+
+
+@settings(max_examples=500, deadline=None)
+@given(message=_client_like())
+def test_the_compiled_validators_agree_with_jsonschema(message: dict[str, Any]) -> None:
+    name = message["type"]
+    expected = not list(_CLIENT_VALIDATORS[name].iter_errors(message))
+    try:
+        _CLIENT_FAST[name](message)
+        fast = True
+    except fastjsonschema.JsonSchemaException:
+        fast = False
+    assert fast == expected, message
+
+
+def _valid_value(schema: dict[str, Any]) -> Any:
+    """Some value a field's schema accepts (for the required fields around the one probed)."""
+    for candidate in (1, "abc", {}, True, "en", "game", None, 60):
+        if Draft202012Validator(schema).is_valid(candidate):
+            return candidate
+    raise AssertionError(f"no candidate fits {schema}")
+
+
+def _edge_messages() -> list[dict[str, Any]]:
+    """Every client type with each of its fields on each of its bounds, the rest valid."""
+    out = []
+    for name, schema in CLIENT_SCHEMAS.items():
+        properties = schema["properties"]
+        base = {"v": 1, "type": name}
+        for key in schema["required"]:
+            if key not in base:
+                base[key] = _valid_value(properties[key])
+        for key, field in properties.items():
+            if key in ("v", "type"):  # check_incoming looks at these two itself, first
+                continue
+            for edge in [*_edges(field), None, True, 1.0, [], {}]:
+                out.append({**base, key: edge})
+    return out
+
+
+def test_the_compiled_validators_agree_with_jsonschema_on_every_bound() -> None:
+    messages = _edge_messages()
+    assert len(messages) > 500
+    disagree = []
+    for message in messages:
+        name = message["type"]
+        expected = _CLIENT_VALIDATORS[name].is_valid(message)
+        try:
+            _CLIENT_FAST[name](message)
+            fast = True
+        except fastjsonschema.JsonSchemaException:
+            fast = False
+        if fast != expected:
+            disagree.append(message)
+    assert not disagree, disagree[:3]
+
+
+def test_a_refusal_still_names_the_field_and_the_reason() -> None:
+    frame = '{"v": 1, "type": "game.action", "table": 1, "action": {}, "seq": -1}'
+    with pytest.raises(ProtocolError) as refusal:
+        check_incoming(frame)
+    assert refusal.value.message == "invalid game.action: seq: -1 is less than the minimum of 0"

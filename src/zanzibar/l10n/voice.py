@@ -91,6 +91,10 @@ class Voice:
 
         Sentences are remembered (a bounded cache): Fluent's resolver is slow,
         and games say the same things often ("Your turn: up to 3 rolls.").
+        They are remembered under the message and listener, and also under
+        the message and its resolved arguments, so that every listener who
+        hears the same words ("Anna rolls 4, 2, 1" for all but Anna) costs
+        one formatting, not one each.
         """
         if isinstance(msg, str):
             msg = Msg(msg)
@@ -104,11 +108,17 @@ class Voice:
             known = said.get(key)
             if known is not None:
                 return known
-        text = self._format(msg.id, self._args(msg.args, listener))
+        args = self._args(msg.args, listener)
+        words = _words_key(self.lang, self.strict, msg.id, args)
+        text = said.get(words) if words is not None else None
+        if text is None:
+            text = self._format(msg.id, args)
+        if len(said) >= _SAID_MAX:
+            said.clear()
         if key is not None:
-            if len(said) >= _SAID_MAX:
-                said.clear()
             said[key] = text
+        if words is not None:
+            said[words] = text
         return text
 
     def text(self, msg_id: str, /, **args: Any) -> str:
@@ -184,6 +194,20 @@ class Voice:
         if key not in _logged:
             _logged.add(key)
             log.warning("l10n: %s", text)
+
+
+def _words_key(lang: str, strict: bool, msg_id: str, args: dict[str, Any]) -> Any:
+    """A cache key of a sentence by its resolved arguments (None if one is unhashable).
+
+    The type of each value is part of the key: 1, 1.0 and True are equal in
+    Python but Fluent may format them differently.
+    """
+    key = ("words", lang, strict, msg_id, tuple((k, type(v), v) for k, v in args.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÝÉ0-9«“])")

@@ -6,6 +6,11 @@ in the order the salon produced them. The queue is bounded: a connection that
 falls :data:`MAX_QUEUE` messages behind, or whose ``send`` fails, gets nothing
 more, and the transport is told through ``on_close`` so that it closes that one
 socket (the others at the table go on).
+
+A transport whose ``send`` object also has a ``put_message`` method (one that
+queues a message in the transport's own bounded, ordered queue without ever
+waiting or raising) is handed each message directly: no second queue and no
+writer task per connection, which halves the work of every broadcast.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ class Connection:
     def __init__(self, send: Send) -> None:
         self.id = next(_ids)
         self.send = send
+        #: The transport's own non-blocking queue, if it has one (see the module's doc).
+        self._put_now: Callable[[dict[str, Any]], None] | None = getattr(send, "put_message", None)
         self.user: User | None = None
         self.lang = "en"
         self.lobby = False
@@ -47,7 +54,9 @@ class Connection:
         #: Messages queued and not yet handed to ``send``.
         self.pending = 0
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._writer = asyncio.create_task(self._write(), name=f"salon-conn-{self.id}")
+        self._writer: asyncio.Task[None] | None = None
+        if self._put_now is None:
+            self._writer = asyncio.create_task(self._write(), name=f"salon-conn-{self.id}")
 
     def __repr__(self) -> str:
         who = self.user.name if self.user else "?"
@@ -61,6 +70,12 @@ class Connection:
     def put(self, message: dict[str, Any]) -> None:
         """Queue one message (never blocks)."""
         if self.closed:
+            return
+        if self._put_now is not None:
+            try:
+                self._put_now(message)
+            except Exception as exc:  # the transport promised not to raise: stop using it
+                self._failed(message, exc)
             return
         if self._queue.qsize() >= MAX_QUEUE:
             reason = f"too slow to read: {MAX_QUEUE} messages waiting"
@@ -79,7 +94,8 @@ class Connection:
     def close(self) -> None:
         """Stop sending (queued messages are dropped)."""
         self.closed = True
-        self._writer.cancel()
+        if self._writer is not None:
+            self._writer.cancel()
         self._discard()
 
     def _notify(self, too_slow: bool, reason: str) -> None:
@@ -104,17 +120,23 @@ class Connection:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                reason = f"a {message.get('type')} message could not be sent: {exc!r}"
-                log.warning("%r: %s; no more messages go to it", self, reason)
-                self.closed = True
                 self._queue.task_done()
-                self._discard()
-                self._notify(too_slow=False, reason=reason)
+                self._failed(message, exc)
                 return
             self.pending -= 1
             self._queue.task_done()
 
+    def _failed(self, message: dict[str, Any], exc: Exception) -> None:
+        """A message could not be handed over: send nothing more, tell the transport."""
+        reason = f"a {message.get('type')} message could not be sent: {exc!r}"
+        log.warning("%r: %s; no more messages go to it", self, reason)
+        self.closed = True
+        self._discard()
+        self._notify(too_slow=False, reason=reason)
+
     async def wait_closed(self) -> None:
         """Wait for the writer task to end after :meth:`close`."""
+        if self._writer is None:
+            return
         with contextlib.suppress(asyncio.CancelledError):
             await self._writer

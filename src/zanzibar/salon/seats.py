@@ -21,6 +21,10 @@ class Seat:
     away: bool = False
     #: The person left on purpose (rather than dropping); they may still come back.
     left: bool = False
+    #: When the person's last connection closed mid-game (wall clock; None: online or
+    #: not playing): a bot takes the seat over ``takeover_delay`` later. Stored apart
+    #: from the seat (``tables.dropped``), as a deadline.
+    dropped_at: float | None = None
 
     @property
     def empty(self) -> bool:
@@ -36,6 +40,7 @@ class Seat:
         """Free the seat."""
         self.user, self.name, self.bot = None, None, None
         self.away = self.left = False
+        self.dropped_at = None
 
     def to_json(self) -> dict[str, Any]:
         """The stored form.

@@ -33,6 +33,7 @@ class Snapshot:
     spectators: set[int]
     match: Match[Any, Any] | None
     clock_seat: int | None
+    deadlines: tuple[Any, ...]
     match_state: Any = None
     log_length: int = 0
     events_length: int = 0
@@ -57,6 +58,13 @@ class Snapshot:
             set(table.spectators),
             match,
             table.clock_seat,
+            (
+                table.clock_deadline,
+                table.clock_key,
+                table.pause_until,
+                table.bot_due,
+                table.bot_key,
+            ),
         )
         if match is not None:
             snap.match_state = match.state
@@ -72,6 +80,13 @@ class Snapshot:
         table.state, table.hold, table.clock = self.state, self.hold, self.clock  # type: ignore[assignment]
         table.game_id, table.banned, table.spectators = self.game_id, self.banned, self.spectators
         table.match, table.clock_seat = self.match, self.clock_seat
+        (
+            table.clock_deadline,
+            table.clock_key,
+            table.pause_until,
+            table.bot_due,
+            table.bot_key,
+        ) = self.deadlines
         match = self.match
         if match is not None:
             match.state = self.match_state

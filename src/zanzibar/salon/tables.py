@@ -1,8 +1,8 @@
 """A table: seats, host, options, state, its game and its history.
 
-The table is plain state; the :class:`~zanzibar.salon.service.Salon` changes it
-under ``table.lock`` so one table's requests and bot moves are applied one at a
-time, in order. States: ``waiting`` (seats filling), ``playing``, ``paused``
+The table is plain state; its :class:`~zanzibar.salon.actor.TableActor`
+changes it through the transitions of :mod:`zanzibar.salon.seating` and
+:mod:`zanzibar.salon.play`, one command at a time, in order. States: ``waiting`` (seats filling), ``playing``, ``paused``
 (between rounds), ``finished`` (the host may start again).
 
 New history items are first *staged*; once stored they are committed to the
@@ -11,7 +11,6 @@ history and sent. If storing fails they are dropped with the change.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -75,23 +74,21 @@ class Table:
     history: History = field(default_factory=History)
     #: Users watching (not seated).
     spectators: set[int] = field(default_factory=set)
-    #: Connection ids receiving this table's live items.
-    subscribers: dict[int, Any] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     staged: list[Item] = field(default_factory=list)
     #: Rendered sentences by (seq, language, viewer seat): each rendered once.
     texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
-    #: (game id, seat) the last ``your_turn`` broadcast was for.
-    announced: tuple[int | None, int | None] | None = None
-    #: The table row as last stored (to skip writing it when unchanged).
+    #: The table row as last stored (to skip writing it when unchanged; empty: never stored).
     stored_row: dict[str, Any] = field(default_factory=dict)
-    #: Background work: the pending bot move, the clock, the pause between rounds.
-    bot_task: asyncio.Task[None] | None = None
-    clock_task: asyncio.Task[None] | None = None
-    pause_task: asyncio.Task[None] | None = None
+    #: Deadlines (wall-clock instants, see :mod:`zanzibar.salon.deadlines`): the turn
+    #: clock's and the (game, log length, seat) it runs for; the pause's end; the bot's move.
+    clock_deadline: float | None = None
+    clock_key: tuple[int | None, int, int] | None = None
+    pause_until: float | None = None
+    bot_due: float | None = None
+    bot_key: tuple[int | None, int, int] | None = None
 
     # -- seats ---------------------------------------------------------------------
 

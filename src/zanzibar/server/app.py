@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+import orjson
 from jsonschema import Draft202012Validator
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -425,13 +426,23 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 def encode_message(message: Mapping[str, Any]) -> str:
     r"""One outgoing message as JSON text that is always valid UTF-8.
 
-    A lone surrogate (from a stored chat line, a name, anything) cannot be
-    sent in a text frame; it becomes U+FFFD instead of failing the socket, so
-    no stored item can ever stop a table's sockets or a replay.
+    orjson writes it (in C, several times faster than ``json.dumps``; the
+    server encodes one message per socket per event). What orjson refuses
+    (a lone surrogate, an integer beyond 64 bits, a key that is not a string)
+    goes through ``json.dumps`` as before. A lone surrogate (from a stored
+    chat line, a name, anything) cannot be sent in a text frame; it becomes
+    U+FFFD instead of failing the socket, so no stored item can ever stop a
+    table's sockets or a replay.
 
     >>> encode_message({"text": "a\ud800b"}) == '{"text":"a\ufffdb"}'
     True
+    >>> encode_message({"v": 1, "type": "ok", "n": 2**70, "é": [1.5, None]})
+    '{"v":1,"type":"ok","n":1180591620717411303424,"é":[1.5,null]}'
     """
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        pass
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     try:
         text.encode("utf-8")
@@ -485,7 +496,19 @@ class Outbox:
         self.task = asyncio.create_task(self._drain())
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Queue one message (the salon's ``send`` callable); never raises."""
+        """Queue one message; never raises (see :meth:`put_message`)."""
+        self.put_message(message)
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        """The salon's ``send`` callable (which also finds :meth:`put_message` here)."""
+        self.put_message(message)
+
+    def put_message(self, message: dict[str, Any]) -> None:
+        """Encode and queue one message at once; never waits, never raises.
+
+        The salon's connections hand their messages here directly (no queue
+        and task of their own in between).
+        """
         if self.closed:
             return
         try:
@@ -642,7 +665,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     outbox = Outbox(websocket, limits, abort_function(websocket.scope))
     outbox.start()
     try:
-        conn = await salon.connect(outbox.send, address=client_address(websocket))
+        conn = await salon.connect(outbox, address=client_address(websocket))
     except ZanzibarError as refusal:  # too many sockets from this address
         await outbox.send({"v": PROTOCOL_VERSION, "type": "error", **refusal.to_json()})
         await outbox.close()

@@ -1,0 +1,323 @@
+"""One table, one task, one inbox: the table actor.
+
+Every change of a table (a player's command, a bot's move, the clock, the
+pause's end, a takeover, a player going offline) is a message in the
+actor's inbox, applied one at a time, so a table's changes have a single
+order without any lock. The walk of one message goes forward only:
+
+    command -> transition (seating / play) -> commit (storage) -> publish (mirror) -> reply
+
+A transition that refuses changes nothing; if storing fails the table is
+put back from its :class:`~zanzibar.salon.snapshots.Snapshot` and ``internal``
+is answered. Nothing is published or acknowledged before it is committed.
+
+The actor keeps one timer, for the table's next deadline
+(:mod:`zanzibar.salon.deadlines`); a bot thinks outside the actor (inline,
+in a thread or a worker process) and its choice comes back as a message,
+dropped if the game moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zanzibar.engine.errors import ZanzibarError
+from zanzibar.salon import deadlines, play, seating
+from zanzibar.salon.bots import Thinker, bot_for
+from zanzibar.salon.changes import Change, Command, TableContext
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.mirror import Mirror
+from zanzibar.salon.snapshots import Snapshot
+from zanzibar.salon.tables import Table
+
+log = logging.getLogger(__name__)
+
+#: A transition: the table, the context and the command in, a change out (None: nothing to do).
+Transition = Callable[[Table, TableContext, Command], Change | None]
+
+
+@dataclass
+class ActorServices:
+    """What every actor of a salon shares: context, timing, storage, fan-out, bots."""
+
+    ctx: TableContext
+    timing: deadlines.Timing
+    #: Stores one change (the table, its staged items, the change's ops); raises if it cannot.
+    commit: Callable[[Table, Change], Awaitable[None]]
+    mirror: Mirror
+    thinker: Thinker
+    #: Called once the table is closed and stored as such.
+    closed: Callable[[Table], None]
+    #: Called after each committed change (a hook: e.g. a finished game's ratings).
+    committed: list[Callable[[Table, Change], None]] = field(default_factory=list)
+
+
+@dataclass
+class _Do:
+    """Apply ``transition`` for ``cmd``; ``done`` gets None, or the refusal."""
+
+    transition: Transition
+    cmd: Command
+    done: asyncio.Future[None] | None
+
+
+@dataclass
+class _BotChose:
+    game_id: int
+    log_length: int
+    seat: int
+    action: Any
+
+
+class _Wake:
+    """The timer fired: do what is due."""
+
+
+class TableActor:
+    """Runs one table: its inbox, its timer, its bot."""
+
+    def __init__(self, table: Table, services: ActorServices) -> None:
+        self.table = table
+        self.services = services
+        self.inbox: asyncio.Queue[_Do | _BotChose | _Wake] = asyncio.Queue()
+        self.processing = False
+        self.thinking = False
+        self.closed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._think_task: asyncio.Task[None] | None = None
+        self._task = asyncio.create_task(self._run(), name=f"table-{table.id}")
+
+    def __repr__(self) -> str:
+        return f"<TableActor {self.table.id}>"
+
+    # -- from outside --------------------------------------------------------------------
+
+    async def call(self, transition: Transition, cmd: Command) -> None:
+        """Apply ``transition`` for ``cmd`` in turn; raise its refusal (nothing changed)."""
+        if self.closed:
+            raise SalonError("not_found", f"there is no table {self.table.id}")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(_Do(transition, cmd, done))
+        await done
+
+    def post(self, transition: Transition, cmd: Command | None = None) -> None:
+        """Apply ``transition`` in turn, answering nobody (the salon's own changes)."""
+        if not self.closed:
+            self.inbox.put_nowait(_Do(transition, cmd or Command("salon"), None))
+
+    def busy(self) -> bool:
+        """Work is queued or running, a bot is to move, or a takeover is due: tests wait for it.
+
+        The turn clock and the pause between rounds are not waited for (their
+        change is, once their timer fired).
+        """
+        if self.closed:
+            return False
+        if self.processing or self.thinking or not self.inbox.empty():
+            return True
+        now = time.time()
+        return any(
+            wake.kind == "bot" or (wake.kind == "takeover" and wake.when <= now)
+            for wake in deadlines.pending(self.table, self.services.timing, self.thinking)
+        )
+
+    async def stop(self) -> None:
+        """End the actor at once (the salon stops or crashes): queued work is dropped."""
+        self.closed = True
+        self._disarm()
+        for task in (self._task, self._think_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._answer_queued()
+
+    # -- the loop --------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        self.arm()
+        while not self.closed:
+            message = await self.inbox.get()
+            self.processing = True
+            try:
+                if isinstance(message, _Do):
+                    await self._do(message)
+                elif isinstance(message, _BotChose):
+                    self.thinking = False
+                    await self._bot_chose(message)
+                else:
+                    await self._wake()
+            except Exception:
+                log.exception("table %s failed on %r", self.table.id, message)
+            finally:
+                self.processing = False
+            if not self.closed:
+                self.arm()
+        self._answer_queued()
+
+    def _answer_queued(self) -> None:
+        while not self.inbox.empty():
+            message = self.inbox.get_nowait()
+            if isinstance(message, _Do) and message.done is not None and not message.done.done():
+                message.done.set_exception(
+                    SalonError("not_found", f"there is no table {self.table.id}")
+                )
+
+    async def _do(self, message: _Do) -> None:
+        done = message.done
+        try:
+            await self.apply(message.transition, message.cmd)
+        except ZanzibarError as exc:
+            if done is not None and not done.done():
+                done.set_exception(exc)
+            return
+        except Exception as exc:
+            log.exception("table %s failed on %s", self.table.id, message.cmd.type)
+            if done is not None and not done.done():
+                done.set_exception(exc)
+            return
+        if done is not None and not done.done():
+            done.set_result(None)
+
+    async def apply(self, transition: Transition, cmd: Command) -> None:
+        """Transition, commit, publish, reply: one change, forward only."""
+        table = self.table
+        snap = Snapshot.of(table)
+        try:
+            change = transition(table, self.services.ctx, cmd)
+        except Exception:
+            snap.restore(table)
+            raise
+        if change is None:
+            return
+        started = time.time()
+        deadlines.refresh(table, self.services.timing, started)
+        try:
+            await self.services.commit(table, change)
+            deadlines.committed(table, snap.deadlines, time.time() - started)
+        except Exception:
+            log.exception("storing a change of table %s failed; undone", table.id)
+            snap.restore(table)
+            for undo in change.undo:
+                undo()
+            raise SalonError(
+                "internal", "the change could not be stored; nothing was changed"
+            ) from None
+        self._publish(change, cmd)
+
+    def _publish(self, change: Change, cmd: Command) -> None:
+        table = self.table
+        mirror = self.services.mirror
+        mirror.publish(table, table.commit_staged(), change)
+        conn = cmd.conn
+        if conn is not None and change.reply is not None:
+            mirror.reply(conn, cmd.message, change.reply, table)
+            if change.follow is not None and not change.close:
+                mirror.follow(conn, table, change.follow)
+        if change.unfollow is not None:
+            mirror.unfollow_user(table.id, change.unfollow)
+        for hook in self.services.committed:
+            try:
+                hook(table, change)
+            except Exception:
+                log.exception("a hook failed after a change of table %s", table.id)
+        if change.close:
+            self.closed = True
+            self._disarm()
+            if self._think_task is not None:
+                self._think_task.cancel()
+            mirror.closed(table.id)
+            self.services.closed(table)
+
+    # -- time --------------------------------------------------------------------------------
+
+    def arm(self) -> None:
+        """Set the one timer for the table's next deadline."""
+        self._disarm()
+        wake = deadlines.next_wake(self.table, self.services.timing, self.thinking)
+        if wake is None:
+            return
+        delay = max(0.0, wake.when - time.time())
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self.inbox.put_nowait, _Wake())
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    async def _wake(self) -> None:
+        """Do the earliest thing due (the next one is armed after it)."""
+        table = self.table
+        wake = deadlines.next_wake(table, self.services.timing, self.thinking)
+        if wake is None or wake.when > time.time():
+            return
+        if wake.kind == "bot":
+            self._think()
+        elif wake.kind == "clock":
+            await self._quietly(lambda t, c, _: play.clock_timeout(t, c), "clock")
+        elif wake.kind == "pause":
+            await self._quietly(lambda t, c, _: play.resume(t, c), "pause")
+        else:
+            user = wake.user
+            assert user is not None
+            await self._quietly(lambda t, c, _: seating.takeover(t, c, user), "takeover")
+
+    async def _quietly(self, transition: Transition, what: str) -> None:
+        try:
+            await self.apply(transition, Command(what))
+        except ZanzibarError as exc:
+            log.error("table %s: %s failed: %s", self.table.id, what, exc.message)
+
+    def _think(self) -> None:
+        table = self.table
+        match = table.match
+        seat = match.to_act if match is not None else None
+        if match is None or seat is None or table.game_id is None:
+            table.bot_due = None
+            return
+        level = table.bot_level(seat)
+        if level is None:
+            table.bot_due = None
+            return
+        self.thinking = True
+        self._think_task = asyncio.create_task(
+            self._choose(table.game_id, len(match.log), seat, level),
+            name=f"bot-{table.id}",
+        )
+
+    async def _choose(self, game_id: int, log_length: int, seat: int, level: str) -> None:
+        table = self.table
+        match = table.match
+        assert match is not None
+        state = match.state
+        try:
+            bot = bot_for(table, seat, level)
+            chosen = await self.services.thinker.choose(table.rules.name, level, bot, state)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "the %s bot of %s failed; playing its first legal action", level, table.rules.name
+            )
+            legal = table.rules.legal_actions(state)
+            if not legal:
+                self.thinking = False
+                table.bot_due = None
+                return
+            chosen = legal[0]
+        self.inbox.put_nowait(_BotChose(game_id, log_length, seat, chosen))
+
+    async def _bot_chose(self, message: _BotChose) -> None:
+        def move(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+            return play.bot_move(
+                table, ctx, message.game_id, message.log_length, message.seat, message.action
+            )
+
+        await self._quietly(move, "bot")

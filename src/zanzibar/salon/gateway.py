@@ -1,0 +1,426 @@
+"""A node's sockets: sessions, presence, the message dispatch, and what is not a table's.
+
+Every frame the transport receives comes to :meth:`Gateway.handle`: the
+session and rate checks, then either an answer of its own (hello, ping,
+lobby, games, private chat) or a table command handed to the table's actor
+through the :class:`~zanzibar.salon.router.Router`. The gateway never changes
+a table: it only reads them (hello's places, the history pages) and posts
+to their actors (a user who came online or went offline).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import insert
+
+from zanzibar.engine.errors import ZanzibarError
+from zanzibar.salon import models as m
+from zanzibar.salon import play, seating
+from zanzibar.salon.accounts import User, clean_lang
+from zanzibar.salon.actor import TableActor
+from zanzibar.salon.changes import Change, Command, TableContext
+from zanzibar.salon.chat import clean_text
+from zanzibar.salon.connections import Connection, Send
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.fields import (
+    PROTOCOL,
+    error_reply,
+    int_field,
+    request_id,
+    since_field,
+)
+from zanzibar.salon.history import CHANNELS
+from zanzibar.salon.limits import take_tokens
+from zanzibar.salon.lobby import page_limit
+from zanzibar.salon.tables import Table
+from zanzibar.salon.text import is_well_formed, strip_invisible
+
+if TYPE_CHECKING:
+    from zanzibar.salon.service import Salon
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Connection, dict[str, Any]], Awaitable[None]]
+
+#: Table commands: the transition each one runs in the table's actor.
+TABLE_COMMANDS = {**seating.TRANSITIONS, **play.TRANSITIONS}
+
+
+def well_formed(value: Any, depth: int = 0) -> bool:
+    """True if every string in a decoded message (keys included) is valid Unicode.
+
+    >>> well_formed({"text": "ok", "list": ["é"]}), well_formed({"text": chr(0xD800)})
+    (True, False)
+    """
+    if isinstance(value, str):
+        return is_well_formed(value)
+    if depth > 64:
+        return True
+    if isinstance(value, dict):
+        return all(
+            well_formed(k, depth + 1) and well_formed(v, depth + 1) for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return all(well_formed(v, depth + 1) for v in value)
+    return True
+
+
+def _seen(user_id: int, online: bool) -> Callable[[Table, TableContext, Command], Change | None]:
+    def transition(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+        return seating.seen(table, ctx, user_id, online)
+
+    return transition
+
+
+class Gateway:
+    """The sockets of this node and who is behind each."""
+
+    def __init__(self, salon: Salon) -> None:
+        self.salon = salon
+        self.connections: dict[int, Connection] = {}
+        self.user_conns: dict[int, set[Connection]] = {}
+        #: Open sockets per client address (for the per-address socket quota).
+        self._address_conns: dict[str, int] = {}
+        #: Connection id -> its client address, and the hash of the token it said hello with.
+        self.addresses: dict[int, str] = {}
+        self.digests: dict[int, str] = {}
+        self._handlers: dict[str, Handler] = {
+            "hello": self._hello,
+            "ping": self._ping,
+            "lobby.subscribe": self._lobby_subscribe,
+            "lobby.unsubscribe": self._lobby_unsubscribe,
+            "lobby.list": self._lobby_list,
+            "games.list": self._games_list,
+            "table.create": self._table_create,
+            "chat.private": self._chat_private,
+            "history": self._history,
+        }
+        for kind in TABLE_COMMANDS:
+            self._handlers[kind] = self._table_command
+
+    # -- presence -----------------------------------------------------------------------
+
+    def connected(self, user_id: int) -> bool:
+        """The user has a signed-in socket on this node."""
+        return bool(self.user_conns.get(user_id))
+
+    def conns_of(self, user_id: int) -> set[Connection]:
+        """The user's signed-in sockets on this node."""
+        return self.user_conns.get(user_id, set())
+
+    def _places(self, user_id: int) -> list[TableActor]:
+        return [a for a in self.salon.router.actors.values() if a.table.is_member(user_id)]
+
+    def _went(self, user_id: int, online: bool) -> None:
+        """Tell the actors of the user's tables that he came online or went offline."""
+        for actor in self._places(user_id):
+            actor.post(_seen(user_id, online))
+
+    # -- sockets ------------------------------------------------------------------------
+
+    async def connect(self, send: Send, address: str | None = None) -> Connection:
+        """A new connection from ``address``; ``quota`` if the address holds its share."""
+        limits = self.salon.limits
+        if not limits.exempt(address):
+            assert address is not None
+            held = self._address_conns.get(address, 0)
+            if held >= limits.sockets_per_address:
+                log.warning("socket refused: %s already holds %d sockets", address, held)
+                raise SalonError(
+                    "quota",
+                    f"at most {limits.sockets_per_address} connections"
+                    " from one address; close one first",
+                )
+            self._address_conns[address] = held + 1
+        conn = Connection(send)
+        self.connections[conn.id] = conn
+        if address:
+            self.addresses[conn.id] = address
+        return conn
+
+    async def disconnect(self, conn: Connection) -> None:
+        """The connection closed: forget it; a seated player's seat may go to a bot."""
+        if self.connections.pop(conn.id, None) is None:
+            return  # unknown, or already disconnected
+        conn.close()
+        self.salon.lobby.page_sizes.pop(conn.id, None)
+        address = self.addresses.pop(conn.id, None)
+        if address is not None and address in self._address_conns:
+            self._address_conns[address] -= 1
+            if self._address_conns[address] <= 0:
+                del self._address_conns[address]
+        user = self.forget_user(conn)
+        if user is not None and not self.connected(user.id):
+            self._went(user.id, False)
+
+    def forget_user(self, conn: Connection) -> User | None:
+        """Detach a connection from its user and tables (it stays open, signed out)."""
+        self.digests.pop(conn.id, None)
+        user = conn.user
+        self.salon.mirror.forget(conn)
+        conn.lobby = False
+        conn.user = None
+        if user is None:
+            return None
+        conns = self.user_conns.get(user.id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.user_conns[user.id]
+        return user
+
+    def drop_sessions(self, which: Callable[[Connection], bool], why: str) -> None:
+        """Sign out the sockets ``which`` selects: they are told, and must say hello again."""
+        for conn in list(self.connections.values()):
+            if conn.user is None or not which(conn):
+                continue
+            conn.put(error_reply(None, SalonError("unauthenticated", why)))
+            user = self.forget_user(conn)
+            if user is not None and not self.connected(user.id):
+                self._went(user.id, False)
+
+    def close_all(self) -> None:
+        """Close every socket (the salon stops)."""
+        for conn in list(self.connections.values()):
+            conn.close()
+
+    # -- dispatch -----------------------------------------------------------------------
+
+    async def handle(self, conn: Connection, message: dict[str, Any]) -> None:
+        """Act on one message; every refusal becomes an ``error`` reply, never an exception."""
+        reply_id = request_id(message)
+        try:
+            self._check_session(conn, message)
+            self._count_message(conn)
+            if not isinstance(message, dict):
+                raise SalonError("invalid", "a message must be a JSON object")
+            if not well_formed(message):
+                raise SalonError(
+                    "invalid", "the message holds text that is not valid Unicode (a lone surrogate)"
+                )
+            version = message.get("v", PROTOCOL)
+            if version != PROTOCOL or isinstance(version, bool):
+                raise SalonError("bad_version", f"this salon speaks protocol {PROTOCOL}")
+            kind = message.get("type")
+            if not isinstance(kind, str):
+                raise SalonError("invalid", "a message needs a type")
+            handler = self._handlers.get(kind)
+            if handler is None:
+                raise SalonError("unknown_type", f"unknown message type {kind[:40]!r}")
+            if conn.user is None and kind != "hello":
+                raise SalonError("unauthenticated", "say hello with your session token first")
+            await handler(conn, message)
+        except ZanzibarError as exc:
+            conn.put(error_reply(reply_id, exc, conn.lang))
+        except Exception:
+            log.exception("failed to handle %r", message)
+            conn.put(
+                error_reply(
+                    reply_id, SalonError("internal", "the salon failed; nothing was changed")
+                )
+            )
+
+    def _check_session(self, conn: Connection, message: Any) -> None:
+        """A signed-in socket whose session expired (or was revoked) is signed out first;
+        anything but a new ``hello`` is then refused."""
+        digest = self.digests.get(conn.id)
+        if digest is None or self.salon.accounts.touch(digest):
+            return
+        user = self.forget_user(conn)
+        if user is not None and not self.connected(user.id):
+            self._went(user.id, False)
+        if not (isinstance(message, dict) and message.get("type") == "hello"):
+            raise SalonError("unauthenticated", "your session has expired; sign in again")
+
+    def _count_message(self, conn: Connection) -> None:
+        """Count one message against its account and address (``rate_limited`` beyond)."""
+        salon = self.salon
+        checks = []
+        if conn.user is not None:
+            checks.append((salon.message_rate_user, str(conn.user.id)))
+        address = self.addresses.get(conn.id)
+        if address is not None and not salon.limits.exempt(address):
+            checks.append((salon.message_rate_address, address))
+        take_tokens(checks, "messages")
+
+    @staticmethod
+    def ok(conn: Connection, message: dict[str, Any], **fields: Any) -> None:
+        """The ``ok`` answer to ``message``."""
+        reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
+        reply_id = request_id(message)
+        if reply_id is not None:
+            reply["id"] = reply_id
+        reply.update(fields)
+        conn.put(reply)
+
+    # -- hello, ping, lobby, games --------------------------------------------------------
+
+    async def _hello(self, conn: Connection, message: dict[str, Any]) -> None:
+        """Sign the socket in. The single place where "a user said hello" is known."""
+        salon = self.salon
+        lang = clean_lang(message.get("lang"), default="")
+        found = await salon.accounts.session(message.get("token"))
+        user = salon.accounts.users.get(found[1].user_id) if found is not None else None
+        if found is None or user is None:
+            raise SalonError(
+                "unauthenticated", "unknown, expired or signed-out session; sign in again"
+            )
+        if conn.user is not None and conn.user.id != user.id:
+            raise SalonError("conflict", "this connection already belongs to another user")
+        first = conn.user is None
+        held = len(self.user_conns.get(user.id, ()))
+        if first and held >= salon.limits.sockets_per_user:
+            log.warning("hello refused: %s already holds %d sockets", user.name, held)
+            raise SalonError(
+                "quota",
+                f"at most {salon.limits.sockets_per_user} connections per account;"
+                " close another tab or window first",
+            )
+        conn.user = user
+        self.digests[conn.id] = found[0]
+        conn.lang = lang or user.lang
+        conns = self.user_conns.setdefault(user.id, set())
+        was_connected = bool(conns)
+        conns.add(conn)
+        places = [
+            {"table": a.table.id, "seat": a.table.seat_of(user.id), "game": a.table.rules.name}
+            for a in self._places(user.id)
+        ]
+        reply: dict[str, Any] = {
+            "v": PROTOCOL,
+            "type": "welcome",
+            "user": user.to_json(),
+            "protocol": PROTOCOL,
+            "lang": conn.lang,
+            "tables": places,
+        }
+        reply_id = request_id(message)
+        if reply_id is not None:
+            reply["id"] = reply_id
+        conn.put(reply)
+        if first and not was_connected:
+            self._went(user.id, True)
+        for hook in salon.hello_hooks:
+            try:
+                await hook(conn, user)
+            except Exception:
+                log.exception("a hello hook failed for %s", user.name)
+
+    async def _ping(self, conn: Connection, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"v": PROTOCOL, "type": "pong"}
+        reply_id = request_id(message)
+        if reply_id is not None:
+            reply["id"] = reply_id
+        conn.put(reply)
+
+    async def _lobby_subscribe(self, conn: Connection, message: dict[str, Any]) -> None:
+        first = self.salon.lobby.subscribe(conn, message)
+        self.ok(conn, message)
+        conn.put(first)
+
+    async def _lobby_unsubscribe(self, conn: Connection, message: dict[str, Any]) -> None:
+        self.salon.lobby.unsubscribe(conn)
+        self.ok(conn, message)
+
+    async def _lobby_list(self, conn: Connection, message: dict[str, Any]) -> None:
+        self.ok(conn, message, **self.salon.lobby.listing(conn, message))
+
+    async def _games_list(self, conn: Connection, message: dict[str, Any]) -> None:
+        self.ok(conn, message, games=self.salon.lobby.games_info(conn.lang))
+
+    # -- tables ---------------------------------------------------------------------------
+
+    async def _table_command(self, conn: Connection, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        cmd = Command(kind, conn.user, conn.lang, message, conn)
+        table_id = int_field(message, "table")
+        await self.salon.router.call(table_id, TABLE_COMMANDS[kind], cmd)
+
+    async def _table_create(self, conn: Connection, message: dict[str, Any]) -> None:
+        salon = self.salon
+        user = conn.user
+        assert user is not None
+        table, change = seating.create(salon.rules_for, 0, user, message)
+        address = self.addresses.get(conn.id)
+        salon.check_table_quota(user, address)
+        table.id = await salon.next_id("table")
+        await salon.open_table(
+            table, change, Command("table.create", user, conn.lang, message, conn)
+        )
+        if address is not None:
+            salon.table_address[table.id] = address
+
+    async def _history(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A page of a table's history (read here, from the table this node runs)."""
+        user = conn.user
+        assert user is not None
+        actor = await self.salon.router.find(int_field(message, "table"))
+        since = since_field(message)
+        channel = message.get("channel")
+        if channel is not None and channel not in CHANNELS:
+            raise SalonError("invalid", f"channel is one of {', '.join(CHANNELS)}")
+        limit = page_limit(message, self.salon.limits.history_page_max)
+        table = actor.table
+        if not table.is_present(user.id):
+            raise SalonError("forbidden", "join or watch the table first")
+        self.salon.mirror.history(conn, table, since, channel, request_id(message), limit)
+
+    # -- private chat ---------------------------------------------------------------------
+
+    async def _chat_private(self, conn: Connection, message: dict[str, Any]) -> None:
+        salon = self.salon
+        user = conn.user
+        assert user is not None
+        to = message.get("to")
+        if not isinstance(to, str):
+            raise SalonError("invalid", "say whom the message is for")
+        text, me = clean_text(message.get("text"))
+        target = await salon.accounts.find(to)
+        if target is None:
+            raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
+        target_id = target.id
+        salon.chat_limit.check(user.id)
+        salon.chat_limit.record(user.id)  # before waiting: see seating.chat
+        message_id = await salon.next_id("private")
+        try:
+            await salon.store.write(
+                [
+                    (
+                        insert(m.private_messages),
+                        {
+                            "id": message_id,
+                            "sender_id": user.id,
+                            "recipient_id": target_id,
+                            "text": text,
+                            "me": me,
+                            "created": time.time(),
+                        },
+                    )
+                ]
+            )
+        except Exception:
+            salon.chat_limit.forget_last(user.id)
+            raise SalonError(
+                "internal", "the message could not be stored; nothing was sent"
+            ) from None
+        target = salon.accounts.users[target_id]
+        self.ok(conn, message, delivered=self.connected(target_id))
+        out = {
+            "v": PROTOCOL,
+            "type": "chat",
+            "table": None,
+            "seq": None,
+            "channel": "chat",
+            "from": user.name,
+            "user": user.id,
+            "text": text,
+            "me": me,
+            "private": True,
+            "to": target.name,
+        }
+        for receiver in self.conns_of(user.id) | self.conns_of(target_id):
+            receiver.put(dict(out))

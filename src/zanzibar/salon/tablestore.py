@@ -1,0 +1,170 @@
+"""Tables in and out of the database: one change's rows, and the open tables at start.
+
+:func:`commit` turns a table's change into ONE transaction: the table row
+(inserted the first time, else updated when it changed), the staged history
+items and the change's own ops. :func:`load_open_tables` rebuilds every open
+table with one query per kind of row, linear in what is read.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Text, cast, insert, select, update
+
+from zanzibar.engine.errors import CorruptDataError
+from zanzibar.engine.match import Match
+from zanzibar.engine.rules import GameRules
+from zanzibar.salon import models as m
+from zanzibar.salon.changes import Change
+from zanzibar.salon.history import History, Item
+from zanzibar.salon.persistence import Op, Store
+from zanzibar.salon.records import read_match_record
+from zanzibar.salon.seats import Seat
+from zanzibar.salon.tables import GameInfo, Table
+
+log = logging.getLogger(__name__)
+
+
+def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict[str, Any]]:
+    """The statements storing ``change`` and the table row they store."""
+    ops: list[Op] = []
+    row = table.row()
+    if not table.stored_row:
+        ops.append(
+            (insert(m.tables), {**row, "id": table.id, "created": table.created, "closed": None})
+        )
+    elif row != table.stored_row:  # most moves change only the game, not the table
+        ops.append((update(m.tables).where(m.tables.c.id == table.id), row))
+    if table.staged:
+        ops.append(
+            (
+                insert(m.history),
+                [
+                    {
+                        "table_id": table.id,
+                        "seq": item.seq,
+                        "channel": item.channel,
+                        "item": item.data,
+                        "created": now,
+                    }
+                    for item in table.staged
+                ],
+            )
+        )
+    ops += change.ops
+    return ops, row
+
+
+async def commit(store: Store, table: Table, change: Change) -> None:
+    """Store the change in one transaction (nothing at all if nothing changed)."""
+    ops, row = change_ops(table, change, time.time())
+    if ops:
+        await store.write(ops)
+    table.stored_row = row
+
+
+async def load_open_tables(
+    store: Store, rules_for: Callable[[str], GameRules[Any, Any]]
+) -> list[Table]:
+    """Every open table from its row, its history and the players of its games.
+
+    Read: the open tables' rows, their history, the players of the games
+    played at them (to render those games' events) and the log of each
+    running game. Finished games' logs, and everything of closed tables,
+    stay in the database until asked for (``GET /api/games/{id}``). A table
+    that cannot be rebuilt is logged and left out.
+    """
+    rows = await store.read(select(m.tables).where(m.tables.c.closed.is_(None)))
+    if not rows:
+        return []
+    open_ids = [row.id for row in rows]
+    items_by_table: dict[int, list[Item]] = {tid: [] for tid in open_ids}
+    # the stored JSON text is kept as the item's text: decoding it here (and
+    # encoding it again) was most of the cost of a restart
+    raw = cast(m.history.c.item, Text).label("raw")
+    for h in await store.read(
+        select(m.history.c.table_id, m.history.c.seq, m.history.c.channel, raw)
+        .where(m.history.c.table_id.in_(open_ids))
+        .order_by(m.history.c.table_id, m.history.c.seq)
+    ):
+        items_by_table[h.table_id].append(Item(h.seq, h.channel, h.raw))
+    players = await players_by_table(store, open_ids)
+    tables = []
+    for row in rows:
+        try:
+            table = await load_table(
+                store, rules_for, row, items_by_table[row.id], players.get(row.id, {})
+            )
+        except Exception:
+            log.exception("table %s could not be restored; it stays closed in memory", row.id)
+            continue
+        tables.append(table)
+    return tables
+
+
+async def players_by_table(store: Store, table_ids: list[int]) -> dict[int, dict[int, list[Any]]]:
+    """The players of every game of these tables: table id -> game id -> rows by seat.
+
+    One query joined on ``games.table_id``, in chunks so that no statement
+    carries too many parameters; each row is read once.
+    """
+    out: dict[int, dict[int, list[Any]]] = {}
+    for start in range(0, len(table_ids), 500):
+        chunk = table_ids[start : start + 500]
+        for p in await store.read(
+            select(m.games.c.table_id, m.game_players)
+            .join(m.games, m.games.c.id == m.game_players.c.game_id)
+            .where(m.games.c.table_id.in_(chunk))
+            .order_by(m.game_players.c.game_id, m.game_players.c.seat)
+        ):
+            out.setdefault(p.table_id, {}).setdefault(p.game_id, []).append(p)
+    return out
+
+
+async def load_table(
+    store: Store,
+    rules_for: Callable[[str], GameRules[Any, Any]],
+    row: Any,
+    items: list[Item],
+    players: dict[int, list[Any]],
+) -> Table:
+    """One open table from its row, its history and the players of its games."""
+    rules = rules_for(row.game)
+    table = Table(
+        id=row.id,
+        rules=rules,
+        preset=row.preset,
+        options=rules.options.validate(dict(row.options)),
+        capacity=row.capacity,
+        seats=[Seat.from_json(s) for s in row.seats],
+        private=bool(row.private),
+        invite=row.invite,
+        host=row.host_id,
+        state=row.state,
+        hold=bool(row.hold),
+        clock=row.clock,
+        game_id=row.game_id,
+        banned=set(row.banned or []),
+        created=row.created,
+        history=History(items),
+    )
+    for game_id, plist in players.items():
+        table.games[game_id] = GameInfo(
+            game_id, tuple(p.name for p in plist), tuple(p.user_id for p in plist)
+        )
+    if row.game_id is not None:
+        table.match = await load_match(store, rules, row.game_id)
+    table.stored_row = table.row()
+    return table
+
+
+async def load_match(store: Store, rules: GameRules[Any, Any], game_id: int) -> Match[Any, Any]:
+    """A running game, replayed from its stored record (same seed, same dice)."""
+    record = await read_match_record(store, game_id)
+    if record is None:
+        raise CorruptDataError(f"game {game_id} is missing")
+    return Match.from_record(rules, record)
