@@ -543,6 +543,43 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def cluster_counters(directory: Path) -> dict[str, Any]:
+    """PostgreSQL commits and Redis commands so far, read with their own clients.
+
+    (The psql backend's CPU shows under PostgreSQL: read once a second only.)
+    """
+    settings: dict[str, str] = {}
+    env = directory / "env"
+    if not env.exists():
+        return {}
+    for line in env.read_text().splitlines():
+        key, _, value = line.partition("=")
+        settings[key] = value.strip("'")
+
+    def commits() -> float:
+        out = subprocess.run(
+            [
+                f"{settings['PG_BIN']}/psql",
+                "-h", "127.0.0.1", "-p", settings["PG_PORT"], "-U", "zanzibar", "-d", "zanzibar",
+                "-tAc", "SELECT xact_commit FROM pg_stat_database WHERE datname = 'zanzibar'",
+            ],
+            capture_output=True, text=True, timeout=5, check=True,
+        )  # fmt: skip
+        return float(out.stdout.strip())
+
+    def redis_commands() -> float:
+        out = subprocess.run(
+            ["redis-cli", "-p", settings["REDIS_PORT"], "info", "stats"],
+            capture_output=True, text=True, timeout=5, check=True,
+        )  # fmt: skip
+        for line in out.stdout.splitlines():
+            if line.startswith("total_commands_processed:"):
+                return float(line.split(":")[1])
+        raise ValueError("no total_commands_processed")
+
+    return {"PostgreSQL commits": commits, "Redis commands": redis_commands}
+
+
 def cluster_processes(directory: Path) -> dict[str, Any]:
     """What ``scripts/cluster`` runs in ``directory``: name -> a function giving its CPU seconds."""
     found: dict[str, Any] = {}
@@ -565,20 +602,27 @@ def cluster_processes(directory: Path) -> dict[str, Any]:
 class ClusterCpu:
     """Samples the CPU of several named processes every 0.2 s in a thread."""
 
-    def __init__(self, processes: dict[str, Any]) -> None:
+    def __init__(self, processes: dict[str, Any], counters: dict[str, Any] | None = None) -> None:
         import threading
 
         self.processes = processes
-        self.samples: dict[str, list[tuple[float, float]]] = {name: [] for name in processes}
+        #: Counters read once a second (commits, commands), reported per action.
+        self.counters = counters or {}
+        self.samples: dict[str, list[tuple[float, float]]] = {
+            name: [] for name in [*processes, *self.counters]
+        }
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        while True:
-            for name, cpu in self.processes.items():
-                with contextlib.suppress(OSError, IndexError, ValueError):
-                    self.samples[name].append((time.time(), cpu()))
+        for round_ in itertools.count():
+            every = self.processes if round_ % 5 else {**self.processes, **self.counters}
+            for name, read in every.items():
+                with contextlib.suppress(
+                    OSError, IndexError, ValueError, subprocess.SubprocessError
+                ):
+                    self.samples[name].append((time.time(), read()))
             if self._stop.wait(0.2):
                 return
 
@@ -723,7 +767,11 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             if chunk
         ]
         sampler = CpuSampler(process.pid) if process else None
-        cluster = ClusterCpu(cluster_processes(args.cluster_dir)) if args.cluster_dir else None
+        cluster = (
+            ClusterCpu(cluster_processes(args.cluster_dir), cluster_counters(args.cluster_dir))
+            if args.cluster_dir
+            else None
+        )
         if len(jobs) == 1:
             results = [worker(*jobs[0])]
         else:
@@ -790,6 +838,17 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             print(
                 f"  {'all of them':26} {total:6.1f} s, {total / side.actions * ms:.3f} ms per "
                 f"player action: {side.actions / total:.0f} player actions per CPU-second"
+            )
+        for name in cluster.counters:
+            count = cluster.between(name, start, end)
+            if side.actions and count == count:
+                print(
+                    f"  {name}: {count:.0f} in the window, {count / side.actions:.2f} per player action"
+                )
+        if sampler is None:
+            print(
+                f"whole machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+                f"{cpu_pressure()}"
             )
     for r in results:
         for error in r.errors[:5]:

@@ -5,8 +5,9 @@ proxy. What holds across nodes today: health, node liveness, accounts (a
 token, a password, a name made on one node work on the others), unique
 guest names and ids, and surviving a node's ``kill -9``. What does not yet:
 a table lives only on the node that created it, so the lobby, table joins
-and socket presence are per node until the table actors and router of
-issue 11 land (the strict ``xfail`` below turns into a failure when they do).
+and socket presence are per node until the salon runs on the Redis ports
+(leases, link, bus, presence, lobby) of issue 11 (the strict ``xfail`` below
+turns into a failure when it does).
 """
 
 from __future__ import annotations
@@ -215,7 +216,7 @@ def test_a_private_message_finds_a_user_made_on_another_node(cluster: Cluster) -
 
 @pytest.mark.xfail(
     strict=True,
-    reason="a table lives on the node that created it until the table router lands (issue 11)",
+    reason="a table lives on the node that created it until the salon runs on the Redis ports (issue 11)",
 )
 def test_the_lobby_is_the_same_on_every_node(cluster: Cluster) -> None:
     host = guest(cluster.node(1), "Host")

@@ -30,7 +30,7 @@ DEFAULT_ROUND_PAUSE = 5.0
 #: Seconds after a seated player drops mid-game before a bot takes the seat over.
 DEFAULT_TAKEOVER_DELAY = 15.0
 #: Seconds a node keeps serving after SIGTERM while its health check already fails.
-DEFAULT_DRAIN = 2.0
+DEFAULT_DRAIN = 5.0
 
 
 @dataclass(frozen=True)
