@@ -105,7 +105,7 @@ class Position:
     """A position of ``variant`` plus the history needed to unmake and detect repetition."""
 
     __slots__ = (
-        "_att_rays",
+        "_att",
         "_check",
         "_en",
         "_fast",
@@ -138,7 +138,7 @@ class Position:
         self.t: Tables = tables_for(variant)
         fast = _fast_data(self.t)
         self._gen = fast.gen
-        self._att_rays = fast.att_rays
+        self._att = fast.att
         self._touch = fast.touch
         self._reach = fast.reach
         self._pk = fast.zero_table
@@ -329,35 +329,30 @@ class Position:
         """``is_attacked`` restricted to the attack lines that pass through ``changed``."""
         touch = self._touch[by][square]
         for s in changed:
-            entry = touch.get(s)
-            if entry is None:
-                entry = _touching(self.t, self._att_rays, by, square, s)
-                touch[s] = entry
-            if entry and self._scan(*entry):
+            try:
+                entry = touch[s]
+            except KeyError:
+                entry = touch[s] = _touching(self.t, self._att, by, square, s)
+            if entry is not None and self._scan(self.side_occ[by], entry):
                 return True
         return False
 
     def is_attacked(self, square: int, by: int) -> bool:
         """Could a piece of colour ``by`` capture on ``square`` (pins ignored)?"""
-        t = self.t
-        return self._scan(
-            t.att_leap[by][square],
-            self._att_rays[by][square],
-            t.att_lame[by][square],
-            t.att_bent[by][square],
-        )
+        return self._scan(self.side_occ[by], self._att[by][square])
 
-    def _scan(
-        self,
-        leaps: LeapAttacks,
-        rays: tuple[FastRay, ...],
-        lames: LameAttacks,
-        bents: BentAttacks,
-    ) -> bool:
+    def _scan(self, side: int, att: AttackSet) -> bool:
+        """Does any entry of ``att`` hold an attacker? ``side``: the attacker's occupancy
+        (a superset is fine: every candidate square is checked on the board)."""
         b = self.board
-        for src, codes in leaps:
-            if b[src] in codes:
+        leap_mask, leap_codes, rays, lame_mask, lames, bents = att
+        x = side & leap_mask
+        while x:
+            low = x & -x
+            src = low.bit_length() - 1
+            if b[src] in leap_codes[src]:
                 return True
+            x ^= low
         occ = self.occ
         for mask, inc, riders, hoppers in rays:
             x = occ & mask
@@ -378,14 +373,17 @@ class Position:
                         s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
                         if b[s] in hoppers:
                             return True
-        for src, mids, codes in lames:
-            if b[src] in codes:
-                for m in mids:
-                    if b[m]:
-                        break
-                else:
-                    return True
-        for path, codes in bents:
+        if side & lame_mask:
+            for src, mids, codes in lames:
+                if b[src] in codes:
+                    for m in mids:
+                        if b[m]:
+                            break
+                    else:
+                        return True
+        for path, codes, sources_mask in bents:
+            if not side & sources_mask:
+                continue
             # The attacker's first step lands on ``corner``, which must be empty, as must
             # every square of the slide between the corner and ``square``.
             for corner, sources in path:
@@ -398,16 +396,21 @@ class Position:
 
     def _least_attacker(self, square: int, by: int, value: list[int]) -> int:
         """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none)."""
-        t = self.t
         b = self.board
         best = -1
         best_value = 1 << 30
-        for src, codes in t.att_leap[by][square]:
-            x = b[src]
-            if x in codes and value[x] < best_value:
-                best, best_value = src, value[x]
+        leap_mask, leap_codes, rays, lame_mask, lames, bents = self._att[by][square]
+        side = self.side_occ[by]
+        x = side & leap_mask
+        while x:
+            low = x & -x
+            src = low.bit_length() - 1
+            code = b[src]
+            if code in leap_codes[src] and value[code] < best_value:
+                best, best_value = src, value[code]
+            x ^= low
         occ = self.occ
-        for mask, inc, riders, hoppers in self._att_rays[by][square]:
+        for mask, inc, riders, hoppers in rays:
             x = occ & mask
             if x:
                 if inc:
@@ -426,18 +429,21 @@ class Position:
                         code = b[s]
                         if code in hoppers and value[code] < best_value:
                             best, best_value = s, value[code]
-        for src, mids, codes in t.att_lame[by][square]:
-            x = b[src]
-            if x in codes and value[x] < best_value and not any(b[m] for m in mids):
-                best, best_value = src, value[x]
-        for path, codes in t.att_bent[by][square]:
+        if side & lame_mask:
+            for src, mids, codes in lames:
+                code = b[src]
+                if code in codes and value[code] < best_value and not any(b[m] for m in mids):
+                    best, best_value = src, value[code]
+        for path, codes, sources_mask in bents:
+            if not side & sources_mask:
+                continue
             for corner, sources in path:
                 if b[corner]:
                     break
                 for src in sources:
-                    x = b[src]
-                    if x in codes and value[x] < best_value:
-                        best, best_value = src, value[x]
+                    code = b[src]
+                    if code in codes and value[code] < best_value:
+                        best, best_value = src, value[code]
         return best
 
     def see(self, move: int, value: list[int]) -> int:
@@ -1252,8 +1258,17 @@ class Position:
 #: An attack ray as (mask of its squares, ``True`` if its squares increase away from the
 #: target, codes attacking as riders, codes attacking as hoppers).
 FastRay = tuple[int, bool, frozenset[int], frozenset[int]]
-#: The attack entries of one target whose lines pass through one square (or ``()``).
-Touching = tuple[LeapAttacks, tuple[FastRay, ...], LameAttacks, BentAttacks] | tuple[()]
+#: A bent rider's attack line: (path of (corner, sources), codes, mask of every source).
+FastBent = tuple[tuple[tuple[int, tuple[int, ...]], ...], frozenset[int], int]
+#: Everything that may attack one target, for one attacking colour:
+#: (mask of the leapers' source squares, {source: codes}, rays, mask of the lame
+#: leapers' sources, lame entries, bent lines). The masks meet the attacker's
+#: occupancy first, so a target that no piece could reach costs two integer ``&``.
+AttackSet = tuple[
+    int, dict[int, frozenset[int]], tuple[FastRay, ...], int, LameAttacks, tuple[FastBent, ...]
+]
+#: The attack entries of one target whose lines pass through one square (or ``None``).
+Touching = AttackSet | None
 
 
 @dataclass
@@ -1261,7 +1276,8 @@ class _FastData:
     """Per-variant data derived from :class:`Tables` for the bitmask paths."""
 
     gen: list[list[tuple[tuple[int, object], ...]]]
-    att_rays: list[list[tuple[FastRay, ...]]]
+    #: att[colour][target]: every way a piece of that colour may attack the target.
+    att: list[list[AttackSet]]
     #: touch[colour][target]: {square: Touching}, filled on demand.
     touch: list[list[dict[int, Touching]]]
     zero_table: list[list[int]]
@@ -1299,37 +1315,58 @@ def _fast_program(
     return tuple(out)
 
 
+def _attack_set(
+    leaps: LeapAttacks, rays: tuple[FastRay, ...], lames: LameAttacks, bents: BentAttacks
+) -> AttackSet:
+    """Pack attack entries with the masks that let a scan skip absent attackers."""
+    fast_bents = tuple(
+        (path, codes, _mask([src for _corner, sources in path for src in sources]))
+        for path, codes in bents
+    )
+    return (
+        _mask([src for src, _ in leaps]),
+        {src: codes for src, codes in leaps},
+        rays,
+        _mask([src for src, _mids, _codes in lames]),
+        lames,
+        fast_bents,
+    )
+
+
 def _fast_data(t: Tables) -> _FastData:
     """The bitmask data of a variant's tables, built once per tables object."""
     hit = _FAST.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
     gen = [[_fast_program(frm, program) for frm, program in enumerate(row)] for row in t.gen]
-    att_rays: list[list[tuple[FastRay, ...]]] = [[], [], []]
+    att: list[list[AttackSet]] = [[], [], []]
     touch: list[list[dict[int, Touching]]] = [[], [], []]
     for colour in (WHITE, BLACK):
-        att_rays[colour] = [
-            tuple(
-                (_mask(ray), ray[0] > target, riders, hoppers)
-                for ray, riders, hoppers in t.att_ray[colour][target]
+        att[colour] = [
+            _attack_set(
+                t.att_leap[colour][target],
+                tuple(
+                    (_mask(ray), ray[0] > target, riders, hoppers)
+                    for ray, riders, hoppers in t.att_ray[colour][target]
+                ),
+                t.att_lame[colour][target],
+                t.att_bent[colour][target],
             )
             for target in range(t.size)
         ]
         touch[colour] = [{} for _ in range(t.size)]
     zero = [0] * t.size
     reach = [[_mask(list(program_targets(program))) for program in row] for row in t.gen]
-    data = _FastData(gen, att_rays, touch, [zero] * (2 * t.ntypes + 1), reach)
+    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach)
     _FAST[id(t)] = (t, data)
     return data
 
 
-def _touching(
-    t: Tables, att_rays: list[list[tuple[FastRay, ...]]], by: int, target: int, square: int
-) -> Touching:
+def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, square: int) -> Touching:
     """The attack entries on ``target`` by ``by`` whose outcome depends on ``square``."""
     leaps = tuple(e for e in t.att_leap[by][target] if e[0] == square)
     bit = 1 << square
-    rays = tuple(e for e in att_rays[by][target] if e[0] & bit)
+    rays = tuple(e for e in att[by][target][2] if e[0] & bit)
     lames = tuple(e for e in t.att_lame[by][target] if e[0] == square or square in e[1])
     bents = tuple(
         e
@@ -1337,8 +1374,8 @@ def _touching(
         if any(corner == square or square in sources for corner, sources in e[0])
     )
     if not (leaps or rays or lames or bents):
-        return ()
-    return leaps, rays, lames, bents
+        return None
+    return _attack_set(leaps, rays, lames, bents)
 
 
 def _changed(t: Tables, move: int, ep_victim: int) -> tuple[int, ...]:
