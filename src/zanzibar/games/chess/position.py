@@ -88,6 +88,8 @@ RIDE_BB = 100
 HOP_BB = 101
 
 BLACK = -1
+#: An empty set of squares (no suspects).
+_NO_SQUARES: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -273,6 +275,22 @@ class Position:
     def is_capture(self, move: int) -> bool:
         """Does the move take a piece (including en passant)?"""
         return bool(self.board[(move >> 8) & 0xFF]) or bool((move >> 24) & EN_PASSANT)
+
+    def is_pseudo_legal_quiet(self, move: int) -> bool:
+        """Could the side to move's piece on the move's square make it here, onto an empty
+        square (a killer move from another node)? Whether it exposes the King is left to
+        :meth:`left_king_exposed` once pushed. Moves with flags are never taken.
+        """
+        if move >> 16:
+            return False
+        frm = move & 0xFF
+        b = self.board
+        code = b[frm]
+        if code * self.turn <= 0 or b[(move >> 8) & 0xFF]:
+            return False
+        found: list[int] = []
+        self._generate(self.turn, found, found, _NO_SQUARES, {frm: code})
+        return move in found
 
     def captured_code(self, move: int) -> int:
         """Code of the piece the move takes (0 if none)."""
@@ -600,7 +618,7 @@ class Position:
         us: int,
         safe: list[int],
         risky: list[int],
-        suspects: set[int],
+        suspects: set[int] | frozenset[int],
         pieces: dict[int, int] | None = None,
     ) -> None:
         """Pseudo-legal moves of ``us``: sure ones into ``safe``, the rest into ``risky``.
