@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from zanzibar.games.chess.evaluation import evaluator_for
 from zanzibar.games.chess.notation import format_san
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import (
@@ -297,3 +298,12 @@ def test_pseudo_legal_quiet_checks_the_piece_and_its_path() -> None:
     )
     assert not pos.is_pseudo_legal_quiet(black_move)  # not the side to move's piece
     assert not pos.is_pseudo_legal_quiet(pos.parse_uci("e2e4"))  # a flagged double step
+
+
+def test_static_exchange_sees_a_recapture_through_the_square_left() -> None:
+    """The Rook on d1 takes back on d5 once the Queen has left d3 (an x-ray)."""
+    variant = load_variant("chess")
+    value = evaluator_for(variant).value_by_code
+    pos = Position(variant, "4k3/8/8/3n4/8/3Q4/7K/3r4 w - - 0 1")
+    assert not pos.is_attacked(pos.parse_square("d5"), -1)  # not before the capture
+    assert pos.see(pos.parse_uci("d3d5"), value) == 320 - 900

@@ -108,6 +108,7 @@ class Position:
 
     __slots__ = (
         "_att",
+        "_capgen",
         "_check",
         "_en",
         "_fast",
@@ -141,6 +142,7 @@ class Position:
         fast = _fast_data(self.t)
         self._gen = fast.gen
         self._att = fast.att
+        self._capgen = fast.capgen
         self._touch = fast.touch
         self._reach = fast.reach
         self._pk = fast.zero_table
@@ -318,8 +320,10 @@ class Position:
             move = entry[0]
             if not move:
                 check = False  # a null move changes no square
-            else:
+            elif move >> 24:
                 check = self._attacked_through(king, -self.turn, _changed(self.t, move, entry[4]))
+            else:
+                check = self._attacked_through(king, -self.turn, (move & 0xFF, (move >> 8) & 0xFF))
         else:
             check = self.is_attacked(king, -self.turn)
         self._check = check
@@ -339,7 +343,9 @@ class Position:
             return False
         if entry[1] == self.t.royal[mover]:
             return self.is_attacked(king, self.turn)
-        return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
+        if move >> 24:
+            return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
+        return self._attacked_through(king, self.turn, (move & 0xFF, (move >> 8) & 0xFF))
 
     # -- attacks -----------------------------------------------------------------
 
@@ -477,8 +483,6 @@ class Position:
         occ = self.occ
         promo = (move >> 16) & 0xFF
         gains = [value[self.captured_code(move)]]
-        if not promo and not self.is_attacked(to, -self.turn):
-            return gains[0]  # nobody takes back (the common case, and a cheap test)
         on_square = value[promo] if promo else value[b[frm]]
         if promo:
             gains[0] += value[promo] - value[b[frm]]
@@ -490,7 +494,7 @@ class Position:
             while True:
                 src = self._least_attacker(to, side, value)
                 if src < 0:
-                    break
+                    break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
                 if max(-gains[-2], gains[-1]) < 0:
                     break  # neither side would go on: the result is settled
@@ -815,12 +819,20 @@ class Position:
                 return
             b[king] = 0
             self.occ = occ ^ (1 << king)
+            # the squares jumped over are shared by several targets: test each once
+            attacked: dict[int, bool] = {}
             try:
                 for to, over in t.jump_targets[king]:
                     if b[to]:
                         continue
-                    if all(self.is_attacked(s, them) for s in over):
-                        continue
+                    for s in over:
+                        hit = attacked.get(s)
+                        if hit is None:
+                            hit = attacked[s] = self.is_attacked(s, them)
+                        if not hit:
+                            break
+                    else:
+                        continue  # every square on the way is attacked
                     if not self.is_attacked(to, them):
                         out.append(encode(king, to, flags=KING_JUMP))
             finally:
@@ -889,10 +901,24 @@ class Position:
             self._generate(us, safe, risky, set())
             return safe + risky
         if self.is_check():
-            self._generate(us, risky, risky, set())
             single = self._single_check(king, -us)
-            if single is not None:
+            if single is None:
+                self._generate(us, risky, risky, _NO_SQUARES)
+            else:
                 resolve, frees = single
+                # only the King, a piece that may land on a resolving square, a hopper's
+                # screen and an en-passant capturer can answer a single check
+                needed = _mask(list(resolve))
+                if self.ep >= 0:
+                    needed |= 1 << self.ep
+                reach = self._reach
+                royal = self.t.royal[us]
+                answering = {
+                    frm: code
+                    for frm, code in self.pieces[us].items()
+                    if reach[code][frm] & needed or code == royal or frm in frees
+                }
+                self._generate(us, risky, risky, _NO_SQUARES, answering)
                 risky = [
                     mv
                     for mv in risky
@@ -931,45 +957,42 @@ class Position:
         b = self.board
         occ = self.occ
         en = self._en[us]
-        gen = self._gen
+        capgen = self._capgen
         promo_reach = self.t.promo_reach
         reach = self._reach
         out: list[int] = []
         append = out.append
         promoting: dict[int, int] = {}
         enemy = self.side_occ[-us]
-        if self.ep >= 0:
-            enemy |= 1 << self.ep
+        reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
         for frm, code in self.pieces[us].items():
             if promo_reach[code][frm]:
                 promoting[frm] = code
                 continue
-            if not enemy & reach[code][frm]:
+            if not reachable & reach[code][frm]:
                 continue  # no enemy piece stands anywhere this piece could ever land
-            for kind, data in gen[code][frm]:
-                if kind == LEAP or kind == LEAP + 2:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if en[b[to]]:
-                            append(mv)
-                elif kind == RIDE_BB:
-                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
-                        x = occ & mask
-                        if x:
-                            s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                            if en[b[s]]:
-                                append(moves[(s - frm) // step - 1])
-                elif kind == HOP_BB:
-                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
-                        x = occ & mask
-                        if x:
-                            x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
-                            if x:
-                                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                                if en[b[s]]:
-                                    append(moves[(s - frm) // step - 1])
-                elif kind == LEAP + 1 or kind == LAME + 1 or kind == RIDE + 1:
-                    continue  # moves that never capture
-                elif kind == EP_CAPTURE:
+            leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
+            x = enemy & leap_mask
+            while x:
+                low = x & -x
+                append(leap_moves[low])
+                x ^= low
+            for mask, inc, step, moves in rides:
+                x = occ & mask
+                if x:
+                    s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                    if en[b[s]]:
+                        append(moves[(s - frm) // step - 1])
+            for mask, inc, step, moves in hops:
+                x = occ & mask
+                if x:
+                    x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
+                    if x:
+                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                        if en[b[s]]:
+                            append(moves[(s - frm) // step - 1])
+            for kind, data in rest:
+                if kind == EP_CAPTURE:
                     ep = self.ep
                     if ep >= 0:
                         for to, mv in data:  # type: ignore[attr-defined]
@@ -1301,6 +1324,8 @@ class _FastData:
     zero_table: list[list[int]]
     #: reach[code][square]: mask of every square the piece could ever land on from there.
     reach: list[list[int]]
+    #: capgen[code][square]: the capturing part of the move program (see :func:`_capture_program`).
+    capgen: list[list[CaptureProgram]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1331,6 +1356,41 @@ def _fast_program(
         else:
             out.append((kind, data))
     return tuple(out)
+
+
+#: A move program's captures: (mask of the leaps' targets, {target bit: move}, rider
+#: rays, hopper rays, every other entry as in the program).
+CaptureProgram = tuple[
+    int,
+    dict[int, int],
+    tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+    tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+    tuple[tuple[int, object], ...],
+]
+
+
+def _capture_program(program: tuple[tuple[int, object], ...]) -> CaptureProgram:
+    """The capturing part of a (fast) move program: a leaper's captures are then the
+    bits of ``enemy & mask``, with no walk over its targets."""
+    leap_mask = 0
+    leap_moves: dict[int, int] = {}
+    rides: list[tuple[int, bool, int, tuple[int, ...]]] = []
+    hops: list[tuple[int, bool, int, tuple[int, ...]]] = []
+    rest: list[tuple[int, object]] = []
+    for kind, data in program:
+        if kind == LEAP or kind == LEAP + 2:
+            for to, mv in data:  # type: ignore[attr-defined]
+                leap_mask |= 1 << to
+                leap_moves[1 << to] = mv
+        elif kind == RIDE_BB:
+            rides.extend(data)  # type: ignore[arg-type]
+        elif kind == HOP_BB:
+            hops.extend(data)  # type: ignore[arg-type]
+        elif kind in (LEAP + 1, LAME + 1, RIDE + 1):
+            continue  # moves that never capture
+        else:
+            rest.append((kind, data))
+    return leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
 
 
 def _attack_set(
@@ -1375,7 +1435,8 @@ def _fast_data(t: Tables) -> _FastData:
         touch[colour] = [{} for _ in range(t.size)]
     zero = [0] * t.size
     reach = [[_mask(list(program_targets(program))) for program in row] for row in t.gen]
-    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach)
+    capgen = [[_capture_program(program) for program in row] for row in gen]
+    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen)
     _FAST[id(t)] = (t, data)
     return data
 

@@ -382,7 +382,9 @@ class Searcher:
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool) -> int:
         pos = self._pos
-        if pos.halfmove >= self._move_rule_plies or pos.repetitions() >= 2:
+        halfmove = pos.halfmove
+        # a position cannot recur within 3 plies of an irreversible move (nor of a null move)
+        if halfmove >= self._move_rule_plies or (halfmove >= 4 and pos.repetitions() >= 2):
             self._tick()
             return 0
         in_check = pos.is_check()
@@ -563,27 +565,29 @@ class Searcher:
         """
         board = pos.board
         value = self.evaluator.value_by_code
-        good: list[tuple[int, int]] = []
+        good: list[tuple[int, bool, int]] = []
         bad: list[tuple[int, int]] = []
         for move in pos.captures():
             victim = board[(move >> 8) & 0xFF]
             if victim:
                 attacker = value[board[move & 0xFF]]
-                if attacker > value[victim] + BAD_CAPTURE_MARGIN and not (move >> 16) & 0xFF:
+                # a capture by a dearer piece gets its exchange checked when its turn comes
+                risky = attacker > value[victim] + BAD_CAPTURE_MARGIN and not (move >> 16) & 0xFF
+                good.append((10_000_000 + value[victim] * 1_000 - attacker, risky, move))
+            else:
+                promo = (move >> 16) & 0xFF
+                if promo:
+                    good.append((9_000_000 + value[promo] * 1_000, False, move))
+                else:  # en passant
+                    good.append((10_100_000, False, move))
+        if good:
+            good.sort(reverse=True)
+            for _, risky, move in good:
+                if risky:
                     swing = pos.see(move, value)
                     if swing < 0:
                         bad.append((7_000_000 + swing, move))
                         continue
-                good.append((10_000_000 + value[victim] * 1_000 - attacker, move))
-            else:
-                promo = (move >> 16) & 0xFF
-                if promo:
-                    good.append((9_000_000 + value[promo] * 1_000, move))
-                else:  # en passant
-                    good.append((10_100_000, move))
-        if good:
-            good.sort(reverse=True)
-            for _, move in good:
                 yield move, True
         killer0, killer1 = self.killers[ply]
         for killer in (killer0, killer1):
