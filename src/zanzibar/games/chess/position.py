@@ -86,6 +86,8 @@ WHITE = 1
 #: is found with two integer operations instead of a walk (see :func:`_fast_programs`).
 RIDE_BB = 100
 HOP_BB = 101
+#: A bent rider's captures with its slides as occupancy-mask rays (captures only).
+BENT_BB = 102
 
 BLACK = -1
 #: An empty set of squares (no suspects).
@@ -405,21 +407,30 @@ class Position:
                             break
                     else:
                         return True
-        for path, codes, sources_mask in bents:
+        for mask, inc, first, step, reach, codes, sources_mask in bents:
             if not side & sources_mask:
                 continue
-            # The attacker's first step lands on ``corner``, which must be empty, as must
-            # every square of the slide between the corner and ``square``.
-            for corner, sources in path:
-                if b[corner]:
-                    break
-                for src in sources:
-                    if b[src] in codes:
-                        return True
+            # The attacker's first step lands on a corner, which must be empty, as must
+            # every square of the slide between the corner and ``square``: the corners
+            # before the first occupied one are usable.
+            x = occ & mask
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                x = side & reach[(s - first) // step]
+            else:
+                x = side & sources_mask
+            while x:
+                low = x & -x
+                if b[low.bit_length() - 1] in codes:
+                    return True
+                x ^= low
         return False
 
-    def _least_attacker(self, square: int, by: int, value: list[int]) -> int:
-        """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none)."""
+    def _least_attacker(self, square: int, by: int, value: list[int], floor: int = 0) -> int:
+        """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none).
+
+        The first attacker worth ``floor`` or less is taken at once (no piece is cheaper).
+        """
         b = self.board
         best = -1
         best_value = 1 << 30
@@ -431,6 +442,8 @@ class Position:
             src = low.bit_length() - 1
             code = b[src]
             if code in leap_codes[src] and value[code] < best_value:
+                if value[code] <= floor:
+                    return src
                 best, best_value = src, value[code]
             x ^= low
         occ = self.occ
@@ -458,16 +471,22 @@ class Position:
                 code = b[src]
                 if code in codes and value[code] < best_value and not any(b[m] for m in mids):
                     best, best_value = src, value[code]
-        for path, codes, sources_mask in bents:
+        for mask, inc, first, step, reach, codes, sources_mask in bents:
             if not side & sources_mask:
                 continue
-            for corner, sources in path:
-                if b[corner]:
-                    break
-                for src in sources:
-                    code = b[src]
-                    if code in codes and value[code] < best_value:
-                        best, best_value = src, value[code]
+            x = occ & mask
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                x = side & reach[(s - first) // step]
+            else:
+                x = side & sources_mask
+            while x:
+                low = x & -x
+                src = low.bit_length() - 1
+                code = b[src]
+                if code in codes and value[code] < best_value:
+                    best, best_value = src, value[code]
+                x ^= low
         return best
 
     def see(self, move: int, value: list[int]) -> int:
@@ -490,9 +509,10 @@ class Position:
         b[frm] = 0
         self.occ = occ & ~(1 << frm)
         side = -self.turn
+        floor = _cheapest(value)
         try:
             while True:
-                src = self._least_attacker(to, side, value)
+                src = self._least_attacker(to, side, value, floor)
                 if src < 0:
                     break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
@@ -958,28 +978,26 @@ class Position:
         occ = self.occ
         en = self._en[us]
         capgen = self._capgen
-        promo_reach = self.t.promo_reach
-        reach = self._reach
         out: list[int] = []
         append = out.append
         promoting: dict[int, int] = {}
         enemy = self.side_occ[-us]
         reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
         for frm, code in self.pieces[us].items():
-            if promo_reach[code][frm]:
+            reach, leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
+            if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
-            if not reachable & reach[code][frm]:
+            if not reachable & reach:
                 continue  # no enemy piece stands anywhere this piece could ever land
-            leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
             x = enemy & leap_mask
             while x:
                 low = x & -x
                 append(leap_moves[low])
                 x ^= low
             for mask, inc, step, moves in rides:
-                x = occ & mask
-                if x:
+                if enemy & mask:
+                    x = occ & mask
                     s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
                     if en[b[s]]:
                         append(moves[(s - frm) // step - 1])
@@ -992,7 +1010,19 @@ class Position:
                         if en[b[s]]:
                             append(moves[(s - frm) // step - 1])
             for kind, data in rest:
-                if kind == EP_CAPTURE:
+                if kind == BENT_BB:
+                    for first, first_bit, first_move, slides in data:  # type: ignore[attr-defined]
+                        if occ & first_bit:
+                            if enemy & first_bit:
+                                append(first_move)
+                            continue
+                        for mask, inc, step, moves in slides:
+                            if enemy & mask:
+                                x = occ & mask
+                                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                                if en[b[s]]:
+                                    append(moves[(s - first) // step - 1])
+                elif kind == EP_CAPTURE:
                     ep = self.ep
                     if ep >= 0:
                         for to, mv in data:  # type: ignore[attr-defined]
@@ -1299,8 +1329,10 @@ class Position:
 #: An attack ray as (mask of its squares, ``True`` if its squares increase away from the
 #: target, codes attacking as riders, codes attacking as hoppers).
 FastRay = tuple[int, bool, frozenset[int], frozenset[int]]
-#: A bent rider's attack line: (path of (corner, sources), codes, mask of every source).
-FastBent = tuple[tuple[tuple[int, tuple[int, ...]], ...], frozenset[int], int]
+#: A bent rider's attack line (see :func:`_fast_bent`): (mask of the corners, ``True`` if
+#: they increase outwards, first corner, step, reach by count of empty corners, codes,
+#: mask of every source).
+FastBent = tuple[int, bool, int, int, tuple[int, ...], frozenset[int], int]
 #: Everything that may attack one target, for one attacking colour:
 #: (mask of the leapers' source squares, {source: codes}, rays, mask of the lame
 #: leapers' sources, lame entries, bent lines). The masks meet the attacker's
@@ -1358,9 +1390,11 @@ def _fast_program(
     return tuple(out)
 
 
-#: A move program's captures: (mask of the leaps' targets, {target bit: move}, rider
-#: rays, hopper rays, every other entry as in the program).
+#: A move program's captures: (mask of every square it may land on, or -1 when a move
+#: from there may promote; mask of the leaps' targets, {target bit: move}, rider rays,
+#: hopper rays, every other entry as in the program).
 CaptureProgram = tuple[
+    int,
     int,
     dict[int, int],
     tuple[tuple[int, bool, int, tuple[int, ...]], ...],
@@ -1369,9 +1403,13 @@ CaptureProgram = tuple[
 ]
 
 
-def _capture_program(program: tuple[tuple[int, object], ...]) -> CaptureProgram:
+def _capture_program(
+    frm: int, program: tuple[tuple[int, object], ...], reach: int
+) -> CaptureProgram:
     """The capturing part of a (fast) move program: a leaper's captures are then the
-    bits of ``enemy & mask``, with no walk over its targets."""
+    bits of ``enemy & mask``, with no walk over its targets; riders and hoppers that
+    only capture join the rays of those that also move; a bent rider's slides become
+    rays from its first square (see :func:`_capture_bent`)."""
     leap_mask = 0
     leap_moves: dict[int, int] = {}
     rides: list[tuple[int, bool, int, tuple[int, ...]]] = []
@@ -1384,23 +1422,51 @@ def _capture_program(program: tuple[tuple[int, object], ...]) -> CaptureProgram:
                 leap_moves[1 << to] = mv
         elif kind == RIDE_BB:
             rides.extend(data)  # type: ignore[arg-type]
+        elif kind == RIDE + 2:
+            rides.extend(_fast_ray(frm, ray) for ray in data)  # type: ignore[attr-defined]
         elif kind == HOP_BB:
             hops.extend(data)  # type: ignore[arg-type]
-        elif kind in (LEAP + 1, LAME + 1, RIDE + 1):
+        elif kind == HOP + 2:
+            hops.extend(_fast_ray(frm, ray) for ray in data)  # type: ignore[attr-defined]
+        elif kind in (LEAP + 1, LAME + 1, RIDE + 1, HOP + 1, BENT + 1):
             continue  # moves that never capture
+        elif kind == BENT or kind == BENT + 2:
+            rest.append((BENT_BB, _capture_bent(data)))  # type: ignore[arg-type]
         else:
             rest.append((kind, data))
-    return leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+    return reach, leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+
+
+def _capture_bent(
+    data: tuple[tuple[int, int, tuple[tuple[tuple[int, int], ...], ...]], ...],
+) -> tuple[tuple[int, int, int, tuple[tuple[int, bool, int, tuple[int, ...]], ...]], ...]:
+    """A bent rider's program as (first square, its bit, the move there, slide rays as
+    fast rays from the first square)."""
+    return tuple(
+        (first, 1 << first, mv, tuple(_fast_ray(first, ray) for ray in rays))
+        for first, mv, rays in data
+    )
+
+
+def _fast_bent(path: tuple[tuple[int, tuple[int, ...]], ...], codes: frozenset[int]) -> FastBent:
+    """A bent rider's attack line with masks: the corners (outwards from the target,
+    each to be empty) as one ray, and for each count ``j`` of empty corners the mask of
+    the squares an attacker may stand on (``reach[j]``)."""
+    corners = [corner for corner, _sources in path]
+    reach = [0]
+    for _corner, sources in path:
+        reach.append(reach[-1] | _mask(sources))
+    first = corners[0] if corners else 0
+    step = corners[1] - corners[0] if len(corners) > 1 else 1
+    increasing = len(corners) < 2 or step > 0
+    return (_mask(corners), increasing, first, step, tuple(reach), codes, reach[-1])
 
 
 def _attack_set(
     leaps: LeapAttacks, rays: tuple[FastRay, ...], lames: LameAttacks, bents: BentAttacks
 ) -> AttackSet:
     """Pack attack entries with the masks that let a scan skip absent attackers."""
-    fast_bents = tuple(
-        (path, codes, _mask([src for _corner, sources in path for src in sources]))
-        for path, codes in bents
-    )
+    fast_bents = tuple(_fast_bent(path, codes) for path, codes in bents)
     return (
         _mask([src for src, _ in leaps]),
         {src: codes for src, codes in leaps},
@@ -1435,7 +1501,13 @@ def _fast_data(t: Tables) -> _FastData:
         touch[colour] = [{} for _ in range(t.size)]
     zero = [0] * t.size
     reach = [[_mask(list(program_targets(program))) for program in row] for row in t.gen]
-    capgen = [[_capture_program(program) for program in row] for row in gen]
+    capgen = [
+        [
+            _capture_program(frm, program, -1 if t.promo_reach[code][frm] else reach[code][frm])
+            for frm, program in enumerate(gen[code])
+        ]
+        for code in range(len(gen))
+    ]
     data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen)
     _FAST[id(t)] = (t, data)
     return data
@@ -1455,6 +1527,18 @@ def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, squar
     if not (leaps or rays or lames or bents):
         return None
     return _attack_set(leaps, rays, lames, bents)
+
+
+_CHEAPEST: list[tuple[list[int], int]] = []
+
+
+def _cheapest(value: list[int]) -> int:
+    """The smallest positive worth in a value table (cached for the last table seen)."""
+    if _CHEAPEST and _CHEAPEST[0][0] is value:
+        return _CHEAPEST[0][1]
+    floor = min((v for v in value if v > 0), default=0)
+    _CHEAPEST[:] = [(value, floor)]
+    return floor
 
 
 def _changed(t: Tables, move: int, ep_victim: int) -> tuple[int, ...]:

@@ -392,7 +392,10 @@ class Searcher:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply, in_check)
-        self._tick()
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes >= self._next_check:
+            self._budget()
         # Mate distance: no line from here can beat a mate already found nearer the root.
         if alpha < -MATE + ply:
             alpha = -MATE + ply
@@ -416,7 +419,7 @@ class Searcher:
                         or (e_flag == LOWER and e_score >= beta)
                         or (e_flag == UPPER and e_score <= alpha)
                     ):
-                        self.stats.tt_hits += 1
+                        stats.tt_hits += 1
                         return e_score
         pv_node = beta - alpha > 1
         if (
@@ -515,7 +518,7 @@ class Searcher:
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        self.stats.cutoffs += 1
+                        stats.cutoffs += 1
                         if quiet:
                             self._reward(move, depth, ply, board)
                         break
