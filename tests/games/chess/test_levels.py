@@ -85,9 +85,15 @@ def test_fast_machinery_agrees_with_the_plain_one(name: str) -> None:
                 pos.pop()
             assert generated == legal_tactical, pos.fen()
         for m in moves:
-            quiet_landing = not pos.is_attacked((m >> 8) & 0xFF, -pos.turn)
-            if pos.is_capture(m) and not (m >> 16) & 0xFF and quiet_landing:
-                assert pos.see(m, value) == value[pos.captured_code(m)]
+            if not pos.is_capture(m) or (m >> 16) & 0xFF:
+                continue
+            victim = value[pos.captured_code(m)]
+            pos.push(m)
+            # nobody can take back, not even through the square the capturer left
+            quiet_landing = not pos.is_attacked((m >> 8) & 0xFF, pos.turn)
+            pos.pop()
+            if quiet_landing:
+                assert pos.see(m, value) == victim
         pos.push(rng.choice(sorted(moves)))
     assert checks > 0
 

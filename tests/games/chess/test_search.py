@@ -6,8 +6,11 @@ Every mate position is checked by an independent brute-force solver below
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from zanzibar.games.chess.evaluation import evaluator_for
 from zanzibar.games.chess.notation import format_san
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import (
@@ -230,3 +233,77 @@ def test_repetition_counts_as_a_draw_in_the_tree() -> None:
     # Black to move: Kg7 walks into the repetition (0); that is the first half of the rule working
     assert pos.repetitions() == 2
     assert searcher._search(2, -1, 1, 1, True) == 0
+
+
+def _random_positions(variant_name: str, count: int, seed: int) -> list[Position]:
+    """Positions reached by random games (not in check, with a legal move)."""
+    rng = random.Random(seed)
+    variant = load_variant(variant_name)
+    found: list[Position] = []
+    while len(found) < count:
+        pos = Position(variant)
+        for _ in range(rng.randrange(4, 60)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        if pos.legal_moves() and not pos.is_check():
+            found.append(pos)
+    return found
+
+
+@pytest.mark.parametrize("variant_name", ["chess", "zanzibar-s", "shako", "metamachy"])
+def test_staged_moves_are_the_legal_moves_once_each(variant_name: str) -> None:
+    """The staged generator yields every legal move exactly once (after its legality test),
+    whatever the killers, and captures before quiet moves."""
+    rng = random.Random(7)
+    searcher = Searcher(load_variant(variant_name))
+    for pos in _random_positions(variant_name, 25, 11):
+        legal = pos.legal_moves()
+        quiet = [m for m in legal if not m >> 16 and not pos.board[(m >> 8) & 0xFF]]
+        # killers: two quiet moves of this position, or moves of another one
+        searcher.killers[3] = rng.sample(quiet, 2) if len(quiet) > 1 else [0, 0]
+        searcher.killers[3][1] ^= rng.choice((0, 0x0101))  # sometimes a foreign move
+        before = pos.fen()
+        yielded = []
+        for move, unsure in searcher._staged(pos, 0, 3):
+            if unsure:
+                pos.push(move)
+                exposed = pos.left_king_exposed()
+                pos.pop()
+                if exposed:
+                    continue
+            yielded.append(move)
+        assert pos.fen() == before
+        assert sorted(yielded) == sorted(legal)
+        first_quiet = next(
+            (i for i, m in enumerate(yielded) if m in quiet and m not in searcher.killers[3]),
+            len(yielded),
+        )
+        assert all(
+            pos.board[(m >> 8) & 0xFF] or (m >> 16) & 0xFF or m in searcher.killers[3]
+            for m in yielded[:first_quiet]
+        )
+
+
+def test_pseudo_legal_quiet_checks_the_piece_and_its_path() -> None:
+    pos = Position(load_variant("chess"))
+    assert pos.is_pseudo_legal_quiet(pos.parse_uci("g1f3"))
+    rook_jump = (
+        pos.parse_uci("g1f3") & ~0xFFFF | pos.parse_square("a1") | pos.parse_square("a4") << 8
+    )
+    assert not pos.is_pseudo_legal_quiet(rook_jump)  # the a2 Pawn blocks the Rook
+    black_move = (
+        pos.parse_uci("g1f3") & ~0xFFFF | pos.parse_square("g8") | pos.parse_square("f6") << 8
+    )
+    assert not pos.is_pseudo_legal_quiet(black_move)  # not the side to move's piece
+    assert not pos.is_pseudo_legal_quiet(pos.parse_uci("e2e4"))  # a flagged double step
+
+
+def test_static_exchange_sees_a_recapture_through_the_square_left() -> None:
+    """The Rook on d1 takes back on d5 once the Queen has left d3 (an x-ray)."""
+    variant = load_variant("chess")
+    value = evaluator_for(variant).value_by_code
+    pos = Position(variant, "4k3/8/8/3n4/8/3Q4/7K/3r4 w - - 0 1")
+    assert not pos.is_attacked(pos.parse_square("d5"), -1)  # not before the capture
+    assert pos.see(pos.parse_uci("d3d5"), value) == 320 - 900

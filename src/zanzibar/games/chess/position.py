@@ -86,8 +86,12 @@ WHITE = 1
 #: is found with two integer operations instead of a walk (see :func:`_fast_programs`).
 RIDE_BB = 100
 HOP_BB = 101
+#: A bent rider's captures with its slides as occupancy-mask rays (captures only).
+BENT_BB = 102
 
 BLACK = -1
+#: An empty set of squares (no suspects).
+_NO_SQUARES: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,8 @@ class Position:
     """A position of ``variant`` plus the history needed to unmake and detect repetition."""
 
     __slots__ = (
-        "_att_rays",
+        "_att",
+        "_capgen",
         "_check",
         "_en",
         "_fast",
@@ -138,7 +143,8 @@ class Position:
         self.t: Tables = tables_for(variant)
         fast = _fast_data(self.t)
         self._gen = fast.gen
-        self._att_rays = fast.att_rays
+        self._att = fast.att
+        self._capgen = fast.capgen
         self._touch = fast.touch
         self._reach = fast.reach
         self._pk = fast.zero_table
@@ -274,6 +280,22 @@ class Position:
         """Does the move take a piece (including en passant)?"""
         return bool(self.board[(move >> 8) & 0xFF]) or bool((move >> 24) & EN_PASSANT)
 
+    def is_pseudo_legal_quiet(self, move: int) -> bool:
+        """Could the side to move's piece on the move's square make it here, onto an empty
+        square (a killer move from another node)? Whether it exposes the King is left to
+        :meth:`left_king_exposed` once pushed. Moves with flags are never taken.
+        """
+        if move >> 16:
+            return False
+        frm = move & 0xFF
+        b = self.board
+        code = b[frm]
+        if code * self.turn <= 0 or b[(move >> 8) & 0xFF]:
+            return False
+        found: list[int] = []
+        self._generate(self.turn, found, found, _NO_SQUARES, {frm: code})
+        return move in found
+
     def captured_code(self, move: int) -> int:
         """Code of the piece the move takes (0 if none)."""
         if (move >> 24) & EN_PASSANT:
@@ -300,8 +322,10 @@ class Position:
             move = entry[0]
             if not move:
                 check = False  # a null move changes no square
-            else:
+            elif move >> 24:
                 check = self._attacked_through(king, -self.turn, _changed(self.t, move, entry[4]))
+            else:
+                check = self._attacked_through(king, -self.turn, (move & 0xFF, (move >> 8) & 0xFF))
         else:
             check = self.is_attacked(king, -self.turn)
         self._check = check
@@ -321,7 +345,9 @@ class Position:
             return False
         if entry[1] == self.t.royal[mover]:
             return self.is_attacked(king, self.turn)
-        return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
+        if move >> 24:
+            return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
+        return self._attacked_through(king, self.turn, (move & 0xFF, (move >> 8) & 0xFF))
 
     # -- attacks -----------------------------------------------------------------
 
@@ -329,35 +355,30 @@ class Position:
         """``is_attacked`` restricted to the attack lines that pass through ``changed``."""
         touch = self._touch[by][square]
         for s in changed:
-            entry = touch.get(s)
-            if entry is None:
-                entry = _touching(self.t, self._att_rays, by, square, s)
-                touch[s] = entry
-            if entry and self._scan(*entry):
+            try:
+                entry = touch[s]
+            except KeyError:
+                entry = touch[s] = _touching(self.t, self._att, by, square, s)
+            if entry is not None and self._scan(self.side_occ[by], entry):
                 return True
         return False
 
     def is_attacked(self, square: int, by: int) -> bool:
         """Could a piece of colour ``by`` capture on ``square`` (pins ignored)?"""
-        t = self.t
-        return self._scan(
-            t.att_leap[by][square],
-            self._att_rays[by][square],
-            t.att_lame[by][square],
-            t.att_bent[by][square],
-        )
+        return self._scan(self.side_occ[by], self._att[by][square])
 
-    def _scan(
-        self,
-        leaps: LeapAttacks,
-        rays: tuple[FastRay, ...],
-        lames: LameAttacks,
-        bents: BentAttacks,
-    ) -> bool:
+    def _scan(self, side: int, att: AttackSet) -> bool:
+        """Does any entry of ``att`` hold an attacker? ``side``: the attacker's occupancy
+        (a superset is fine: every candidate square is checked on the board)."""
         b = self.board
-        for src, codes in leaps:
-            if b[src] in codes:
+        leap_mask, leap_codes, rays, lame_mask, lames, bents = att
+        x = side & leap_mask
+        while x:
+            low = x & -x
+            src = low.bit_length() - 1
+            if b[src] in leap_codes[src]:
                 return True
+            x ^= low
         occ = self.occ
         for mask, inc, riders, hoppers in rays:
             x = occ & mask
@@ -378,36 +399,55 @@ class Position:
                         s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
                         if b[s] in hoppers:
                             return True
-        for src, mids, codes in lames:
-            if b[src] in codes:
-                for m in mids:
-                    if b[m]:
-                        break
-                else:
-                    return True
-        for path, codes in bents:
-            # The attacker's first step lands on ``corner``, which must be empty, as must
-            # every square of the slide between the corner and ``square``.
-            for corner, sources in path:
-                if b[corner]:
-                    break
-                for src in sources:
-                    if b[src] in codes:
+        if side & lame_mask:
+            for src, mids, codes in lames:
+                if b[src] in codes:
+                    for m in mids:
+                        if b[m]:
+                            break
+                    else:
                         return True
+        for mask, inc, first, step, reach, codes, sources_mask in bents:
+            if not side & sources_mask:
+                continue
+            # The attacker's first step lands on a corner, which must be empty, as must
+            # every square of the slide between the corner and ``square``: the corners
+            # before the first occupied one are usable.
+            x = occ & mask
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                x = side & reach[(s - first) // step]
+            else:
+                x = side & sources_mask
+            while x:
+                low = x & -x
+                if b[low.bit_length() - 1] in codes:
+                    return True
+                x ^= low
         return False
 
-    def _least_attacker(self, square: int, by: int, value: list[int]) -> int:
-        """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none)."""
-        t = self.t
+    def _least_attacker(self, square: int, by: int, value: list[int], floor: int = 0) -> int:
+        """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none).
+
+        The first attacker worth ``floor`` or less is taken at once (no piece is cheaper).
+        """
         b = self.board
         best = -1
         best_value = 1 << 30
-        for src, codes in t.att_leap[by][square]:
-            x = b[src]
-            if x in codes and value[x] < best_value:
-                best, best_value = src, value[x]
+        leap_mask, leap_codes, rays, lame_mask, lames, bents = self._att[by][square]
+        side = self.side_occ[by]
+        x = side & leap_mask
+        while x:
+            low = x & -x
+            src = low.bit_length() - 1
+            code = b[src]
+            if code in leap_codes[src] and value[code] < best_value:
+                if value[code] <= floor:
+                    return src
+                best, best_value = src, value[code]
+            x ^= low
         occ = self.occ
-        for mask, inc, riders, hoppers in self._att_rays[by][square]:
+        for mask, inc, riders, hoppers in rays:
             x = occ & mask
             if x:
                 if inc:
@@ -426,18 +466,27 @@ class Position:
                         code = b[s]
                         if code in hoppers and value[code] < best_value:
                             best, best_value = s, value[code]
-        for src, mids, codes in t.att_lame[by][square]:
-            x = b[src]
-            if x in codes and value[x] < best_value and not any(b[m] for m in mids):
-                best, best_value = src, value[x]
-        for path, codes in t.att_bent[by][square]:
-            for corner, sources in path:
-                if b[corner]:
-                    break
-                for src in sources:
-                    x = b[src]
-                    if x in codes and value[x] < best_value:
-                        best, best_value = src, value[x]
+        if side & lame_mask:
+            for src, mids, codes in lames:
+                code = b[src]
+                if code in codes and value[code] < best_value and not any(b[m] for m in mids):
+                    best, best_value = src, value[code]
+        for mask, inc, first, step, reach, codes, sources_mask in bents:
+            if not side & sources_mask:
+                continue
+            x = occ & mask
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                x = side & reach[(s - first) // step]
+            else:
+                x = side & sources_mask
+            while x:
+                low = x & -x
+                src = low.bit_length() - 1
+                code = b[src]
+                if code in codes and value[code] < best_value:
+                    best, best_value = src, value[code]
+                x ^= low
         return best
 
     def see(self, move: int, value: list[int]) -> int:
@@ -453,8 +502,6 @@ class Position:
         occ = self.occ
         promo = (move >> 16) & 0xFF
         gains = [value[self.captured_code(move)]]
-        if not promo and not self.is_attacked(to, -self.turn):
-            return gains[0]  # nobody takes back (the common case, and a cheap test)
         on_square = value[promo] if promo else value[b[frm]]
         if promo:
             gains[0] += value[promo] - value[b[frm]]
@@ -462,11 +509,12 @@ class Position:
         b[frm] = 0
         self.occ = occ & ~(1 << frm)
         side = -self.turn
+        floor = _cheapest(value)
         try:
             while True:
-                src = self._least_attacker(to, side, value)
+                src = self._least_attacker(to, side, value, floor)
                 if src < 0:
-                    break
+                    break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
                 if max(-gains[-2], gains[-1]) < 0:
                     break  # neither side would go on: the result is settled
@@ -594,7 +642,7 @@ class Position:
         us: int,
         safe: list[int],
         risky: list[int],
-        suspects: set[int],
+        suspects: set[int] | frozenset[int],
         pieces: dict[int, int] | None = None,
     ) -> None:
         """Pseudo-legal moves of ``us``: sure ones into ``safe``, the rest into ``risky``.
@@ -791,12 +839,20 @@ class Position:
                 return
             b[king] = 0
             self.occ = occ ^ (1 << king)
+            # the squares jumped over are shared by several targets: test each once
+            attacked: dict[int, bool] = {}
             try:
                 for to, over in t.jump_targets[king]:
                     if b[to]:
                         continue
-                    if all(self.is_attacked(s, them) for s in over):
-                        continue
+                    for s in over:
+                        hit = attacked.get(s)
+                        if hit is None:
+                            hit = attacked[s] = self.is_attacked(s, them)
+                        if not hit:
+                            break
+                    else:
+                        continue  # every square on the way is attacked
                     if not self.is_attacked(to, them):
                         out.append(encode(king, to, flags=KING_JUMP))
             finally:
@@ -865,10 +921,24 @@ class Position:
             self._generate(us, safe, risky, set())
             return safe + risky
         if self.is_check():
-            self._generate(us, risky, risky, set())
             single = self._single_check(king, -us)
-            if single is not None:
+            if single is None:
+                self._generate(us, risky, risky, _NO_SQUARES)
+            else:
                 resolve, frees = single
+                # only the King, a piece that may land on a resolving square, a hopper's
+                # screen and an en-passant capturer can answer a single check
+                needed = _mask(list(resolve))
+                if self.ep >= 0:
+                    needed |= 1 << self.ep
+                reach = self._reach
+                royal = self.t.royal[us]
+                answering = {
+                    frm: code
+                    for frm, code in self.pieces[us].items()
+                    if reach[code][frm] & needed or code == royal or frm in frees
+                }
+                self._generate(us, risky, risky, _NO_SQUARES, answering)
                 risky = [
                     mv
                     for mv in risky
@@ -907,44 +977,51 @@ class Position:
         b = self.board
         occ = self.occ
         en = self._en[us]
-        gen = self._gen
-        promo_reach = self.t.promo_reach
-        reach = self._reach
+        capgen = self._capgen
         out: list[int] = []
         append = out.append
         promoting: dict[int, int] = {}
         enemy = self.side_occ[-us]
-        if self.ep >= 0:
-            enemy |= 1 << self.ep
+        reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
         for frm, code in self.pieces[us].items():
-            if promo_reach[code][frm]:
+            reach, leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
+            if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
-            if not enemy & reach[code][frm]:
+            if not reachable & reach:
                 continue  # no enemy piece stands anywhere this piece could ever land
-            for kind, data in gen[code][frm]:
-                if kind == LEAP or kind == LEAP + 2:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if en[b[to]]:
-                            append(mv)
-                elif kind == RIDE_BB:
-                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
-                        x = occ & mask
-                        if x:
-                            s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                            if en[b[s]]:
-                                append(moves[(s - frm) // step - 1])
-                elif kind == HOP_BB:
-                    for mask, inc, step, moves in data:  # type: ignore[attr-defined]
-                        x = occ & mask
-                        if x:
-                            x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
-                            if x:
+            x = enemy & leap_mask
+            while x:
+                low = x & -x
+                append(leap_moves[low])
+                x ^= low
+            for mask, inc, step, moves in rides:
+                if enemy & mask:
+                    x = occ & mask
+                    s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                    if en[b[s]]:
+                        append(moves[(s - frm) // step - 1])
+            for mask, inc, step, moves in hops:
+                x = occ & mask
+                if x:
+                    x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
+                    if x:
+                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                        if en[b[s]]:
+                            append(moves[(s - frm) // step - 1])
+            for kind, data in rest:
+                if kind == BENT_BB:
+                    for first, first_bit, first_move, slides in data:  # type: ignore[attr-defined]
+                        if occ & first_bit:
+                            if enemy & first_bit:
+                                append(first_move)
+                            continue
+                        for mask, inc, step, moves in slides:
+                            if enemy & mask:
+                                x = occ & mask
                                 s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
                                 if en[b[s]]:
-                                    append(moves[(s - frm) // step - 1])
-                elif kind == LEAP + 1 or kind == LAME + 1 or kind == RIDE + 1:
-                    continue  # moves that never capture
+                                    append(moves[(s - first) // step - 1])
                 elif kind == EP_CAPTURE:
                     ep = self.ep
                     if ep >= 0:
@@ -1252,8 +1329,19 @@ class Position:
 #: An attack ray as (mask of its squares, ``True`` if its squares increase away from the
 #: target, codes attacking as riders, codes attacking as hoppers).
 FastRay = tuple[int, bool, frozenset[int], frozenset[int]]
-#: The attack entries of one target whose lines pass through one square (or ``()``).
-Touching = tuple[LeapAttacks, tuple[FastRay, ...], LameAttacks, BentAttacks] | tuple[()]
+#: A bent rider's attack line (see :func:`_fast_bent`): (mask of the corners, ``True`` if
+#: they increase outwards, first corner, step, reach by count of empty corners, codes,
+#: mask of every source).
+FastBent = tuple[int, bool, int, int, tuple[int, ...], frozenset[int], int]
+#: Everything that may attack one target, for one attacking colour:
+#: (mask of the leapers' source squares, {source: codes}, rays, mask of the lame
+#: leapers' sources, lame entries, bent lines). The masks meet the attacker's
+#: occupancy first, so a target that no piece could reach costs two integer ``&``.
+AttackSet = tuple[
+    int, dict[int, frozenset[int]], tuple[FastRay, ...], int, LameAttacks, tuple[FastBent, ...]
+]
+#: The attack entries of one target whose lines pass through one square (or ``None``).
+Touching = AttackSet | None
 
 
 @dataclass
@@ -1261,12 +1349,15 @@ class _FastData:
     """Per-variant data derived from :class:`Tables` for the bitmask paths."""
 
     gen: list[list[tuple[tuple[int, object], ...]]]
-    att_rays: list[list[tuple[FastRay, ...]]]
+    #: att[colour][target]: every way a piece of that colour may attack the target.
+    att: list[list[AttackSet]]
     #: touch[colour][target]: {square: Touching}, filled on demand.
     touch: list[list[dict[int, Touching]]]
     zero_table: list[list[int]]
     #: reach[code][square]: mask of every square the piece could ever land on from there.
     reach: list[list[int]]
+    #: capgen[code][square]: the capturing part of the move program (see :func:`_capture_program`).
+    capgen: list[list[CaptureProgram]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1299,37 +1390,134 @@ def _fast_program(
     return tuple(out)
 
 
+#: A move program's captures: (mask of every square it may land on, or -1 when a move
+#: from there may promote; mask of the leaps' targets, {target bit: move}, rider rays,
+#: hopper rays, every other entry as in the program).
+CaptureProgram = tuple[
+    int,
+    int,
+    dict[int, int],
+    tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+    tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+    tuple[tuple[int, object], ...],
+]
+
+
+def _capture_program(
+    frm: int, program: tuple[tuple[int, object], ...], reach: int
+) -> CaptureProgram:
+    """The capturing part of a (fast) move program: a leaper's captures are then the
+    bits of ``enemy & mask``, with no walk over its targets; riders and hoppers that
+    only capture join the rays of those that also move; a bent rider's slides become
+    rays from its first square (see :func:`_capture_bent`)."""
+    leap_mask = 0
+    leap_moves: dict[int, int] = {}
+    rides: list[tuple[int, bool, int, tuple[int, ...]]] = []
+    hops: list[tuple[int, bool, int, tuple[int, ...]]] = []
+    rest: list[tuple[int, object]] = []
+    for kind, data in program:
+        if kind == LEAP or kind == LEAP + 2:
+            for to, mv in data:  # type: ignore[attr-defined]
+                leap_mask |= 1 << to
+                leap_moves[1 << to] = mv
+        elif kind == RIDE_BB:
+            rides.extend(data)  # type: ignore[arg-type]
+        elif kind == RIDE + 2:
+            rides.extend(_fast_ray(frm, ray) for ray in data)  # type: ignore[attr-defined]
+        elif kind == HOP_BB:
+            hops.extend(data)  # type: ignore[arg-type]
+        elif kind == HOP + 2:
+            hops.extend(_fast_ray(frm, ray) for ray in data)  # type: ignore[attr-defined]
+        elif kind in (LEAP + 1, LAME + 1, RIDE + 1, HOP + 1, BENT + 1):
+            continue  # moves that never capture
+        elif kind == BENT or kind == BENT + 2:
+            rest.append((BENT_BB, _capture_bent(data)))  # type: ignore[arg-type]
+        else:
+            rest.append((kind, data))
+    return reach, leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+
+
+def _capture_bent(
+    data: tuple[tuple[int, int, tuple[tuple[tuple[int, int], ...], ...]], ...],
+) -> tuple[tuple[int, int, int, tuple[tuple[int, bool, int, tuple[int, ...]], ...]], ...]:
+    """A bent rider's program as (first square, its bit, the move there, slide rays as
+    fast rays from the first square)."""
+    return tuple(
+        (first, 1 << first, mv, tuple(_fast_ray(first, ray) for ray in rays))
+        for first, mv, rays in data
+    )
+
+
+def _fast_bent(path: tuple[tuple[int, tuple[int, ...]], ...], codes: frozenset[int]) -> FastBent:
+    """A bent rider's attack line with masks: the corners (outwards from the target,
+    each to be empty) as one ray, and for each count ``j`` of empty corners the mask of
+    the squares an attacker may stand on (``reach[j]``)."""
+    corners = [corner for corner, _sources in path]
+    reach = [0]
+    for _corner, sources in path:
+        reach.append(reach[-1] | _mask(sources))
+    first = corners[0] if corners else 0
+    step = corners[1] - corners[0] if len(corners) > 1 else 1
+    increasing = len(corners) < 2 or step > 0
+    return (_mask(corners), increasing, first, step, tuple(reach), codes, reach[-1])
+
+
+def _attack_set(
+    leaps: LeapAttacks, rays: tuple[FastRay, ...], lames: LameAttacks, bents: BentAttacks
+) -> AttackSet:
+    """Pack attack entries with the masks that let a scan skip absent attackers."""
+    fast_bents = tuple(_fast_bent(path, codes) for path, codes in bents)
+    return (
+        _mask([src for src, _ in leaps]),
+        {src: codes for src, codes in leaps},
+        rays,
+        _mask([src for src, _mids, _codes in lames]),
+        lames,
+        fast_bents,
+    )
+
+
 def _fast_data(t: Tables) -> _FastData:
     """The bitmask data of a variant's tables, built once per tables object."""
     hit = _FAST.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
     gen = [[_fast_program(frm, program) for frm, program in enumerate(row)] for row in t.gen]
-    att_rays: list[list[tuple[FastRay, ...]]] = [[], [], []]
+    att: list[list[AttackSet]] = [[], [], []]
     touch: list[list[dict[int, Touching]]] = [[], [], []]
     for colour in (WHITE, BLACK):
-        att_rays[colour] = [
-            tuple(
-                (_mask(ray), ray[0] > target, riders, hoppers)
-                for ray, riders, hoppers in t.att_ray[colour][target]
+        att[colour] = [
+            _attack_set(
+                t.att_leap[colour][target],
+                tuple(
+                    (_mask(ray), ray[0] > target, riders, hoppers)
+                    for ray, riders, hoppers in t.att_ray[colour][target]
+                ),
+                t.att_lame[colour][target],
+                t.att_bent[colour][target],
             )
             for target in range(t.size)
         ]
         touch[colour] = [{} for _ in range(t.size)]
     zero = [0] * t.size
     reach = [[_mask(list(program_targets(program))) for program in row] for row in t.gen]
-    data = _FastData(gen, att_rays, touch, [zero] * (2 * t.ntypes + 1), reach)
+    capgen = [
+        [
+            _capture_program(frm, program, -1 if t.promo_reach[code][frm] else reach[code][frm])
+            for frm, program in enumerate(gen[code])
+        ]
+        for code in range(len(gen))
+    ]
+    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen)
     _FAST[id(t)] = (t, data)
     return data
 
 
-def _touching(
-    t: Tables, att_rays: list[list[tuple[FastRay, ...]]], by: int, target: int, square: int
-) -> Touching:
+def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, square: int) -> Touching:
     """The attack entries on ``target`` by ``by`` whose outcome depends on ``square``."""
     leaps = tuple(e for e in t.att_leap[by][target] if e[0] == square)
     bit = 1 << square
-    rays = tuple(e for e in att_rays[by][target] if e[0] & bit)
+    rays = tuple(e for e in att[by][target][2] if e[0] & bit)
     lames = tuple(e for e in t.att_lame[by][target] if e[0] == square or square in e[1])
     bents = tuple(
         e
@@ -1337,8 +1525,20 @@ def _touching(
         if any(corner == square or square in sources for corner, sources in e[0])
     )
     if not (leaps or rays or lames or bents):
-        return ()
-    return leaps, rays, lames, bents
+        return None
+    return _attack_set(leaps, rays, lames, bents)
+
+
+_CHEAPEST: list[tuple[list[int], int]] = []
+
+
+def _cheapest(value: list[int]) -> int:
+    """The smallest positive worth in a value table (cached for the last table seen)."""
+    if _CHEAPEST and _CHEAPEST[0][0] is value:
+        return _CHEAPEST[0][1]
+    floor = min((v for v in value if v > 0), default=0)
+    _CHEAPEST[:] = [(value, floor)]
+    return floor
 
 
 def _changed(t: Tables, move: int, ep_victim: int) -> tuple[int, ...]:

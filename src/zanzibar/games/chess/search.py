@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from zanzibar.games.chess.evaluation import Evaluator, evaluator_for
@@ -382,7 +382,9 @@ class Searcher:
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool) -> int:
         pos = self._pos
-        if pos.halfmove >= self._move_rule_plies or pos.repetitions() >= 2:
+        halfmove = pos.halfmove
+        # a position cannot recur within 3 plies of an irreversible move (nor of a null move)
+        if halfmove >= self._move_rule_plies or (halfmove >= 4 and pos.repetitions() >= 2):
             self._tick()
             return 0
         in_check = pos.is_check()
@@ -390,7 +392,10 @@ class Searcher:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply, in_check)
-        self._tick()
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes >= self._next_check:
+            self._budget()
         # Mate distance: no line from here can beat a mate already found nearer the root.
         if alpha < -MATE + ply:
             alpha = -MATE + ply
@@ -414,7 +419,7 @@ class Searcher:
                         or (e_flag == LOWER and e_score >= beta)
                         or (e_flag == UPPER and e_score <= alpha)
                     ):
-                        self.stats.tt_hits += 1
+                        stats.tt_hits += 1
                         return e_score
         pv_node = beta - alpha > 1
         if (
@@ -460,10 +465,6 @@ class Searcher:
                     return score
         else:
             tt_move = 0
-        moves = pos.legal_moves()
-        if not moves:
-            return -MATE + ply if in_check else self._stalemate_score(ply)
-        ordered = self._order(pos, moves, 0, ply)
         reduce_ok = self.reductions and depth >= 3 and not in_check
         # Futility at the frontier: when even a good position score cannot lift a quiet
         # move to alpha, only captures, promotions and checks are searched.
@@ -475,11 +476,25 @@ class Searcher:
             and abs(alpha) < MATE_BOUND
             and self.evaluator.evaluate(pos) + FUTILITY_MARGIN <= alpha
         )
-        for move in ordered:
+        legal_seen = searched
+        if in_check:
+            moves = pos.legal_moves()
+            if not moves:
+                return -MATE + ply
+            staged: Iterable[tuple[int, bool]] = [
+                (m, False) for m in self._order(pos, moves, 0, ply)
+            ]
+        else:
+            staged = self._staged(pos, tt_move, ply)
+        for move, unsure in staged:
             if move == tt_move:
                 continue
             quiet = not board[(move >> 8) & 0xFF] and not (move >> 16)
             pos.push(move)
+            if unsure and pos.left_king_exposed():
+                pos.pop()
+                continue  # a pseudo-legal move that leaves the King attacked
+            legal_seen += 1
             if futile and quiet and searched and not pos.is_check():
                 pos.pop()
                 if alpha > best_score:
@@ -503,10 +518,12 @@ class Searcher:
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        self.stats.cutoffs += 1
+                        stats.cutoffs += 1
                         if quiet:
                             self._reward(move, depth, ply, board)
                         break
+        if not legal_seen:
+            return self._stalemate_score(ply)
         if best_score >= beta:
             flag = LOWER
         elif best_score > original_alpha:
@@ -539,6 +556,77 @@ class Searcher:
         key = move | (board[move & 0xFF] > 0) << 31
         self.history[key] = min(self.history.get(key, 0) + depth * depth, 1_000_000)
 
+    def _staged(self, pos: Position, tt_move: int, ply: int) -> Iterator[tuple[int, bool]]:
+        """The moves of a node not in check, best first, generated as they are needed.
+
+        Yields ``(move, unsure)``: an unsure move is only pseudo-legal and must be
+        dropped if :meth:`Position.left_king_exposed` says so once pushed. The order
+        is :meth:`_order`'s: winning and even captures and promotions, killers, losing
+        captures, quiet moves by history; but the quiet moves are generated only when
+        no earlier move cut the node off, and the killers are checked against their
+        piece's own moves, not a whole generation.
+        """
+        board = pos.board
+        value = self.evaluator.value_by_code
+        good: list[tuple[int, bool, int]] = []
+        bad: list[tuple[int, int]] = []
+        for move in pos.captures():
+            victim = board[(move >> 8) & 0xFF]
+            if victim:
+                attacker = value[board[move & 0xFF]]
+                # a capture by a dearer piece gets its exchange checked when its turn comes
+                risky = attacker > value[victim] + BAD_CAPTURE_MARGIN and not (move >> 16) & 0xFF
+                good.append((10_000_000 + value[victim] * 1_000 - attacker, risky, move))
+            else:
+                promo = (move >> 16) & 0xFF
+                if promo:
+                    good.append((9_000_000 + value[promo] * 1_000, False, move))
+                else:  # en passant
+                    good.append((10_100_000, False, move))
+        if good:
+            good.sort(reverse=True)
+            for _, risky, move in good:
+                if risky:
+                    swing = pos.see(move, value)
+                    if swing < 0:
+                        bad.append((7_000_000 + swing, move))
+                        continue
+                yield move, True
+        killer0, killer1 = self.killers[ply]
+        for killer in (killer0, killer1):
+            if killer and killer != tt_move and pos.is_pseudo_legal_quiet(killer):
+                yield killer, True
+        if bad:
+            bad.sort(reverse=True)
+            for _, move in bad:
+                yield move, True
+        quiet = [
+            move
+            for move in pos.legal_moves()
+            if not board[(move >> 8) & 0xFF]
+            and not (move >> 16) & 0xFF
+            and not (move >> 24) & EN_PASSANT
+            and move != killer0
+            and move != killer1
+        ]
+        for move in self._order_quiet(quiet, pos.turn):
+            yield move, False
+
+    def _order_quiet(self, quiet: list[int], turn: int) -> list[int]:
+        """Quiet moves by history (stable: the moves with none keep the generation order)."""
+        history = self.history
+        if history and len(quiet) > 1:
+            # only the few quiet moves with a history are sorted; the rest keep their order
+            white = (turn > 0) << 31
+            keyed = [m | white for m in quiet]
+            known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
+            if known:
+                known.sort(key=_by_score_then_index)
+                lead = [quiet[i] for _, i in known]
+                taken = {i for _, i in known}
+                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken]
+        return quiet
+
     def _order(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> list[int]:
         """Table move, winning and even captures (MVV-LVA), promotions, killers, losing
         captures (by static exchange), then quiet moves by history (stable: ties keep
@@ -546,8 +634,6 @@ class Searcher:
         board = pos.board
         value = self.evaluator.value_by_code
         killer0, killer1 = self.killers[ply]
-        history = self.history
-        white = (pos.turn > 0) << 31
         first: list[tuple[int, int]] = []
         quiet: list[int] = []
         for move in moves:
@@ -582,16 +668,7 @@ class Searcher:
             else:
                 quiet.append(move)
         first.sort(reverse=True)
-        if history and len(quiet) > 1:
-            # only the few quiet moves with a history are sorted; the rest keep their order
-            keyed = [m | white for m in quiet]
-            known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
-            if known:
-                known.sort(key=_by_score_then_index)
-                lead = [quiet[i] for _, i in known]
-                taken = {i for _, i in known}
-                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken]
-        return [move for _, move in first] + quiet
+        return [move for _, move in first] + self._order_quiet(quiet, pos.turn)
 
     def _quiesce(
         self, alpha: int, beta: int, ply: int, in_check: bool | None = None, qdepth: int = 0
