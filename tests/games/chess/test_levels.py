@@ -119,6 +119,14 @@ MATES = [
     ("chess", "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1", 2),
     ("zanzibar-s", "5FL3k1/12/12/12/12/12/12/12/4p7/2K9/12/12 w - - 0 1", 2),
     ("zanzibar-s", "k11/12/10p1/12/12/4L7/12/8F3/12/12/12/5K6 w - - 0 1", 2),
+    # smothered: the Knight alone
+    ("chess", "6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", 1),
+    # Crocodile (rides and hops diagonally) with a Cannon; Giraffe with a Crocodile
+    ("zanzibar-s", "12/12/12/5p6/12/12/12/3V8/12/K11/12/k10C w - - 0 1", 1),
+    ("zanzibar-s", "11k/12/K11/12/12/12/6Z5/12/3V8/12/12/12 w - - 0 1", 1),
+    # the Eagle (bent rider) with the Machine (Wazir-Dabbaba leaper)
+    ("zanzibar-s", "6G5/12/12/12/12/2W9/12/12/12/2K9/12/1k10 w - - 0 1", 2),
+    ("zanzibar-s", "12/6G5/12/12/9W2/12/12/12/K11/12/12/k11 w - - 0 1", 2),
 ]
 
 
