@@ -249,10 +249,13 @@ def run_selfplay(args: argparse.Namespace) -> None:
                 endings[key] = endings.get(key, 0) + 1
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+        mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
+        capped = sum(n for key, n in endings.items() if key.endswith("unfinished"))
         print(
             f"{strong:7} vs {weak:7}: {sum(scores):g}/{len(scores)} = {mean:.2f} "
             f"(95 % {low:.2f} to {high:.2f}; Elo {elo_difference(mean):+.0f}, "
-            f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); {ends}"
+            f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); {ends}; "
+            f"ended by mate {mates} of {len(scores)}, at the {args.max_moves}-move cap {capped}"
         )
         sys.stdout.flush()
 

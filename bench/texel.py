@@ -43,6 +43,7 @@ WEIGHTS: dict[str, float] = {
     "KING_CENTRE_WEIGHT": 2,
     "MOP_UP_EDGE": 3,
     "MOP_UP_CLOSE": 2,
+    "MOP_UP_BOX": 3,
     "WINNING_LEAD": 50,
     "SIMPLIFY_SHARE": 0.05,
     "DOUBLED_MG": 5,

@@ -80,6 +80,8 @@ KING_CENTRE_WEIGHT = 6
 #: attacking King comes closer to it (drives it to the edge, where mates are).
 MOP_UP_EDGE = 12
 MOP_UP_CLOSE = 5
+#: ... and per flight square of the enemy King taken away (of eight).
+MOP_UP_BOX = 10
 #: Endgame lead (centipawns) from which the leading side also drives the enemy King.
 WINNING_LEAD = 350
 #: Share of its lead the side ahead gains as the material comes off (trade when ahead).
@@ -432,14 +434,13 @@ class Evaluator:
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
-        kings = pos.kings
         for colour in (1, -1):
             if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
-                eg += colour * self._mop_up(kings[colour], kings[-colour])
+                eg += colour * self._mop_up(pos, colour)
             elif colour * eg > w["WINNING_LEAD"] and 2 * phase <= max_phase:
                 # Ahead in an endgame: drive the enemy King to the edge as well, at half
                 # weight, so that the win is pressed home rather than the pieces shuffled.
-                eg += colour * self._mop_up(kings[colour], kings[-colour]) // 2
+                eg += colour * self._mop_up(pos, colour) // 2
         if eg and w["SIMPLIFY_SHARE"]:
             # The side ahead gains as material comes off: trading down wins.
             eg += round(w["SIMPLIFY_SHARE"] * eg * (max_phase - phase) / max_phase)
@@ -538,16 +539,27 @@ class Evaluator:
                 total += 10 * colour * count - expected[code]
         return total / 10
 
-    def _mop_up(self, king: int, bare: int) -> int:
-        """Bonus for the side facing a bare King: push it to the edge, bring the King close."""
+    def _mop_up(self, pos: Position, colour: int) -> int:
+        """Bonus for ``colour`` pressing the enemy King: push it to the edge, bring the own
+        King close, and take its flight squares away (with many pieces on the board, the
+        last is what tells a shallow search which checks lead to a mate)."""
+        king, bare = pos.kings[colour], pos.kings[-colour]
         if king < 0 or bare < 0:
             return 0
         files = self.variant.files
         distance = max(abs(king % files - bare % files), abs(king // files - bare // files))
         size = max(files, self.variant.ranks)
         w = self.weights
+        own = pos.side_occ[-colour]
+        taken = 0
+        for square in self.neighbours[bare]:
+            if own >> square & 1 or pos.is_attacked(square, colour):
+                taken += 1
+        free = len(self.neighbours[bare]) - taken
         return round(
-            w["MOP_UP_EDGE"] * self.centre_distance[bare] + w["MOP_UP_CLOSE"] * (size - distance)
+            w["MOP_UP_EDGE"] * self.centre_distance[bare]
+            + w["MOP_UP_CLOSE"] * (size - distance)
+            + w["MOP_UP_BOX"] * (8 - free)
         )
 
 
@@ -563,6 +575,7 @@ WEIGHT_NAMES = (
     "KING_CENTRE_WEIGHT",
     "MOP_UP_EDGE",
     "MOP_UP_CLOSE",
+    "MOP_UP_BOX",
     "WINNING_LEAD",
     "SIMPLIFY_SHARE",
     "DOUBLED_MG",
