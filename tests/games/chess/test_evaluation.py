@@ -231,3 +231,10 @@ def test_effective_mobility_of_riders_and_leapers() -> None:
         2 * sum(0.7**d for d in range(7))
     )
     assert effective_targets(knight.atoms, 8, 8, 0) == 2
+
+
+def test_taking_the_bare_kings_flight_squares_scores() -> None:
+    """Same King squares; the Rook on the seventh rank boxes the King in on the edge."""
+    boxed = _eval("chess", "4k3/R7/8/8/8/8/8/4K3 w - - 0 1")
+    loose = _eval("chess", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1")
+    assert boxed > loose

@@ -226,3 +226,28 @@ def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
         "fr": "Un Roi déjà mis en échec garde son saut",
     }
     assert checked[lang] in text
+
+
+# -- a bot that is ahead finishes the game -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fen", "plies"),
+    [
+        ("chess", "8/8/3k4/8/8/8/8/3QK3 w - - 0 1", 40),
+        # Queen and Eagle (a bent rider) against a bare King on the 12 x 12 board
+        ("zanzibar-s", "12/12/12/12/12/5k6/12/12/12/3Q8/4K7/7G4 w - - 0 1", 20),
+    ],
+)
+def test_easy_mates_a_bare_king(name: str, fen: str, plies: int) -> None:
+    """The ending terms (edge, own King close, flight squares) guide even two plies to mate."""
+    variant = load_variant(name)
+    pos = Position(variant, fen)
+    bots = {1: ChessBot(variant, "easy", 1, node_limit=1_000)}
+    bots[-1] = ChessBot(variant, "easy", 2, node_limit=1_000)
+    for _ in range(plies):
+        if pos.outcome() is not None:
+            break
+        pos.push(bots[pos.turn].choose_move(pos))
+    result = pos.outcome()
+    assert result is not None and (result.winner, result.reason) == (1, "checkmate"), pos.fen()
