@@ -211,16 +211,19 @@ def test_easy_does_not_lose_to_a_two_ply_searcher(easy_white: bool) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
-    from zanzibar.games.chess.help import LEVEL_STRENGTH, rules_text
+    from zanzibar.games.chess.help import LADDER, LEVEL_GAMES, LEVEL_STRENGTH, rules_text
 
     text = rules_text(load_variant("zanzibar-s"), lang, {})
     names = {
         "en": ["easy", "casual", "medium", "hard"],
         "fr": ["facile", "détendu", "moyen", "difficile"],
     }
-    for said, (est, low, high) in zip(names[lang], LEVEL_STRENGTH.values(), strict=True):
-        assert f"{said} {est} ({low}–{high})" in text
+    games = {"en": "games", "fr": "parties"}[lang]
+    for said, (name, (est, low, high)) in zip(names[lang], LEVEL_STRENGTH.items(), strict=True):
+        assert f"{said} {est} ({low}–{high}, {LEVEL_GAMES[name]} {games})" in text
         assert low < est < high
+    mates = {"en": "in checkmate", "fr": "par un mat"}[lang]
+    assert text.count(mates) == len(LADDER)
     checked = {
         "en": "A King checked earlier keeps its jump",
         "fr": "Un Roi déjà mis en échec garde son saut",
