@@ -20,19 +20,19 @@ from zanzibar.l10n.voice import sentence_lines
 #: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
 #: README's bot section, which says which run each figure comes from).
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
-    "easy": (1629, 1356, 1903),
-    "casual": (1689, 1398, 1979),
-    "medium": (1679, 1480, 1877),
-    "hard": (1827, 1636, 2019),
+    "easy": (1413, 1135, 1690),
+    "casual": (1581, 1307, 1854),
+    "medium": (1625, 1377, 1872),
+    "hard": (1728, 1468, 1989),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 20, "hard": 20}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 12, "hard": 12}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate; the others reached the 120-move cap or a draw rule).
 LADDER: tuple[tuple[str, str, float, int, int], ...] = (
     ("casual", "easy", 5, 6, 4),
     ("medium", "casual", 4.5, 6, 5),
-    ("hard", "medium", 8, 10, 6),
+    ("hard", "medium", 3, 6, 4),
 )
 
 
