@@ -18,11 +18,17 @@ Two parts, each optional:
   counted apart (it would mean a bot that is ahead cannot finish). Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
 
-Usage (small and quick; the figures in the README say what size they used)::
+Usage (small and quick; the figures in the README say what size they used; these are
+the runs behind the README's and the help's figures, each level or group of levels in
+its own process so that they ran side by side)::
 
-    .venv/bin/python bench/strength.py --stockfish --elos 1350 1600 1900 \\
-        --levels medium hard --openings 2 --clock 60 --inc 0.5
-    .venv/bin/python bench/strength.py --selfplay --pairs 3 --scale 0.5
+    .venv/bin/python bench/strength.py --stockfish --levels medium --elos 1500 1800 2100 \\
+        --openings 2 --clock 60 --inc 0.6
+    .venv/bin/python bench/strength.py --stockfish --levels hard --elos 1700 2000 2300 \\
+        --openings 2 --first-opening 2 --clock 60 --inc 0.6
+    .venv/bin/python bench/strength.py --stockfish --levels easy casual --elos 1350 1700 \\
+        --openings 2 --first-opening 4 --clock 60 --inc 0.6
+    .venv/bin/python bench/strength.py --selfplay --pairs 3 --scale 0.25 --max-moves 120
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import os
 import random
 import sys
 import time
@@ -249,10 +256,13 @@ def run_selfplay(args: argparse.Namespace) -> None:
                 endings[key] = endings.get(key, 0) + 1
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+        mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
+        capped = sum(n for key, n in endings.items() if key.endswith("unfinished"))
         print(
             f"{strong:7} vs {weak:7}: {sum(scores):g}/{len(scores)} = {mean:.2f} "
             f"(95 % {low:.2f} to {high:.2f}; Elo {elo_difference(mean):+.0f}, "
-            f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); {ends}"
+            f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); {ends}; "
+            f"ended by mate {mates} of {len(scores)}, at the {args.max_moves}-move cap {capped}"
         )
         sys.stdout.flush()
 
@@ -279,10 +289,12 @@ def main() -> None:
         parser.error(f"there are {len(OPENINGS)} openings")
     if not (args.stockfish or args.selfplay):
         parser.error("choose --stockfish, --selfplay or both")
+    print("load average at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     if args.stockfish:
         run_stockfish(args)
     if args.selfplay:
         run_selfplay(args)
+    print("load average at the end: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

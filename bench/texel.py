@@ -24,13 +24,14 @@ import argparse
 import math
 import random
 import time
+from pathlib import Path
 
 from zanzibar.games.chess import evaluation
 from zanzibar.games.chess.bots import ChessBot
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.variant import Variant, load_variant
 
-#: Module weights tuned, with their step.
+#: Module weights tuned, with their step (every name of ``evaluation.WEIGHT_NAMES``).
 WEIGHTS: dict[str, float] = {
     "MOBILITY_WEIGHT": 1,
     "PLACEMENT_CAP": 10,
@@ -40,6 +41,21 @@ WEIGHTS: dict[str, float] = {
     "SHELTER_BONUS": 3,
     "KING_ADVANCE_PENALTY": 5,
     "KING_CENTRE_WEIGHT": 2,
+    "MOP_UP_EDGE": 3,
+    "MOP_UP_CLOSE": 2,
+    "MOP_UP_BOX": 3,
+    "WINNING_LEAD": 50,
+    "SIMPLIFY_SHARE": 0.05,
+    "DOUBLED_MG": 5,
+    "DOUBLED_EG": 5,
+    "ISOLATED_MG": 4,
+    "ISOLATED_EG": 4,
+    "PASSED_MG": 10,
+    "PASSED_EG": 20,
+    "SHIELD_BONUS": 4,
+    "KING_ATTACK": 2,
+    "LIVE_MOBILITY_MG": 1,
+    "LIVE_MOBILITY_EG": 1,
 }
 #: Step of the piece values, in centipawns.
 VALUE_STEP = 25
@@ -69,6 +85,20 @@ def play_games(
         score = 0.5 if result is None else (1 + result.winner) / 2
         samples.extend((Position(variant, fen), score) for fen in seen)
     return samples
+
+
+def save_samples(samples: list[tuple[Position, float]], path: Path) -> None:
+    """One "FEN;score" line per position."""
+    path.write_text("".join(f"{pos.fen()};{score}\n" for pos, score in samples), encoding="utf-8")
+
+
+def load_samples(variant: Variant, path: Path) -> list[tuple[Position, float]]:
+    """The positions written by :func:`save_samples`."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fen, _, score = line.rpartition(";")
+        out.append((Position(variant, fen), float(score)))
+    return out
 
 
 def mean_error(samples: list[tuple[Position, float]], ev: evaluation.Evaluator, k: float) -> float:
@@ -103,10 +133,18 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=600)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--samples", type=Path, help="read the positions from this file if it exists, else save"
+    )
     args = parser.parse_args()
     variant = load_variant(args.variant)
     start = time.perf_counter()
-    samples = play_games(variant, args.games, args.level, args.nodes, args.seed)
+    if args.samples and args.samples.exists():
+        samples = load_samples(variant, args.samples)
+    else:
+        samples = play_games(variant, args.games, args.level, args.nodes, args.seed)
+        if args.samples:
+            save_samples(samples, args.samples)
     print(
         f"{args.variant}: {len(samples)} quiet positions from {args.games} games "
         f"({time.perf_counter() - start:.0f} s)"
@@ -137,7 +175,7 @@ def main() -> None:
                     break
                 values[letter] = old_value
         print(f"after a round: error {best:.5f}")
-    print("weights:", ", ".join(f"{name}={getattr(evaluation, name)}" for name in WEIGHTS))
+    print("weights:", ", ".join(f"{name}={getattr(evaluation, name):g}" for name in WEIGHTS))
     print("values:", ", ".join(f"{letter}={v}" for letter, v in values.items()))
 
 

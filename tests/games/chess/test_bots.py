@@ -179,7 +179,7 @@ def test_medium_mates_the_easy_bot() -> None:
     """The levels differ in strength: the searching bot mates the one-ply bot."""
     variant = load_variant("chess")
     pos = Position(variant)
-    bots = [ChessBot(variant, "medium", 0, node_limit=600), ChessBot(variant, "easy", 50)]
+    bots = [ChessBot(variant, "medium", 0, node_limit=1500), ChessBot(variant, "easy", 50)]
     _play(pos, bots, 160)
     result = pos.outcome()
     assert result is not None

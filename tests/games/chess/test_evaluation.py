@@ -9,6 +9,7 @@ import pytest
 from zanzibar.games.chess.evaluation import (
     average_targets,
     derived_value,
+    effective_targets,
     empty_board_targets,
     evaluate,
     evaluator_for,
@@ -71,7 +72,7 @@ def test_score_is_from_the_side_to_move() -> None:
     variant = load_variant("chess")
     white_up = Position(variant, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
     black_to_move = Position(variant, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
-    assert 800 < evaluate(white_up) < 1100
+    assert 800 < evaluate(white_up) < 1300  # the Queen plus the pressure on a bare King
     assert evaluate(black_to_move) == -evaluate(white_up)
 
 
@@ -120,17 +121,121 @@ def test_empty_board_targets() -> None:
     assert empty_board_targets(eagle.atoms, 12, 12, 0) == 1 + 10 + 10
 
 
-def test_derived_values_when_the_file_gives_none() -> None:
-    """A user's variant without values still gets sensible, ordered material values."""
+def _bare_chess():
+    """Orthodox chess with every ``value = ...`` line removed (a user's variant)."""
     import importlib.resources
 
     text = (
         importlib.resources.files("zanzibar.games.chess") / "variants" / "chess.toml"
     ).read_text(encoding="utf-8")
     bare = "\n".join(line for line in text.splitlines() if not line.startswith("value"))
-    variant = load_variant_text(bare.replace('name = "chess"', 'name = "bare-chess"'))
+    return load_variant_text(bare.replace('name = "chess"', 'name = "bare-chess"'))
+
+
+def test_derived_values_when_the_file_gives_none() -> None:
+    """A user's variant without values still gets sensible, ordered material values."""
+    variant = _bare_chess()
     values = evaluator_for(variant).values
-    assert values["N"] == derived_value(variant.piece_by_letter("N"), 8, 8) == 313
+    assert values["N"] == derived_value(variant.piece_by_letter("N"), 8, 8, variant) == 293
     assert values["P"] < values["N"] < values["B"] < values["R"] < values["Q"]
-    assert values["Q"] == 891
     assert evaluate(Position(variant)) == 0
+
+
+@pytest.mark.parametrize(
+    ("letter", "expected"), [("P", 100), ("N", 300), ("B", 320), ("R", 500), ("Q", 900)]
+)
+def test_derived_orthodox_values_within_ten_percent(letter: str, expected: int) -> None:
+    """The calibration check: values from the moves alone land near the classical ones."""
+    variant = _bare_chess()
+    derived = derived_value(variant.piece_by_letter(letter), 8, 8, variant)
+    assert abs(derived - expected) <= 0.1 * expected, (letter, derived)
+
+
+def test_derived_values_order_the_zanzibar_pieces_sensibly() -> None:
+    """Fairy pieces: the Queen first, the riders and compounds above the simple leapers."""
+    zs = load_variant("zanzibar-s")
+    value = {p.letter: derived_value(p, 12, 12, zs) for p in zs.pieces if not p.royal}
+    assert value["Q"] > value["G"] > value["U"] > value["R"] > value["C"]
+    assert min(value[x] for x in "QGULFR") > max(value[x] for x in "NZME")
+    assert value["P"] < min(value[x] for x in "NZMEWI")
+
+
+def _eval(name: str, fen: str) -> int:
+    return evaluate(Position(load_variant(name), fen))
+
+
+def test_symmetric_positions_score_zero() -> None:
+    for name, fen in [
+        ("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w - - 0 1"),
+        ("chess", "4k3/pp4pp/8/3p4/3P4/8/PP4PP/4K3 w - - 0 1"),
+        ("zanzibar-s", load_variant("zanzibar-s").start_fen),
+    ]:
+        board = fen.split()[0]
+        assert _eval(name, f"{board} w - - 0 1") == 0
+        assert _eval(name, f"{board} b - - 0 1") == 0
+
+
+def test_passed_pawn_on_the_sixth_beats_one_on_the_third() -> None:
+    sixth = _eval("chess", "4k3/p7/1P6/8/8/8/7p/4K3 w - - 0 1")
+    third = _eval("chess", "4k3/p7/8/8/8/1P6/7p/4K3 w - - 0 1")
+    assert sixth - third >= 50
+
+
+def test_a_passed_pawn_beats_a_blocked_one() -> None:
+    """Same material and ranks; only the enemy pawn's file differs."""
+    passed = _eval("chess", "4k3/p7/8/8/5P2/8/8/4K3 w - - 0 1")
+    stopped = _eval("chess", "4k3/6p1/8/8/5P2/8/8/4K3 w - - 0 1")
+    assert passed - stopped >= 20
+
+
+def test_doubled_and_isolated_pawns_lose() -> None:
+    """In the middlegame (Rooks and Queens on), where the tuned weights put the penalty."""
+    healthy = _eval("chess", "r3q2k/pppp4/8/8/8/3P4/PPP5/R3Q2K w - - 0 1")
+    doubled = _eval("chess", "r3q2k/pppp4/8/8/8/2P5/PPP5/R3Q2K w - - 0 1")
+    assert healthy - doubled >= 10
+    isolated = _eval("chess", "r2q3k/ppp5/8/8/8/8/PP1P4/R2Q3K w - - 0 1")
+    connected = _eval("chess", "r2q3k/ppp5/8/8/8/8/PPP5/R2Q3K w - - 0 1")
+    assert connected > isolated
+
+
+def test_pawn_shield_and_attackers_count_in_the_middlegame() -> None:
+    sheltered = _eval("chess", "rnbq1rk1/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w - - 0 1")
+    bare = _eval("chess", "rnbq1rk1/pppppppp/8/8/8/8/PPPPP3/RNBQ1RK1 w - - 0 1")
+    # Three pawns down costs material, and the missing shield costs more besides.
+    assert sheltered - bare > 3 * 100
+    quiet = _eval("chess", "r1b2rk1/pppp1ppp/2n5/8/8/8/PPPP1PPP/RNB1QRK1 b - - 0 1")
+    attacked = _eval("chess", "r1b2rk1/pppp1ppp/2n5/8/8/5N1q/PPPP1PPP/RNB1QRK1 b - - 0 1")
+    assert attacked > quiet  # for Black, whose Queen moved next to White's King
+
+
+def test_live_mobility_rewards_an_open_rook() -> None:
+    boxed = _eval("chess", "4k3/8/8/8/8/8/1P6/RP2K3 w - - 0 1")
+    free = _eval("chess", "4k3/8/8/8/8/8/1P6/1P2K2R w - - 0 1")
+    assert free > boxed
+
+
+def test_mop_up_drives_the_bare_king_to_the_edge_with_fairy_pieces() -> None:
+    """Lion and Eagle against a bare King: it scores higher in a corner than in the centre."""
+    edge = _eval("zanzibar-s", "k11/12/12/12/12/12/3K8/12/5L6/12/12/7G4 w - - 0 1")
+    centre = _eval("zanzibar-s", "12/12/12/12/12/5k6/3K8/12/5L6/12/12/7G4 w - - 0 1")
+    assert edge > centre
+    close = _eval("zanzibar-s", "k11/2K9/12/12/12/12/12/12/5L6/12/12/7G4 w - - 0 1")
+    assert close > edge
+
+
+def test_effective_mobility_of_riders_and_leapers() -> None:
+    chess = load_variant("chess")
+    rook = chess.piece_by_letter("R")
+    knight = chess.piece_by_letter("N")
+    # A Rook in the corner: 7 squares a line, the n-th counting 0.7 ** (n - 1), two lines.
+    assert effective_targets(rook.atoms, 8, 8, 0) == pytest.approx(
+        2 * sum(0.7**d for d in range(7))
+    )
+    assert effective_targets(knight.atoms, 8, 8, 0) == 2
+
+
+def test_taking_the_bare_kings_flight_squares_scores() -> None:
+    """Same King squares; the Rook on the seventh rank boxes the King in on the edge."""
+    boxed = _eval("chess", "4k3/R7/8/8/8/8/8/4K3 w - - 0 1")
+    loose = _eval("chess", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1")
+    assert boxed > loose

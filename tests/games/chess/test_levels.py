@@ -125,6 +125,14 @@ MATES = [
     ("chess", "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1", 2),
     ("zanzibar-s", "5FL3k1/12/12/12/12/12/12/12/4p7/2K9/12/12 w - - 0 1", 2),
     ("zanzibar-s", "k11/12/10p1/12/12/4L7/12/8F3/12/12/12/5K6 w - - 0 1", 2),
+    # smothered: the Knight alone
+    ("chess", "6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", 1),
+    # Crocodile (rides and hops diagonally) with a Cannon; Giraffe with a Crocodile
+    ("zanzibar-s", "12/12/12/5p6/12/12/12/3V8/12/K11/12/k10C w - - 0 1", 1),
+    ("zanzibar-s", "11k/12/K11/12/12/12/6Z5/12/3V8/12/12/12 w - - 0 1", 1),
+    # the Eagle (bent rider) with the Machine (Wazir-Dabbaba leaper)
+    ("zanzibar-s", "6G5/12/12/12/12/2W9/12/12/12/2K9/12/1k10 w - - 0 1", 2),
+    ("zanzibar-s", "12/6G5/12/12/9W2/12/12/12/K11/12/12/k11 w - - 0 1", 2),
 ]
 
 
@@ -209,18 +217,46 @@ def test_easy_does_not_lose_to_a_two_ply_searcher(easy_white: bool) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
-    from zanzibar.games.chess.help import LEVEL_STRENGTH, rules_text
+    from zanzibar.games.chess.help import LADDER, LEVEL_GAMES, LEVEL_STRENGTH, rules_text
 
     text = rules_text(load_variant("zanzibar-s"), lang, {})
     names = {
         "en": ["easy", "casual", "medium", "hard"],
         "fr": ["facile", "détendu", "moyen", "difficile"],
     }
-    for said, (est, low, high) in zip(names[lang], LEVEL_STRENGTH.values(), strict=True):
-        assert f"{said} {est} ({low}–{high})" in text
+    games = {"en": "games", "fr": "parties"}[lang]
+    for said, (name, (est, low, high)) in zip(names[lang], LEVEL_STRENGTH.items(), strict=True):
+        assert f"{said} {est} ({low}–{high}, {LEVEL_GAMES[name]} {games})" in text
         assert low < est < high
+    mates = {"en": "in checkmate", "fr": "par un mat"}[lang]
+    assert text.count(mates) == len(LADDER)
     checked = {
         "en": "A King checked earlier keeps its jump",
         "fr": "Un Roi déjà mis en échec garde son saut",
     }
     assert checked[lang] in text
+
+
+# -- a bot that is ahead finishes the game -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fen", "plies"),
+    [
+        ("chess", "8/8/3k4/8/8/8/8/3QK3 w - - 0 1", 40),
+        # Queen and Eagle (a bent rider) against a bare King on the 12 x 12 board
+        ("zanzibar-s", "12/12/12/12/12/5k6/12/12/12/3Q8/4K7/7G4 w - - 0 1", 20),
+    ],
+)
+def test_easy_mates_a_bare_king(name: str, fen: str, plies: int) -> None:
+    """The ending terms (edge, own King close, flight squares) guide even two plies to mate."""
+    variant = load_variant(name)
+    pos = Position(variant, fen)
+    bots = {1: ChessBot(variant, "easy", 1, node_limit=1_000)}
+    bots[-1] = ChessBot(variant, "easy", 2, node_limit=1_000)
+    for _ in range(plies):
+        if pos.outcome() is not None:
+            break
+        pos.push(bots[pos.turn].choose_move(pos))
+    result = pos.outcome()
+    assert result is not None and (result.winner, result.reason) == (1, "checkmate"), pos.fen()

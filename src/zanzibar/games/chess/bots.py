@@ -3,7 +3,8 @@
 Levels (the default first, then from weakest to strongest) differ by their
 search budget; all run the same search (with quiescence, so none leaves a
 piece en prise for nothing), and among root moves the search finds equal the
-seed decides:
+seed decides (in the first four moves of a game, among those within a few
+centipawns of the best, so that games vary):
 
 * ``medium``: at most 1 second per move (iterative deepening up to depth 8;
   no new depth starts after half the time).
@@ -47,12 +48,24 @@ from typing import Any
 from zanzibar.engine.errors import IllegalActionError
 from zanzibar.games.chess.notation import parse_coordinate
 from zanzibar.games.chess.position import Position
-from zanzibar.games.chess.search import MAX_PLY, Searcher, SearchLimits, SearchResult
+from zanzibar.games.chess.search import (
+    MAX_PLY,
+    Searcher,
+    SearchLimits,
+    SearchResult,
+    is_mate_score,
+)
 from zanzibar.games.chess.setup import arrangements
 from zanzibar.games.chess.variant import Variant
 
 #: The searching levels accept a draw offer when they see themselves this far behind.
 DRAW_ACCEPT_MARGIN = 150
+#: Opening variety: in a game's first VARIETY_MOVES moves the bot picks, by its seed,
+#: among the moves that score within VARIETY_MARGIN centipawns of the best at a depth
+#: of at most VARIETY_DEPTH (the evaluation is fine-grained, so exact ties are rare).
+VARIETY_MOVES = 4
+VARIETY_MARGIN = 12
+VARIETY_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -151,6 +164,16 @@ class ChessBot:
         searcher = Searcher(pos.variant, root_order_seed=rng.getrandbits(32), move_rule=move_rule)
         result = searcher.search(pos, self.limits())
         self.last = result
+        if pos.fullmove <= VARIETY_MOVES and result.move and not is_mate_score(result.score):
+            # Opening variety: any move within a few centipawns of the best, by the seed.
+            near = searcher.moves_within(
+                pos,
+                max(min(result.depth, VARIETY_DEPTH), 1),
+                VARIETY_MARGIN,
+                SearchLimits(node_limit=max(result.nodes, 1_000)),
+            )
+            if len(near) > 1:
+                return rng.choice(sorted(near))
         return result.move
 
     def choose_arrangement(self, variant: Variant | None = None) -> int:

@@ -17,18 +17,22 @@ from zanzibar.l10n import AnyOf, Msg, Voice
 from zanzibar.l10n.voice import sentence_lines
 
 #: Elo estimates by level with their 95 % interval: orthodox chess against Stockfish 15.1
-#: limited by UCI_Elo (bench/strength.py; small samples, see the README's bot section).
+#: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
+#: README's bot section, which says which run each figure comes from).
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
-    "easy": (1629, 1356, 1903),
-    "casual": (1689, 1398, 1979),
-    "medium": (1679, 1480, 1877),
-    "hard": (1827, 1636, 2019),
+    "easy": (1413, 1135, 1690),
+    "casual": (1581, 1307, 1854),
+    "medium": (1625, 1377, 1872),
+    "hard": (1728, 1468, 1989),
 }
-#: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games).
-LADDER: tuple[tuple[str, str, float, int], ...] = (
-    ("casual", "easy", 5.5, 6),
-    ("medium", "casual", 7.5, 10),
-    ("hard", "medium", 8, 10),
+#: Games behind each estimate of LEVEL_STRENGTH.
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 12, "hard": 12}
+#: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
+#: that ended in checkmate; the others reached the 120-move cap or a draw rule).
+LADDER: tuple[tuple[str, str, float, int, int], ...] = (
+    ("casual", "easy", 5, 6, 4),
+    ("medium", "casual", 4.5, 6, 5),
+    ("hard", "medium", 3, 6, 4),
 )
 
 
@@ -45,12 +49,20 @@ def bot_level_msgs() -> list[Msg]:
             elo=str(e),
             low=str(lo),
             high=str(hi),
+            games=LEVEL_GAMES[name],
         )
         for name, (e, lo, hi) in LEVEL_STRENGTH.items()
     )
     pairs = tuple(
-        Msg("help-chess-bot-ladder-pair", strong=_level(s), weak=_level(w), points=p, games=g)
-        for s, w, p, g in LADDER
+        Msg(
+            "help-chess-bot-ladder-pair",
+            strong=_level(s),
+            weak=_level(w),
+            points=p,
+            games=g,
+            mates=m,
+        )
+        for s, w, p, g, m in LADDER
     )
     return [
         Msg("help-chess-bot-levels"),
