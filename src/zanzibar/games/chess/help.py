@@ -53,7 +53,7 @@ def bot_level_msgs() -> list[Msg]:
         )
         for name, (e, lo, hi) in LEVEL_STRENGTH.items()
     )
-    pairs = tuple(
+    pairs = [
         Msg(
             "help-chess-bot-ladder-pair",
             strong=_level(s),
@@ -63,11 +63,12 @@ def bot_level_msgs() -> list[Msg]:
             mates=m,
         )
         for s, w, p, g, m in LADDER
-    )
+    ]
     return [
         Msg("help-chess-bot-levels"),
         Msg("help-chess-bot-strength", levels=strengths),
-        Msg("help-chess-bot-ladder", pairs=pairs),
+        Msg("help-chess-bot-ladder"),
+        *pairs,
     ]
 
 
