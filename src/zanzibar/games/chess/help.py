@@ -30,9 +30,9 @@ LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 12, "hard": 12}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate; the others reached the 120-move cap or a draw rule).
 LADDER: tuple[tuple[str, str, float, int, int], ...] = (
-    ("casual", "easy", 5, 6, 4),
-    ("medium", "casual", 4.5, 6, 5),
-    ("hard", "medium", 3, 6, 4),
+    ("casual", "easy", 2.5, 4, 3),
+    ("medium", "casual", 2, 4, 4),
+    ("hard", "medium", 4, 4, 4),
 )
 
 
