@@ -13,7 +13,10 @@ Two parts, each optional:
   nominal ratings), with a 95 % interval from the likelihood's curvature.
 * ``--selfplay``: Zanzibar-S, each level against the one below it, from short
   random openings (the same opening with both colours), with the levels' own
-  time per move scaled by ``--scale``. Games end by mate, stalemate,
+  time per move scaled by ``--scale`` (or, with ``--nps N``, that time turned
+  into a node budget at N nodes a second, so that a busy machine changes
+  nothing: the timed levels otherwise get what the load leaves them, and on a
+  machine with a load of 15 they could not be told apart). Games end by mate, stalemate,
   repetition or the move rule; a game still running after ``--max-moves`` is
   counted apart (it would mean a bot that is ahead cannot finish). Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
@@ -204,7 +207,13 @@ def run_stockfish(args: argparse.Namespace) -> None:
 
 
 def play_selfplay_game(
-    strong: str, weak: str, seed: int, strong_white: bool, scale: float, max_moves: int
+    strong: str,
+    weak: str,
+    seed: int,
+    strong_white: bool,
+    scale: float,
+    max_moves: int,
+    nps: int = 0,
 ) -> tuple[float, str]:
     """One Zanzibar-S game from a random two-ply opening; the stronger level's score."""
     from zanzibar.games.chess.bots import LEVELS as LEVEL_TABLE
@@ -223,7 +232,13 @@ def play_selfplay_game(
         (-1, weak if strong_white else strong),
     ):
         seconds = LEVEL_TABLE[level].seconds * scale
-        bots[colour] = ChessBot(variant, level, seed=seed, time_limit=seconds or None)
+        if nps:
+            # Machine-independent: the level's time as nodes at a stated rate (the node
+            # caps of easy and casual still apply), so a busy machine changes nothing.
+            budget = LEVEL_TABLE[level].nodes or round(seconds * nps)
+            bots[colour] = ChessBot(variant, level, seed=seed, node_limit=budget)
+        else:
+            bots[colour] = ChessBot(variant, level, seed=seed, time_limit=seconds or None)
     strong_colour = 1 if strong_white else -1
     for _ in range(2 * max_moves):
         result = pos.outcome()
@@ -238,8 +253,9 @@ def play_selfplay_game(
 def run_selfplay(args: argparse.Namespace) -> None:
     """Each level against the one below it."""
     print(
-        f"Zanzibar-S self-play, levels' time per move x {args.scale:g}, "
-        f"{args.pairs} openings x 2 colours per pairing, unfinished after {args.max_moves} moves"
+        f"Zanzibar-S self-play, levels' time per move x {args.scale:g}"
+        + (f" as nodes at {args.nps} nodes/s, " if args.nps else ", ")
+        + f"{args.pairs} openings x 2 colours per pairing, unfinished after {args.max_moves} moves"
     )
     for weak, strong in itertools.pairwise(LEVELS):
         if strong not in args.levels or weak not in args.levels:
@@ -249,7 +265,13 @@ def run_selfplay(args: argparse.Namespace) -> None:
         for pair in range(args.pairs):
             for strong_white in (True, False):
                 score, how = play_selfplay_game(
-                    strong, weak, args.seed + pair, strong_white, args.scale, args.max_moves
+                    strong,
+                    weak,
+                    args.seed + pair,
+                    strong_white,
+                    args.scale,
+                    args.max_moves,
+                    args.nps,
                 )
                 scores.append(score)
                 key = f"{_verdict(score)} {how}"
@@ -281,6 +303,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=4, help="self-play openings per pairing")
     parser.add_argument("--seed", type=int, default=1000, help="first self-play opening seed")
     parser.add_argument("--scale", type=float, default=1.0, help="self-play time scale")
+    parser.add_argument(
+        "--nps",
+        type=int,
+        default=0,
+        help="self-play on node budgets: the levels' scaled time at this many nodes a second",
+    )
     parser.add_argument("--max-moves", type=int, default=150)
     args = parser.parse_args()
     if not args.openings >= 1 or args.first_opening < 0:

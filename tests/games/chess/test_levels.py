@@ -243,7 +243,7 @@ def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
 @pytest.mark.parametrize(
     ("name", "fen", "plies"),
     [
-        ("chess", "8/8/3k4/8/8/8/8/3QK3 w - - 0 1", 40),
+        ("chess", "8/8/3k4/8/8/8/8/3QK3 w - - 0 1", 60),
         # Queen and Eagle (a bent rider) against a bare King on the 12 x 12 board
         ("zanzibar-s", "12/12/12/12/12/5k6/12/12/12/3Q8/4K7/7G4 w - - 0 1", 20),
     ],

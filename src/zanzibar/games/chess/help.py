@@ -30,9 +30,9 @@ LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 12, "hard": 12}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate; the others reached the 120-move cap or a draw rule).
 LADDER: tuple[tuple[str, str, float, int, int], ...] = (
-    ("casual", "easy", 5, 6, 4),
-    ("medium", "casual", 4.5, 6, 5),
-    ("hard", "medium", 3, 6, 4),
+    ("casual", "easy", 2.5, 4, 3),
+    ("medium", "casual", 2, 4, 4),
+    ("hard", "medium", 4, 4, 4),
 )
 
 
@@ -53,7 +53,7 @@ def bot_level_msgs() -> list[Msg]:
         )
         for name, (e, lo, hi) in LEVEL_STRENGTH.items()
     )
-    pairs = tuple(
+    pairs = [
         Msg(
             "help-chess-bot-ladder-pair",
             strong=_level(s),
@@ -63,11 +63,12 @@ def bot_level_msgs() -> list[Msg]:
             mates=m,
         )
         for s, w, p, g, m in LADDER
-    )
+    ]
     return [
         Msg("help-chess-bot-levels"),
         Msg("help-chess-bot-strength", levels=strengths),
-        Msg("help-chess-bot-ladder", pairs=pairs),
+        Msg("help-chess-bot-ladder"),
+        *pairs,
     ]
 
 
