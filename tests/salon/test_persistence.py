@@ -247,6 +247,11 @@ async def test_store_batches_many_writes_in_few_commits(db_url: str) -> None:
             return_exceptions=True,
         )
         assert isinstance(results[0], Exception) and results[1] is None
+        # raised as SQLAlchemy raises it, whichever way the insert went
+        from sqlalchemy.exc import IntegrityError
+
+        with pytest.raises(IntegrityError):
+            await store.write([(insert(m.users), rows[1])])
     finally:
         await store.stop()
 

@@ -51,6 +51,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert
@@ -495,12 +496,18 @@ def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: In
     plan = plans.plan(conn, statement, tuple(first))
     if plan is None:
         return False
+    parameters = plan.rows(rows)
+    dbapi_error = conn.dialect.loaded_dbapi.Error
     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
-        if len(rows) == 1:
-            cursor.execute(plan.sql, plan.rows(rows)[0])
+        if len(parameters) == 1:
+            cursor.execute(plan.sql, parameters[0])
         else:
-            cursor.executemany(plan.sql, plan.rows(rows))
+            cursor.executemany(plan.sql, parameters)
+    except dbapi_error as exc:  # raised as SQLAlchemy raises it (IntegrityError, ...)
+        raise DBAPIError.instance(
+            plan.sql, parameters, exc, dbapi_error, dialect=conn.dialect
+        ) from exc
     finally:
         cursor.close()
     return True
