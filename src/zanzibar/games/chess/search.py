@@ -16,7 +16,10 @@ order they pay off in Python where a move generation is the costly step:
 * **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
   then least valuable attacker), promotions, two killer moves per ply, captures
   that lose material by static exchange, then quiet moves by the history
-  heuristic.
+  heuristic. Out of check the moves are **staged** (:meth:`Searcher._staged`):
+  the captures come from the cheap capture generator and the killers from their
+  own piece's moves, both checked for legality only once pushed, and the quiet
+  moves are generated only when none of those cut the node off.
 * **Principal variation search** (null windows after the first move), a
   **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
   **late-move reduction** of quiet moves, both re-searched when they fail;
