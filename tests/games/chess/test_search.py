@@ -307,3 +307,17 @@ def test_static_exchange_sees_a_recapture_through_the_square_left() -> None:
     pos = Position(variant, "4k3/8/8/3n4/8/3Q4/7K/3r4 w - - 0 1")
     assert not pos.is_attacked(pos.parse_square("d5"), -1)  # not before the capture
     assert pos.see(pos.parse_uci("d3d5"), value) == 320 - 900
+
+
+def test_order_puts_losing_captures_after_the_killers() -> None:
+    """Rook takes a free Knight first; the killer comes before the Queen's capture of a
+    defended pawn (a losing exchange); quiet moves come last."""
+    variant = load_variant("chess")
+    pos = Position(variant, "4k3/8/2p5/3p4/6n1/3Q4/8/4K1R1 w - - 0 1")
+    searcher = Searcher(variant)
+    killer = pos.parse_uci("e1d1")
+    searcher.killers[2] = [killer, 0]
+    ordered = searcher._order(pos, pos.legal_moves(), 0, 2)
+    assert ordered[:3] == [pos.parse_uci("g1g4"), killer, pos.parse_uci("d3d5")]
+    assert sorted(ordered) == sorted(pos.legal_moves())
+    assert all(not pos.is_capture(m) for m in ordered[3:])

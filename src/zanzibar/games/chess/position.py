@@ -381,6 +381,8 @@ class Position:
             x ^= low
         occ = self.occ
         for mask, inc, riders, hoppers in rays:
+            if not side & mask:
+                continue  # no piece of the attacker's on this ray
             x = occ & mask
             if x:
                 # the first piece on the ray: its lowest or highest bit
@@ -448,6 +450,8 @@ class Position:
             x ^= low
         occ = self.occ
         for mask, inc, riders, hoppers in rays:
+            if not side & mask:
+                continue  # no piece of the attacker's on this ray
             x = occ & mask
             if x:
                 if inc:

@@ -16,7 +16,10 @@ order they pay off in Python where a move generation is the costly step:
 * **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
   then least valuable attacker), promotions, two killer moves per ply, captures
   that lose material by static exchange, then quiet moves by the history
-  heuristic.
+  heuristic. Out of check the moves are **staged** (:meth:`Searcher._staged`):
+  the captures come from the cheap capture generator and the killers from their
+  own piece's moves, both checked for legality only once pushed, and the quiet
+  moves are generated only when none of those cut the node off.
 * **Principal variation search** (null windows after the first move), a
   **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
   **late-move reduction** of quiet moves, both re-searched when they fail;
@@ -481,9 +484,9 @@ class Searcher:
             moves = pos.legal_moves()
             if not moves:
                 return -MATE + ply
-            staged: Iterable[tuple[int, bool]] = [
-                (m, False) for m in self._order(pos, moves, 0, ply)
-            ]
+            staged: Iterable[tuple[int, bool]] = (
+                (m, False) for m in self._ordered(pos, moves, 0, ply)
+            )
         else:
             staged = self._staged(pos, tt_move, ply)
         for move, unsure in staged:
@@ -631,44 +634,64 @@ class Searcher:
         """Table move, winning and even captures (MVV-LVA), promotions, killers, losing
         captures (by static exchange), then quiet moves by history (stable: ties keep
         the generation order)."""
+        return list(self._ordered(pos, moves, tt_move, ply))
+
+    def _ordered(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> Iterator[int]:
+        """:meth:`_order` as a generator: a capture by a dearer piece has its exchange
+        evaluated only when its turn comes (a cut-off before it spares the work); the
+        board must be as it was between two moves."""
         board = pos.board
         value = self.evaluator.value_by_code
         killer0, killer1 = self.killers[ply]
-        first: list[tuple[int, int]] = []
+        good: list[tuple[int, bool, int]] = []
+        killers: list[tuple[int, int]] = []
         quiet: list[int] = []
         for move in moves:
             if move == tt_move:
-                first.append((1 << 40, move))
+                good.append((1 << 40, False, move))
                 continue
             victim = board[(move >> 8) & 0xFF]
             if victim:
                 attacker = value[board[move & 0xFF]]
-                s = 10_000_000 + value[victim] * 1_000 - attacker
-                if attacker > value[victim] + BAD_CAPTURE_MARGIN and not (move >> 16) & 0xFF:
-                    swing = pos.see(move, value)
-                    if swing < 0:
-                        s = 7_000_000 + swing
-                first.append((s, move))
+                risky = attacker > value[victim] + BAD_CAPTURE_MARGIN and not (move >> 16) & 0xFF
+                good.append((10_000_000 + value[victim] * 1_000 - attacker, risky, move))
             elif move >> 16:
                 promo = (move >> 16) & 0xFF
                 if promo:
-                    first.append((9_000_000 + value[promo] * 1_000, move))
+                    good.append((9_000_000 + value[promo] * 1_000, False, move))
                 elif (move >> 24) & EN_PASSANT:
-                    first.append((10_100_000, move))
+                    good.append((10_100_000, False, move))
                 elif move == killer0:
-                    first.append((8_000_002, move))
+                    killers.append((2, move))
                 elif move == killer1:
-                    first.append((8_000_001, move))
+                    killers.append((1, move))
                 else:
                     quiet.append(move)
             elif move == killer0:
-                first.append((8_000_002, move))
+                killers.append((2, move))
             elif move == killer1:
-                first.append((8_000_001, move))
+                killers.append((1, move))
             else:
                 quiet.append(move)
-        first.sort(reverse=True)
-        return [move for _, move in first] + self._order_quiet(quiet, pos.turn)
+        bad: list[tuple[int, int]] = []
+        if good:
+            good.sort(reverse=True)
+            for _, risky, move in good:
+                if risky:
+                    swing = pos.see(move, value)
+                    if swing < 0:
+                        bad.append((swing, move))
+                        continue
+                yield move
+        if killers:
+            killers.sort(reverse=True)
+            for _, move in killers:
+                yield move
+        if bad:
+            bad.sort(reverse=True)
+            for _, move in bad:
+                yield move
+        yield from self._order_quiet(quiet, pos.turn)
 
     def _quiesce(
         self, alpha: int, beta: int, ply: int, in_check: bool | None = None, qdepth: int = 0
@@ -747,7 +770,7 @@ class Searcher:
         if not moves:
             return -MATE + ply
         best = -INFINITE
-        for move in self._order(pos, moves, 0, ply):
+        for move in self._ordered(pos, moves, 0, ply):
             pos.push(move)
             try:
                 score = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1)
