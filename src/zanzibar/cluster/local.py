@@ -211,6 +211,10 @@ class LocalIds:
         self._next: dict[str, int] = {kind: value for kind, value in (start or {}).items()}
 
     async def next(self, kind: IdKind) -> int:
+        return self.take(kind)
+
+    def take(self, kind: IdKind) -> int:
+        """The next id at once (one process counts alone: nothing to wait for)."""
         value = self._next.get(kind, 1)
         self._next[kind] = value + 1
         return value
