@@ -22,7 +22,6 @@ from zanzibar.cluster.ports import (
     Lease,
     StaleVersion,
 )
-from zanzibar.salon.chat import RATE_COUNT, RATE_WINDOW, RateLimiter
 
 #: Envelopes kept per table for late followers (as many as the Redis stream keeps).
 KEPT = 1000
@@ -211,6 +210,10 @@ class LocalIds:
         self._next: dict[str, int] = {kind: value for kind, value in (start or {}).items()}
 
     async def next(self, kind: IdKind) -> int:
+        return self.take(kind)
+
+    def take(self, kind: IdKind) -> int:
+        """The next id at once (one process counts alone: nothing to wait for)."""
         value = self._next.get(kind, 1)
         self._next[kind] = value + 1
         return value
@@ -221,11 +224,19 @@ class LocalRateLimits:
 
     def __init__(
         self,
-        count: int = RATE_COUNT,
-        window: float = RATE_WINDOW,
+        count: int | None = None,
+        window: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.limiter = RateLimiter(count, window, clock)
+        # imported here: the salon's service imports this module, and importing
+        # salon.chat first would import the service half-made (a circular import)
+        from zanzibar.salon.chat import RATE_COUNT, RATE_WINDOW, RateLimiter
+
+        self.limiter = RateLimiter(
+            RATE_COUNT if count is None else count,
+            RATE_WINDOW if window is None else window,
+            clock,
+        )
 
     async def check(self, key: int) -> None:
         self.limiter.check(key)

@@ -55,6 +55,15 @@ class PgIds:
             value = (await conn.execute(statement)).scalar()
         return int(value)  # type: ignore[arg-type]
 
+    async def many(self, kind: IdKind, count: int) -> list[int]:
+        """``count`` new ids of ``kind`` in one round trip (for a reserve taken ahead)."""
+        if kind not in _NEXTVAL:
+            raise ValueError(f"unknown id kind: {kind!r}")
+        statement = text(f"SELECT nextval('{sequence_name(kind)}') FROM generate_series(1, :n)")
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(statement, {"n": count})).fetchall()
+        return [int(row[0]) for row in rows]
+
 
 async def ids_for(store: Store) -> Ids:
     """The ids a salon on ``store`` hands out: sequences on PostgreSQL, else max+1 counters.
