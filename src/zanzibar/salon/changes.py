@@ -31,6 +31,9 @@ class Command:
 
     ``conn`` is the connection to answer and, for joins and watches, the one
     that starts following the table (None for the salon's own commands).
+    ``cmd_id``: the router's id of a command that may be resent (forwarded
+    between nodes): its reply is stored with the change, and a repeat of the
+    id is answered from it instead of being applied again.
     """
 
     type: str
@@ -38,6 +41,7 @@ class Command:
     lang: str = "en"
     message: dict[str, Any] = field(default_factory=dict)
     conn: Connection | None = None
+    cmd_id: str | None = None
 
 
 @dataclass

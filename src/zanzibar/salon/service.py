@@ -178,6 +178,7 @@ class Salon:
             mirror=self.mirror,
             thinker=self.thinker,
             closed=self._table_closed,
+            recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
@@ -234,9 +235,16 @@ class Salon:
     async def _janitor(self) -> None:
         """Close tables left idle: no game running, nobody watching, no seated person online."""
         idle_since: dict[int, float] = {}
+        pruned = time.monotonic()
         while True:
             await asyncio.sleep(min(60.0, max(self.idle_close / 4, 0.01)))
             now = time.monotonic()
+            if now - pruned >= 60.0:
+                pruned = now
+                try:
+                    await tablestore.prune_applied(self.store, time.time())
+                except Exception:
+                    log.exception("pruning applied commands failed")
             for actor in list(self.router.actors.values()):
                 table = actor.table
                 busy = (

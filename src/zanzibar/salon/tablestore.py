@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Text, cast, insert, select, update
+from sqlalchemy import Text, cast, delete, insert, select, update
 
 from zanzibar.engine.errors import CorruptDataError
 from zanzibar.engine.match import Match
@@ -104,6 +104,34 @@ async def commit(store: Store, table: Table, change: Change) -> None:
     await store.write(ops)
     table.version += 1
     table.stored_row = row
+
+
+#: Seconds a forwarded command's reply is kept (a resend comes within seconds).
+APPLIED_KEPT = 3600.0
+
+
+async def recall(store: Store, table_id: int, cmd_id: str) -> dict[str, Any] | None:
+    """The stored reply of a command id applied to the table, or None if it never was."""
+    rows = await store.read(
+        select(m.applied_commands.c.reply).where(
+            (m.applied_commands.c.table_id == table_id)
+            & (m.applied_commands.c.cmd_id == cmd_id)
+            & (m.applied_commands.c.status == "applied")
+        )
+    )
+    return dict(rows[0].reply or {}) if rows else None
+
+
+async def prune_applied(store: Store, now: float) -> None:
+    """Forget the replies of commands older than :data:`APPLIED_KEPT`."""
+    await store.write(
+        [
+            (
+                delete(m.applied_commands).where(m.applied_commands.c.created < now - APPLIED_KEPT),
+                None,
+            )
+        ]
+    )
 
 
 async def claim_all(store: Store) -> None:
