@@ -115,6 +115,7 @@ class TableActor:
         #: Replies of the command ids applied here (the database keeps them for a failover).
         self.applied: dict[str, dict[str, Any]] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self._armed_for: float | None = None
         self._think_task: asyncio.Task[None] | None = None
         self._task = asyncio.create_task(self._run(), name=f"table-{table.id}")
 
@@ -301,14 +302,21 @@ class TableActor:
     # -- time --------------------------------------------------------------------------------
 
     def arm(self) -> None:
-        """Set the one timer for the table's next deadline."""
-        self._disarm()
+        """Set the one timer for the table's next deadline (kept if that did not move)."""
         wake = deadlines.next_wake(self.table, self.services.timing, self.thinking)
-        if wake is None:
+        when = None if wake is None else wake.when
+        if self._timer is not None and when == self._armed_for:
             return
-        delay = max(0.0, wake.when - time.time())
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(delay, self.inbox.put_nowait, _Wake())
+        self._disarm()
+        if when is None:
+            return
+        delay = max(0.0, when - time.time())
+        self._armed_for = when
+        self._timer = asyncio.get_running_loop().call_later(delay, self._ring)
+
+    def _ring(self) -> None:
+        self._timer = None
+        self.inbox.put_nowait(_Wake())
 
     def _disarm(self) -> None:
         if self._timer is not None:
@@ -349,6 +357,17 @@ class TableActor:
         if level is None:
             table.bot_due = None
             return
+        thinker = self.services.thinker
+        if thinker.inline(table.rules.name, level):
+            bot = bot_for(table, seat, level)
+            try:
+                chosen = thinker.choose_now(table.rules.name, level, bot, match.state)
+            except Exception:
+                log.exception("the %s bot of %s failed", level, table.rules.name)
+                chosen = None
+            self.inbox.put_nowait(_BotChose(table.game_id, len(match.log), seat, chosen))
+            self.thinking = True
+            return
         self.thinking = True
         self._think_task = asyncio.create_task(
             self._choose(table.game_id, len(match.log), seat, level),
@@ -378,9 +397,16 @@ class TableActor:
         self.inbox.put_nowait(_BotChose(game_id, log_length, seat, chosen))
 
     async def _bot_chose(self, message: _BotChose) -> None:
-        def move(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
-            return play.bot_move(
-                table, ctx, message.game_id, message.log_length, message.seat, message.action
-            )
+        game_id, log_length, seat = message.game_id, message.log_length, message.seat
 
-        await self._quietly(move, "bot")
+        def move(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+            return play.bot_move(table, ctx, game_id, log_length, seat, message.action)
+
+        def fallback(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+            return play.first_legal(table, ctx, game_id, log_length, seat)
+
+        try:
+            await self.apply(move, Command("bot"))
+        except ZanzibarError as exc:
+            log.error("bot move refused at table %s: %s", self.table.id, exc.message)
+            await self._quietly(fallback, "bot")
