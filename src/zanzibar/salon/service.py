@@ -38,7 +38,6 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from zanzibar.cluster.local import LocalLeases
 from zanzibar.cluster.ports import Leases, Link
 from zanzibar.engine.events import Event
 from zanzibar.engine.rules import GameRules
@@ -141,6 +140,9 @@ class Salon:
         # One node alone loads every open table at start: a table it does not run does
         # not exist, and an unknown id costs no database write. Among several nodes, a
         # table nobody runs (its owner died) is claimed by the first node asked for it.
+        # imported here: zanzibar.cluster.local imports the salon's chat limits
+        from zanzibar.cluster.local import LocalLeases
+
         self.router = Router(
             leases or LocalLeases(), link, None if leases is None else self._load_claimed
         )
