@@ -283,12 +283,20 @@ class TableActor:
         mirror = self.services.mirror
         if cmd.cmd_id is not None:
             self.applied[cmd.cmd_id] = dict(change.reply or {})
-        mirror.publish(table, table.commit_staged(), change)
-        conn = cmd.conn
-        if conn is not None and change.reply is not None:
-            mirror.reply(conn, cmd.message, change.reply, table)
-            if change.follow is not None and not change.close:
-                mirror.follow(conn, table, change.follow)
+        items = table.commit_staged()
+        conn = cmd.conn if change.reply is not None else None
+        if conn is not None and change.reply_at == "first":
+            mirror.reply(conn, cmd.message, change.reply or {}, table)
+        mirror.items(table, items)
+        last = change.reply_at == "last"
+        if last:
+            mirror.publish(table, change, last=True)
+        if conn is not None and change.reply_at != "first":
+            mirror.reply(conn, cmd.message, change.reply or {}, table)
+        if conn is not None and change.follow is not None and not change.close:
+            mirror.follow(conn, table, change.follow)
+        if not last:
+            mirror.publish(table, change)
         if change.unfollow is not None:
             mirror.unfollow_user(table.id, change.unfollow)
         for hook in self.services.committed:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from zanzibar.salon.persistence import Op
 
@@ -60,6 +60,10 @@ class Change:
     table is closed once stored. ``undo``: called if storing fails.
     ``finished``: the game that finished and was stored with this change
     (the single place where "a game ended" is known, e.g. for ratings).
+    ``reply_at``: where the ``ok`` goes among what is sent (docs/protocol.md's
+    example): before the items (a chat line), after them (the default: then
+    the table and the view follow), or last (a game action: its events and
+    view come first).
     """
 
     reply: dict[str, Any] | None = None
@@ -72,6 +76,7 @@ class Change:
     close: bool = False
     undo: list[Callable[[], None]] = field(default_factory=list)
     finished: int | None = None
+    reply_at: Literal["first", "after_items", "last"] = "after_items"
 
 
 @dataclass

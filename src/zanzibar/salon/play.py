@@ -162,6 +162,7 @@ def apply(table: Table, ctx: TableContext, seat: int, chosen: Any) -> Change:
         raise SalonError("illegal_action", "that action could not be applied") from None
     change.views = True
     change.table = change.table or table.state != was_state
+    change.reply_at = "last"  # its events and the view, then the table, then the ok
     return change
 
 

@@ -274,6 +274,7 @@ class Salon:
             await actor.stop()
             await self.router.release(table.id)
             raise
+        self.lobby.changed()
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
