@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from zanzibar.salon.persistence import Op
 
@@ -31,6 +31,9 @@ class Command:
 
     ``conn`` is the connection to answer and, for joins and watches, the one
     that starts following the table (None for the salon's own commands).
+    ``cmd_id``: the router's id of a command that may be resent (forwarded
+    between nodes): its reply is stored with the change, and a repeat of the
+    id is answered from it instead of being applied again.
     """
 
     type: str
@@ -38,6 +41,7 @@ class Command:
     lang: str = "en"
     message: dict[str, Any] = field(default_factory=dict)
     conn: Connection | None = None
+    cmd_id: str | None = None
 
 
 @dataclass
@@ -56,6 +60,10 @@ class Change:
     table is closed once stored. ``undo``: called if storing fails.
     ``finished``: the game that finished and was stored with this change
     (the single place where "a game ended" is known, e.g. for ratings).
+    ``reply_at``: where the ``ok`` goes among what is sent (docs/protocol.md's
+    example): before the items (a chat line), after them (the default: then
+    the table and the view follow), or last (a game action: its events and
+    view come first).
     """
 
     reply: dict[str, Any] | None = None
@@ -68,6 +76,7 @@ class Change:
     close: bool = False
     undo: list[Callable[[], None]] = field(default_factory=list)
     finished: int | None = None
+    reply_at: Literal["first", "after_items", "last"] = "after_items"
 
 
 @dataclass

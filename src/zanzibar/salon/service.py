@@ -38,7 +38,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from zanzibar.cluster.local import LocalLeases
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
 from zanzibar.engine.events import Event
@@ -145,6 +144,9 @@ class Salon:
         # One node alone loads every open table at start: a table it does not run does
         # not exist, and an unknown id costs no database write. Among several nodes, a
         # table nobody runs (its owner died) is claimed by the first node asked for it.
+        # imported here: zanzibar.cluster.local imports the salon's chat limits
+        from zanzibar.cluster.local import LocalLeases
+
         self.router = Router(
             leases or LocalLeases(), link, None if leases is None else self._load_claimed
         )
@@ -182,6 +184,7 @@ class Salon:
             mirror=self.mirror,
             thinker=self.thinker,
             closed=self._table_closed,
+            recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
@@ -255,9 +258,16 @@ class Salon:
     async def _janitor(self) -> None:
         """Close tables left idle: no game running, nobody watching, no seated person online."""
         idle_since: dict[int, float] = {}
+        pruned = time.monotonic()
         while True:
             await asyncio.sleep(min(60.0, max(self.idle_close / 4, 0.01)))
             now = time.monotonic()
+            if now - pruned >= 60.0:
+                pruned = now
+                try:
+                    await tablestore.prune_applied(self.store, time.time())
+                except Exception:
+                    log.exception("pruning applied commands failed")
             for actor in list(self.router.actors.values()):
                 table = actor.table
                 busy = (
@@ -285,6 +295,7 @@ class Salon:
             await actor.stop()
             await self.router.release(table.id)
             raise
+        self.lobby.changed()
 
     def online(self, user_id: int) -> bool:
         """Is this user connected? The one presence read of friends and kept messages,
