@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from zanzibar.engine.errors import ZanzibarError
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon import deadlines, play, seating
 from zanzibar.salon import models as m
 from zanzibar.salon.bots import Thinker, bot_for
@@ -241,9 +242,7 @@ class TableActor:
             log.warning("table %s was claimed by another process; releasing it", table.id)
             self._undo(snap, change)
             self._release()
-            raise SalonError(
-                "internal", "this table is now run by another process; nothing was changed"
-            ) from None
+            raise SalonError("internal", Msg("error-table-moved")) from None
         except Exception:
             log.exception("storing a change of table %s failed; undone", table.id)
             self._undo(snap, change)

@@ -44,6 +44,7 @@ from zanzibar.engine.events import Event
 from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon import deadlines, seating, tablestore
 from zanzibar.salon import models as m
 from zanzibar.salon.accounts import AccountBook, Session, User
@@ -286,7 +287,7 @@ class Salon:
     async def open_table(self, table: Table, change: Change, cmd: Command) -> None:
         """Run a new table here; its creation is stored (or refused) as its first change."""
         if await self.router.claim(table.id) is None:
-            raise SalonError("internal", "the new table could not be claimed; nothing was changed")
+            raise SalonError("internal", Msg("error-table-not-claimed"))
         actor = TableActor(table, self.services)
         self.router.run(actor)
         try:

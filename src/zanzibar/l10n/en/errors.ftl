@@ -257,3 +257,9 @@ error-pm-guest-sender = { $name } is away and a guest cannot leave messages; reg
 error-pm-mailbox-full = { $max } messages already wait for { $name }; try again once they have been read
 error-pm-pair-full = you already left { $max } messages waiting for { $name }; wait until they have been read
 error-many-friends-list-changes = changes to the friends list
+
+# the table actors (salon/actor.py, salon/router.py)
+error-table-moved = this table is now run by another process; nothing was changed
+error-no-such-table = there is no such table
+error-table-elsewhere = table { $table } is run by node { $node }, which this node cannot reach; nothing was changed
+error-table-not-claimed = the new table could not be claimed; nothing was changed

@@ -261,3 +261,9 @@ error-pm-guest-sender = { $name } n'est pas en ligne et un invité ne peut pas l
 error-pm-mailbox-full = { $max } messages attendent déjà { $name } ; réessayez quand ils auront été lus
 error-pm-pair-full = vous avez déjà laissé { $max } messages en attente pour { $name } ; attendez qu'ils soient lus
 error-many-friends-list-changes = modifications de la liste d'amis
+
+# the table actors (salon/actor.py, salon/router.py)
+error-table-moved = cette table est désormais tenue par un autre processus ; rien n'a été changé
+error-no-such-table = cette table n'existe pas
+error-table-elsewhere = la table { $table } est tenue par le nœud { $node }, que ce nœud ne peut pas joindre ; rien n'a été changé
+error-table-not-claimed = la nouvelle table n'a pas pu être prise en charge ; rien n'a été changé
