@@ -66,6 +66,7 @@ from zanzibar.salon.snapshots import Snapshot
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import GameInfo, Table, round_ended
 from zanzibar.salon.text import is_well_formed, strip_invisible
+from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -202,6 +203,8 @@ class Salon:
             "chat.private": self._chat_private,
             "history": self._history,
         }
+        self.tournaments = Tournaments(self)  # hook: Swiss tournaments
+        self._handlers.update(self.tournaments.handlers())
 
     # =============================================================================
     # life cycle
@@ -213,6 +216,7 @@ class Salon:
         await self._load_ids()
         await self.accounts.load()
         await self._restore_tables()
+        await self.tournaments.start()  # hook: resume tournaments after the tables
         self._started = True
         self._spawn(self._janitor(), timer=True, name="salon-janitor")
 
@@ -1568,6 +1572,7 @@ class Salon:
                     {"result": result},
                 )
             )
+        ops += self.tournaments.finish_ops(table, outcome)  # hook: in the same transaction
         table.state = "finished"
         table.clock_seat = None
         kept: list[Seat] = []
@@ -1636,6 +1641,8 @@ class Salon:
         self._publish_views(table)
         if table.state != was_state:
             self._publish_table(table)
+            if table.state == "finished":
+                self.tournaments.table_finished(table)  # hook: the result is stored
             if table.state == "finished" and self._should_close(table):
                 await self.store.write(self._close_ops(table))
                 self._close(table)

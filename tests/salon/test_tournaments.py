@@ -1,0 +1,219 @@
+"""Swiss tournaments in the salon: registration, rounds played by bots, a restart
+in round 2, pairings checked against the rules, final standings with Buchholz."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _salonkit import Client, make_salon
+from sqlalchemy import select
+
+from zanzibar.salon import Salon
+from zanzibar.salon import models as m
+from zanzibar.salon.swiss import GameResult, standings
+
+pytestmark = pytest.mark.anyio
+
+ZILCH_QUICK = {"target": 500, "entry": 0, "minimum": 0}
+
+
+async def _wait(salon: Salon, tid: int, until: Any, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = await salon.tournaments.show_json(tid)
+        assert shown is not None
+        if until(shown):
+            return shown
+        if time.monotonic() > deadline:
+            raise AssertionError(f"tournament stuck: {shown['state']} round {shown['round']}")
+        await asyncio.sleep(0.02)
+
+
+async def _games(salon: Salon, tid: int) -> list[Any]:
+    return list(
+        await salon.store.read(
+            select(m.tournament_games)
+            .where(m.tournament_games.c.tournament_id == tid)
+            .order_by(m.tournament_games.c.round, m.tournament_games.c.board)
+        )
+    )
+
+
+async def _play(salon: Salon, client: Client, table: int, seat: int, tid: int) -> None:
+    """Play ``client``'s turns (banking whenever allowed) until the tournament is over."""
+    for _ in range(2000):
+        shown = await salon.tournaments.show_json(tid)
+        assert shown is not None
+        if shown["state"] == "finished":
+            return
+        views = [x for x in client.inbox if x.get("type") == "game.view" and x["table"] == table]
+        view = views[-1] if views else None
+        if view and view["view"]["to_act"] == seat and view["view"]["legal"]:
+            legal = view["view"]["legal"]
+            banks = [a for a in legal if "bank" in str(a)]
+            await client.request(
+                "game.action", table=table, action=(banks or legal)[0], seq=view["log_length"]
+            )
+        else:
+            await asyncio.sleep(0.01)
+    raise AssertionError("the game did not end")
+
+
+async def test_nine_bots_three_rounds_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "swiss.sqlite3"
+    # bots wait a little before each move, so that round 2 is still being played
+    # when the salon is closed
+    salon = make_salon(db, bot_delay=0.01)
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    host = await Client(salon, "Hosta").sign_in()
+    created = await host.ok(
+        "tournament.create",
+        game="zilch",
+        options=ZILCH_QUICK,
+        seats=2,
+        rounds=3,
+        max_players=9,
+        name="Friday Swiss",
+    )
+    tid = created["tournament"]["id"]
+    assert created["tournament"]["state"] == "registering"
+    for _ in range(8):
+        await host.ok("tournament.add_bot", tournament=tid, level="simple")
+    # the ninth fills the tournament, which starts: sent without waiting for the
+    # salon to settle (that would wait for the whole tournament)
+    assert host.conn is not None
+    await salon.handle(
+        host.conn, {"v": 1, "type": "tournament.add_bot", "id": "ninth", "tournament": tid}
+    )
+    shown = await _wait(salon, tid, lambda s: s["round"] >= 2)
+    assert shown["state"] == "running"
+    # a real restart mid round 2: close the salon, open a new one on the same file
+    await salon.stop()
+    salon = make_salon(db, bot_delay=0)
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        middle = await salon.tournaments.show_json(tid)
+        assert middle is not None and middle["round"] == 2 and middle["state"] == "running"
+        final = await _wait(salon, tid, lambda s: s["state"] == "finished")
+        games = await _games(salon, tid)
+    finally:
+        await salon.stop()
+
+    seeds = {e["entrant"]: e["seed"] for e in final["entrants"]}
+    assert seeds == {i: i for i in range(1, 10)}  # registration order
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    score = dict.fromkeys(seeds, 0.0)
+    rounds: list[tuple[list[GameResult], int | None]] = []
+    for number in (1, 2, 3):
+        boards = [g for g in games if g.round == number]
+        bye = [g for g in boards if g.board == 0]
+        assert len(bye) == 1  # nine players: exactly one bye a round
+        bye_entrant = bye[0].seats[0]
+        tables = [g for g in boards if g.board != 0]
+        assert len(tables) == 4
+        seated = [e for g in tables for e in g.seats]
+        assert sorted([*seated, bye_entrant]) == list(range(1, 10))
+        # the bye goes to a player of the lowest score who has not had one
+        lowest = min(score[e] for e in seeds if e not in byes)
+        assert score[bye_entrant] == lowest and bye_entrant not in byes
+        results = []
+        for g in tables:
+            pair = frozenset(g.seats)
+            assert pair not in met  # no rematch
+            met.add(pair)
+            assert g.table_id is not None and g.game_id is not None
+            points = {int(k): v for k, v in g.result.items()}
+            assert sorted(points.values()) == [0.0, 1.0]  # Zilch has no draw
+            results.append(GameResult(points))
+        # score groups: round 1 is top half against bottom half (1-5, 6-2, 3-7, 8-4);
+        # later at most one pair per odd-sized score group crosses groups
+        if number == 1:
+            assert [tuple(g.seats) for g in tables] == [(1, 5), (6, 2), (3, 7), (8, 4)]
+            assert bye_entrant == 9
+        else:
+            groups: dict[float, int] = {}
+            for e in seeds:
+                if e != bye_entrant:
+                    groups[score[e]] = groups.get(score[e], 0) + 1
+            odd = sum(1 for n in groups.values() if n % 2)
+            crossing = sum(1 for g in tables if score[g.seats[0]] != score[g.seats[1]])
+            assert crossing <= odd
+        for result in results:
+            for e, p in result.points.items():
+                score[e] += p
+        score[bye_entrant] += 1.0
+        byes.append(bye_entrant)
+        rounds.append((results, bye_entrant))
+
+    # final standings: recomputed by hand from the stored games and compared
+    expected = standings(seeds, rounds)
+    got = [(s["entrant"], s["points"], s["buchholz"]) for s in final["standings"]]
+    assert got == [(s.id, s.score, s.buchholz) for s in expected]
+    assert sum(s["points"] for s in final["standings"]) == 4 * 3 + 3  # 12 games, 3 byes
+    for line in final["standings"]:
+        e = line["entrant"]
+        opponents = [o for g in games if g.board and e in g.seats for o in g.seats if o != e]
+        assert line["buchholz"] == sum(score[o] for o in opponents)
+        assert line["points"] == score[e]
+    assert "Buchholz" in final["standings_text"]
+
+
+async def test_registration_rules_and_announcements(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "reg.sqlite3")
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        bruno = await Client(salon, "Bruno").sign_in(lang="fr")
+        await anna.refused("tournament.create", "invalid", game="zilch", rounds=0)
+        await anna.refused("tournament.create", "invalid", game="zilch", rounds=3, max_players=1)
+        await anna.refused("tournament.create", "not_found", game="nope", rounds=3)
+        await anna.refused(
+            "tournament.create", "invalid", game="zilch", rounds=3, bot_level="godlike"
+        )
+        created = await anna.ok(
+            "tournament.create", game="zilch", options=ZILCH_QUICK, rounds=1, max_players=3
+        )
+        tid = created["tournament"]["id"]
+        await anna.ok("tournament.register", tournament=tid)
+        await anna.refused("tournament.register", "conflict", tournament=tid)
+        await bruno.ok("tournament.register", tournament=tid)
+        await bruno.ok("tournament.unregister", tournament=tid)
+        await bruno.refused("tournament.unregister", "conflict", tournament=tid)
+        await bruno.refused("tournament.start", "forbidden", tournament=tid)
+        await bruno.refused("tournament.show", "not_found", tournament=999)
+        french = await bruno.refused("tournament.show", "not_found", tournament=999)
+        assert french["message"] == "il n’y a pas de tournoi 999"
+        await bruno.ok("tournament.register", tournament=tid)
+        listed = await bruno.ok("tournament.list")
+        assert [(t["id"], t["players"], t["state"]) for t in listed["tournaments"]] == [
+            (tid, 2, "registering")
+        ]
+        await anna.ok("tournament.start", tournament=tid)
+        await salon.settle()
+        await anna.refused("tournament.register", "conflict", tournament=tid)
+        going = [x for x in bruno.inbox if x.get("type") == "tournament.table"]
+        assert len(going) == 1
+        table = going[0]["table"]
+        assert going[0]["text"] == (
+            f"Zilch 5000 Swiss, ronde 1\u00a0: votre table est la numéro {table}, contre Anna."
+        )
+        # Bruno goes to the table, Anna never does and loses by forfeit once a bot
+        # finishes her game
+        seat = (await bruno.ok("table.join", table=table))["seat"]
+        await anna.disconnect()
+        await _play(salon, bruno, table, seat, tid)
+        final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=30)
+        points = {s["name"]: s["points"] for s in final["standings"]}
+        assert points == {"Anna": 0.0, "Bruno": 1.0}
+        finished = [x for x in bruno.inbox if x.get("type") == "tournament.finished"]
+        assert finished and "Bruno" in finished[0]["text"]
+    finally:
+        await salon.stop()
