@@ -444,31 +444,39 @@ class Tournaments:
                 continue
             if not salon._connected(seat.user):
                 salon._start_takeover_timer(table, seat.user)
-            self._send(
-                seat.user,
-                lambda lang, s=seat_no: {
-                    "type": "tournament.table",
-                    "tournament": row.id,
-                    "round": game.round,
-                    "board": game.board,
-                    "table": table_id,
-                    "seat": s,
-                    "text": Voice(lang).say(
-                        Msg(
-                            "tournament-go-to-table",
-                            name=row.name,
-                            round=game.round,
-                            table=str(table_id),
-                            opponents=tuple(
-                                display_name(n, lang) for i, n in enumerate(names) if i != s
-                            ),
-                        )
-                    ),
-                },
-            )
+            self._send(seat.user, self._go_to_table(row, game, table_id, seat_no, names))
         salon._publish_table(table)
         salon._publish_views(table)
         salon._schedule(table)
+
+    @staticmethod
+    def _go_to_table(
+        row: Any, game: Any, table_id: int, seat: int, names: list[str]
+    ) -> Callable[[str], dict[str, Any]]:
+        """The ``tournament.table`` event: where to go, in the receiver's language."""
+
+        def build(lang: str) -> dict[str, Any]:
+            opponents = tuple(display_name(n, lang) for i, n in enumerate(names) if i != seat)
+            text = Voice(lang).say(
+                Msg(
+                    "tournament-go-to-table",
+                    name=row.name,
+                    round=game.round,
+                    table=str(table_id),
+                    opponents=opponents,
+                )
+            )
+            return {
+                "type": "tournament.table",
+                "tournament": row.id,
+                "round": game.round,
+                "board": game.board,
+                "table": table_id,
+                "seat": seat,
+                "text": text,
+            }
+
+        return build
 
     async def _reconcile(self, open_games: list[Any]) -> None:
         """Results of games that ended without the hook (abandoned, or lost in a crash)."""
@@ -630,7 +638,7 @@ class Tournaments:
         for g in games:
             if g.result is None:
                 continue
-            results, bye = rounds.setdefault(g.round, ([], None))
+            results, _bye = rounds.setdefault(g.round, ([], None))
             if g.board == 0:
                 rounds[g.round] = (results, g.seats[0])
             else:
