@@ -240,3 +240,17 @@ error-cli-players-range = --players must be between { $low } and { $high }
 error-cli-games-min = --games must be at least { $n }
 error-cli-two-players = the win-probability solver handles two players; use --turn for any number
 error-cli-dice-range = --dice must be between { $low } and { $high }
+
+# Swiss tournaments' refusals (salon/tournaments.py).
+error-there-no-tournament = there is no tournament { $id }
+error-tournament-rounds-range = a tournament has 1 to { $most } rounds
+error-tournament-players-range = a tournament takes 2 to { $most } players
+error-tournament-rematch = with that many rounds some players would meet twice
+error-tournament-within-week = a tournament starts within a week
+error-tournament-name-text = the name is text
+error-tournament-host-quota = you already host { $most } open tournaments, the most allowed
+error-tournament-closed = registration is closed: the tournament has started
+error-tournament-already = you are already registered
+error-tournament-full = the tournament is full
+error-tournament-not-registered = you are not registered
+error-tournament-two = a tournament needs at least two players

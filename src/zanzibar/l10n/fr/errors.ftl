@@ -244,3 +244,17 @@ error-cli-games-min = il faut au moins { $n } { $n ->
 }
 error-cli-two-players = le calcul des chances de gagner ne traite que deux joueurs ; « --turn » traite tout nombre de joueurs
 error-cli-dice-range = il faut entre { $low } et { $high } dés
+
+# Refus des tournois suisses (salon/tournaments.py).
+error-there-no-tournament = il n’y a pas de tournoi { $id }
+error-tournament-rounds-range = un tournoi a de 1 à { $most } rondes
+error-tournament-players-range = un tournoi accueille de 2 à { $most } joueurs
+error-tournament-rematch = avec autant de rondes, des joueurs se rencontreraient deux fois
+error-tournament-within-week = un tournoi commence dans la semaine
+error-tournament-name-text = le nom est un texte
+error-tournament-host-quota = vous organisez déjà { $most } tournois ouverts, le maximum permis
+error-tournament-closed = les inscriptions sont closes : le tournoi a commencé
+error-tournament-already = vous êtes déjà inscrit
+error-tournament-full = le tournoi est complet
+error-tournament-not-registered = vous n’êtes pas inscrit
+error-tournament-two = un tournoi demande au moins deux joueurs

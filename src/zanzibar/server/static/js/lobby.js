@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t, botLevel } from "./i18n.js";
 import { announce } from "./announce.js";
 import { betweenGames, isFreeSeat } from "./seats.js";
+import * as tournaments from "./tournaments.js";
 import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl, presetLabel, cleanText } from "./options.js";
 
 export function title() {
@@ -236,6 +237,7 @@ export function render(app) {
     app.error ? h("p", { class: "error", role: "alert" }, app.error) : null,
     myTablesSection(app),
     tablesSection(app),
+    tournaments.section(app),
     createSection(app),
     inviteSection(app),
   ];
