@@ -561,7 +561,6 @@ class Tournaments:
         names = {pl.entrant: pl.name for pl in players}
         played = [g for g in games if g.round <= row.round]
         table = await self._standings(row.id, players, played)
-        lines = [self.standing_json(s, names) for s in table]
         current = [g for g in games if g.round == row.round]
 
         def message(lang: str) -> dict[str, Any]:
@@ -570,7 +569,7 @@ class Tournaments:
                 "type": "tournament.standings",
                 "tournament": row.id,
                 "round": row.round,
-                "standings": lines,
+                "standings": [self.standing_json(s, names, lang) for s in table],
                 "text": results + " " + self.standings_text(row, table, names, lang),
             }
 
@@ -617,11 +616,12 @@ class Tournaments:
         return " ".join([head, *lines])
 
     @staticmethod
-    def standing_json(line: Standing, names: dict[int, str]) -> dict[str, Any]:
+    def standing_json(line: Standing, names: dict[int, str], lang: str) -> dict[str, Any]:
+        """One line of the standings (a bot's name in ``lang``)."""
         return {
             "rank": line.rank,
             "entrant": line.id,
-            "name": names.get(line.id, "?"),
+            "name": display_name(names.get(line.id, "?"), lang),
             "seed": line.seed,
             "points": line.score,
             "buchholz": line.buchholz,
@@ -760,7 +760,7 @@ class Tournaments:
                 for pl in players
             ],
             "rounds_played": [{"round": r, "boards": b} for r, b in sorted(rounds.items())],
-            "standings": [self.standing_json(s, names) for s in table],
+            "standings": [self.standing_json(s, names, lang) for s in table],
             "standings_text": self.standings_text(row, table, names, lang) if done else "",
         }
 
