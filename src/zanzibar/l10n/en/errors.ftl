@@ -254,3 +254,4 @@ error-tournament-already = you are already registered
 error-tournament-full = the tournament is full
 error-tournament-not-registered = you are not registered
 error-tournament-two = a tournament needs at least two players
+error-tournament-other-game = tournament { $id } is a game of { $game }, not { $name }

@@ -258,3 +258,4 @@ error-tournament-already = vous êtes déjà inscrit
 error-tournament-full = le tournoi est complet
 error-tournament-not-registered = vous n’êtes pas inscrit
 error-tournament-two = un tournoi demande au moins deux joueurs
+error-tournament-other-game = le tournoi { $id } se joue à { $game }, pas à { $name }

@@ -364,7 +364,7 @@ web-preset_names-seed = Avec les promotions du texte d'origine
 # Tournois suisses (static/js/tournaments.js).
 web-tournaments_heading = Tournois
 web-tournament_none = Aucun tournoi pour l’instant.
-web-tournament_facts = { $game }, { $players } joueurs sur { $max }, ronde { $round } sur { $rounds }
+web-tournament_facts = { $game }, { $players } sur { $max } joueurs, ronde { $round } sur { $rounds }
 web-tournament_state_registering = inscriptions ouvertes
 web-tournament_state_running = en cours
 web-tournament_state_finished = fini
