@@ -16,10 +16,11 @@ Touch points in the salon (``service.py``), kept tiny so they can be ported:
 - ``Salon._apply``: ``self.tournaments.table_finished(table)`` once that is stored.
 
 Tables are opened here with the salon's own operations (``_commit``, ``_after_moves``,
-``_publish_*``, ``_schedule``, ``_start_takeover_timer``), already started with
-the players seated. A person who is not connected when the table opens, or who
-leaves, is played for by a bot (the salon's takeover) and loses the game by
-forfeit; the opponent at a table of two then wins it. A game abandoned (the table
+``_publish_*``, ``_schedule``, ``_start_takeover_timer``, ``_store_then_publish``),
+already started with the players seated. A person who is not connected when the
+table opens, who does not come to it in time (:meth:`Tournaments.no_show_delay`),
+or who leaves, is played for by a bot (the salon's takeover) and loses the game by
+forfeit unless back at the table before its end; the opponent at a table of two then wins it. A game abandoned (the table
 closed with nobody left) counts as lost for every entrant at it.
 """
 
@@ -263,6 +264,9 @@ class Tournaments:
                 return
             games = await self._games(tid)
             current = [g for g in games if g.round == row.round]
+            if any(g.board and g.table_id is None for g in current):
+                await self._open_round(row, current, await self._players(tid))
+                return
             if row.round > 0:
                 await self._reconcile([g for g in current if g.result is None])
                 games = await self._games(tid)
@@ -341,19 +345,25 @@ class Tournaments:
             games = await self._games(tid)
         row = await self._row(tid)
         assert row is not None
+        await self._open_round(row, [g for g in games if g.round == number], players)
+        self._tell(tid, players, "round", {"round": number, "rounds": row.rounds})
+
+    async def _open_round(self, row: Any, boards: list[Any], players: list[Any]) -> None:
+        """Open the tables of a stored round not opened yet (also after a crash between
+        storing the pairing and opening its tables); tell the bye."""
         by_entrant = {pl.entrant: pl for pl in players}
         bots = frozenset(pl.entrant for pl in players if pl.bot is not None)
-        for game in [g for g in games if g.round == number]:
+        for game in boards:
             if game.board == 0:
-                self._tell_one(tid, by_entrant[game.seats[0]], "bye", {"round": number})
+                if game.table_id is None:
+                    self._tell_one(row.id, by_entrant[game.seats[0]], "bye", {"round": game.round})
                 continue
             if game.table_id is None:
                 await self._open_table(row, game, by_entrant, bots)
             elif game.result is None:
                 self.boards.setdefault(
-                    game.table_id, Board(tid, number, game.board, tuple(game.seats), bots)
+                    game.table_id, Board(row.id, game.round, game.board, tuple(game.seats), bots)
                 )
-        self._tell(tid, players, "round", {"round": number, "rounds": row.rounds})
 
     async def _open_table(
         self, row: Any, game: Any, by_entrant: dict[int, Any], bots: frozenset[int]
@@ -444,10 +454,44 @@ class Tournaments:
                 continue
             if not salon._connected(seat.user):
                 salon._start_takeover_timer(table, seat.user)
+            else:
+                salon._spawn(
+                    self._no_show_after(table, seat.user),
+                    timer=True,
+                    name=f"no-show-{table_id}-{seat.user}",
+                )
             self._send(seat.user, self._go_to_table(row, game, table_id, seat_no, names))
         salon._publish_table(table)
         salon._publish_views(table)
         salon._schedule(table)
+
+    def no_show_delay(self) -> float:
+        """Seconds a connected player has to come to the table before a bot plays for them
+        (four times the salon's takeover delay, two seconds at least)."""
+        return max(2.0, 4 * self.salon.takeover_delay)
+
+    async def _no_show_after(self, table: Table, user_id: int) -> None:
+        """A player told where to go who does not come: a bot plays for them (and they
+        lose by forfeit unless they come back before the end)."""
+        salon = self.salon
+        await asyncio.sleep(self.no_show_delay())
+        if salon.tables.get(table.id) is not table:
+            return
+        following = any(table.id in conn.tables for conn in salon._user_conns.get(user_id, ()))
+        if following:
+            return
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None or not table.running or table.seats[seat].away:
+                return
+            if any(table.id in conn.tables for conn in salon._user_conns.get(user_id, ())):
+                return
+            snap = Snapshot.of(table)
+            table.seats[seat].away = True
+            table.stage_system("takeover", name=salon._name_of(user_id))
+            await salon._store_then_publish(table, snap, [])
+            salon._publish_table(table)
+            salon._schedule(table)
 
     @staticmethod
     def _go_to_table(
