@@ -217,3 +217,100 @@ async def test_registration_rules_and_announcements(tmp_path: Path) -> None:
         assert finished and "Bruno" in finished[0]["text"]
     finally:
         await salon.stop()
+
+
+async def test_dice_tables_of_four_with_bots_in_the_empty_seats(tmp_path: Path) -> None:
+    """Six entrants at four-seat 421 tables: two tables of three people and a bot each
+    round, no pair of people at the same table twice when it can be helped."""
+    salon = make_salon(tmp_path / "dice.sqlite3")
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        host = await Client(salon, "Dicer").sign_in()
+        created = await host.ok("tournament.create", game="421", seats=4, rounds=2, max_players=6)
+        tid = created["tournament"]["id"]
+        for _ in range(5):
+            await host.ok("tournament.add_bot", tournament=tid)
+        assert host.conn is not None
+        await salon.handle(host.conn, {"v": 1, "type": "tournament.add_bot", "tournament": tid})
+        final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=120)
+        games = await _games(salon, tid)
+    finally:
+        await salon.stop()
+    assert [g.board for g in games] == [1, 2, 1, 2]  # no bye at dice tables
+    for g in games:
+        assert len(g.seats) == 4 and g.seats.count(None) == 1
+        points = {int(k): v for k, v in g.result.items()}
+        assert sorted(points) == sorted(e for e in g.seats if e is not None)
+    first = [frozenset(e for e in g.seats if e is not None) for g in games[:2]]
+    assert first == [frozenset({1, 2, 3}), frozenset({4, 5, 6})]
+    for g in games[2:]:
+        people = {e for e in g.seats if e is not None}
+        assert all(len(people & table) <= 2 for table in first)
+    assert len(final["standings"]) == 6
+
+
+async def test_a_start_time_and_too_few_players(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "time.sqlite3")
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        host = await Client(salon, "Timer").sign_in()
+        lonely = (
+            await host.ok("tournament.create", game="zilch", rounds=1, start_in=0, name="Lonely")
+        )["tournament"]["id"]
+        await host.ok("tournament.register", tournament=lonely)
+        shown = await _wait(salon, lonely, lambda s: s["state"] != "registering")
+        assert (shown["state"], shown["note"]) == ("cancelled", "too_few")
+        cancelled = [m for m in host.inbox if m.get("type") == "tournament.event"]
+        assert [m["text"] for m in cancelled] == ["The tournament is cancelled."]
+        timed = (
+            await host.ok(
+                "tournament.create",
+                game="zilch",
+                options=ZILCH_QUICK,
+                rounds=1,
+                start_in=0,
+                name="On time",
+            )
+        )["tournament"]["id"]
+        await host.ok("tournament.add_bot", tournament=timed)
+        assert host.conn is not None
+        await salon.handle(host.conn, {"v": 1, "type": "tournament.add_bot", "tournament": timed})
+        shown = await _wait(salon, timed, lambda s: s["state"] == "finished", timeout=60)
+        assert [s["points"] for s in shown["standings"]] == [1.0, 0.0]
+        # the host cancels one still open; nobody may cancel a finished one
+        open_one = (await host.ok("tournament.create", game="zilch", rounds=1))["tournament"]["id"]
+        await host.ok("tournament.cancel", tournament=open_one)
+        await host.refused("tournament.cancel", "conflict", tournament=timed)
+    finally:
+        await salon.stop()
+
+
+async def test_a_crash_in_round_one_resumes(tmp_path: Path) -> None:
+    """Killed (nothing written at the end) while round 1 is played: the new salon finishes."""
+    db = tmp_path / "crash.sqlite3"
+    salon = make_salon(db, bot_delay=0.01)
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    host = await Client(salon, "Crasher").sign_in()
+    tid = (
+        await host.ok(
+            "tournament.create", game="zilch", options=ZILCH_QUICK, rounds=2, max_players=4
+        )
+    )["tournament"]["id"]
+    for _ in range(3):
+        await host.ok("tournament.add_bot", tournament=tid)
+    assert host.conn is not None
+    await salon.handle(host.conn, {"v": 1, "type": "tournament.add_bot", "tournament": tid})
+    await _wait(salon, tid, lambda s: s["round"] == 1)
+    await salon.crash()
+    salon = make_salon(db)
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=60)
+    finally:
+        await salon.stop()
+    assert [len(r["boards"]) for r in final["rounds_played"]] == [2, 2]
+    assert sum(s["points"] for s in final["standings"]) == 4.0
