@@ -215,8 +215,9 @@ class Salon:
         await self.store.start()
         await self._load_ids()
         await self.accounts.load()
+        await self.tournaments.load()  # hook: tournaments' ids and open boards
         await self._restore_tables()
-        await self.tournaments.start()  # hook: resume tournaments after the tables
+        self.tournaments.resume()  # hook: the runner carries on (no wait here)
         self._started = True
         self._spawn(self._janitor(), timer=True, name="salon-janitor")
 

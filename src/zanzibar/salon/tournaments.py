@@ -10,7 +10,8 @@ round are restored by the salon like any table, and the runner resumes.
 Touch points in the salon (``service.py``), kept tiny so they can be ported:
 
 - ``Salon.__init__``: ``self.tournaments = Tournaments(self)`` and its handlers;
-- ``Salon.start``: ``await self.tournaments.start()`` after the tables are restored;
+- ``Salon.start``: ``await self.tournaments.load()`` before the tables are restored,
+  ``self.tournaments.resume()`` after;
 - ``Salon._finish``: ``ops += self.tournaments.finish_ops(table, outcome)``, so a
   tournament game's result is stored in the same transaction as the game's end;
 - ``Salon._apply``: ``self.tournaments.table_finished(table)`` once that is stored.
@@ -154,8 +155,9 @@ class Tournaments:
 
     # -- life cycle ----------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Load ids and the open boards; resume every tournament; start the ticker."""
+    async def load(self) -> None:
+        """Load the next id and the boards of the games being played (before the salon
+        restores its tables, so that nothing waits between restoring and resuming)."""
         store = self.salon.store
         rows = await store.read(select(func.max(m.tournaments.c.id)))
         self._next_id = int(rows[0][0] or 0) + 1
@@ -174,6 +176,9 @@ class Tournaments:
                     tuple(row.seats),
                     bots.get(row.tournament_id, frozenset()),
                 )
+
+    def resume(self) -> None:
+        """Start the runner: every open tournament is advanced now, then every ``tick``."""
         self.salon._spawn(self._ticker(), timer=True, name="tournaments")
 
     async def _bot_entrants(self, ids: Sequence[int]) -> dict[int, frozenset[int]]:
