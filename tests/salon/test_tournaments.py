@@ -356,3 +356,31 @@ async def test_a_crash_in_round_one_resumes(tmp_path: Path) -> None:
         await salon.stop()
     assert [len(r["boards"]) for r in final["rounds_played"]] == [2, 2]
     assert sum(s["points"] for s in final["standings"]) == 4.0
+
+
+async def test_chess_boards_seat_white_first(tmp_path: Path) -> None:
+    """Orthodox chess, four bots: round one is 1 v 3 and 4 v 2 (FIDE C.04.2), and the
+    first seat of each table, White, goes to the player paired with White."""
+    salon = make_salon(tmp_path / "chess.sqlite3", bot_delay=30)
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        host = await Client(salon, "Arbiter").sign_in()
+        tid = (await host.ok("tournament.create", game="chess", rounds=2, max_players=4))[
+            "tournament"
+        ]["id"]
+        for _ in range(3):
+            await host.ok("tournament.add_bot", tournament=tid, level="easy")
+        assert host.conn is not None
+        await salon.handle(
+            host.conn, {"v": 1, "type": "tournament.add_bot", "tournament": tid, "level": "easy"}
+        )
+        shown = await _wait(salon, tid, lambda s: s["rounds_played"])
+        boards = shown["rounds_played"][0]["boards"]
+        assert [b["entrants"] for b in boards] == [[1, 3], [4, 2]]
+        for board in boards:
+            table = salon.tables[board["table"]]
+            assert [s.name for s in table.seats] == board["players"]
+            assert table.state == "playing" and table.rules.name == "chess"
+    finally:
+        await salon.stop()
