@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 from _wsclient import WsClient
-from browser_helpers import Player, launch_browser, play_zilch_step, settle, wait_until
+from browser_helpers import (
+    Player,
+    axe_violations,
+    launch_browser,
+    play_zilch_step,
+    settle,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -118,6 +125,7 @@ def test_register_and_play_round_one_by_keyboard(browser: Any, server: Any) -> N
         )
         assert sorted(rows) == sorted(["Dana", "Bot 1 (expected score)"])
         assert page.evaluate("document.activeElement.id") == "standings-heading"
+        assert axe_violations(page, "lobby-tournaments") == []
         assert tid >= 1
         assert dana.errors == []
     finally:
