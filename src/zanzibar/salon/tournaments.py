@@ -16,6 +16,12 @@ Touch points in the salon (``service.py``), kept tiny so they can be ported:
   tournament game's result is stored in the same transaction as the game's end;
 - ``Salon._apply``: ``self.tournaments.table_finished(table)`` once that is stored.
 
+Salon internals used here (to map onto the table actors when porting): ``_rules_for``,
+``_resolve_options``, ``_check_capacity``, ``_new_id``, ``_seeds``, ``_user``, ``_ok``,
+``_name_of``, ``_connected``, ``_user_conns``, ``_spawn``, ``_commit``, ``_after_moves``,
+``_publish_table``, ``_publish_views``, ``_schedule``, ``_start_takeover_timer``,
+``_store_then_publish``, ``tables`` and ``store``.
+
 Tables are opened here with the salon's own operations (``_commit``, ``_after_moves``,
 ``_publish_*``, ``_schedule``, ``_start_takeover_timer``, ``_store_then_publish``),
 already started with the players seated. A person who is not connected when the
