@@ -184,7 +184,7 @@ class Tournaments:
                 )
 
     def resume(self) -> None:
-        """Start the runner: every open tournament is advanced now, then every ``tick``."""
+        """Start the runner: every open tournament is advanced soon, then every ``tick``."""
         self.salon._spawn(self._ticker(), timer=True, name="tournaments")
 
     async def _bot_entrants(self, ids: Sequence[int]) -> dict[int, frozenset[int]]:
@@ -202,8 +202,12 @@ class Tournaments:
         return {tid: frozenset(v) for tid, v in out.items()}
 
     async def _ticker(self) -> None:
-        """Advance every open tournament now, then every ``tick`` seconds (start
-        times, games abandoned, anything a crash left half done)."""
+        """Advance every open tournament soon after the start, then every ``tick``
+        seconds (start times, games abandoned, anything a crash left half done).
+
+        The first pass waits a moment (at most a second) so that the salon's own
+        restored timers get the database first."""
+        await asyncio.sleep(min(self.tick, 1.0))
         while True:
             rows = await self.salon.store.read(
                 select(m.tournaments.c.id).where(
