@@ -257,3 +257,18 @@ error-pm-guest-sender = { $name } is away and a guest cannot leave messages; reg
 error-pm-mailbox-full = { $max } messages already wait for { $name }; try again once they have been read
 error-pm-pair-full = you already left { $max } messages waiting for { $name }; wait until they have been read
 error-many-friends-list-changes = changes to the friends list
+
+# Swiss tournaments' refusals (salon/tournaments.py).
+error-there-no-tournament = there is no tournament { $id }
+error-tournament-rounds-range = a tournament has 1 to { $most } rounds
+error-tournament-players-range = a tournament takes 2 to { $most } players
+error-tournament-rematch = with that many rounds some players would meet twice
+error-tournament-within-week = a tournament starts within a week
+error-tournament-name-text = the name is text
+error-tournament-host-quota = you already host { $most } open tournaments, the most allowed
+error-tournament-closed = registration is closed: the tournament has started
+error-tournament-already = you are already registered
+error-tournament-full = the tournament is full
+error-tournament-not-registered = you are not registered
+error-tournament-two = a tournament needs at least two players
+error-tournament-other-game = tournament { $id } is a game of { $game }, not { $name }

@@ -261,3 +261,18 @@ error-pm-guest-sender = { $name } n'est pas en ligne et un invité ne peut pas l
 error-pm-mailbox-full = { $max } messages attendent déjà { $name } ; réessayez quand ils auront été lus
 error-pm-pair-full = vous avez déjà laissé { $max } messages en attente pour { $name } ; attendez qu'ils soient lus
 error-many-friends-list-changes = modifications de la liste d'amis
+
+# Refus des tournois suisses (salon/tournaments.py).
+error-there-no-tournament = il n’y a pas de tournoi { $id }
+error-tournament-rounds-range = un tournoi a de 1 à { $most } rondes
+error-tournament-players-range = un tournoi accueille de 2 à { $most } joueurs
+error-tournament-rematch = avec autant de rondes, des joueurs se rencontreraient deux fois
+error-tournament-within-week = un tournoi commence dans la semaine
+error-tournament-name-text = le nom est un texte
+error-tournament-host-quota = vous organisez déjà { $most } tournois ouverts, le maximum permis
+error-tournament-closed = les inscriptions sont closes : le tournoi a commencé
+error-tournament-already = vous êtes déjà inscrit
+error-tournament-full = le tournoi est complet
+error-tournament-not-registered = vous n’êtes pas inscrit
+error-tournament-two = un tournoi demande au moins deux joueurs
+error-tournament-other-game = le tournoi { $id } se joue à { $game }, pas à { $name }
