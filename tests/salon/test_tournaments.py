@@ -384,3 +384,65 @@ async def test_chess_boards_seat_white_first(tmp_path: Path) -> None:
             assert table.state == "playing" and table.rules.name == "chess"
     finally:
         await salon.stop()
+
+
+async def test_no_show_and_offline_players_on_the_table_actors(tmp_path: Path) -> None:
+    """A connected player who never comes to the table is played for by a bot once the
+    no-show delay is over (posted to the table's actor), not before; one offline when
+    the round opens is taken over like any dropped player. Both lose by forfeit."""
+    salon = make_salon(tmp_path / "noshow.sqlite3")
+    salon.tournaments.tick = 0.05
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in()
+        bruno = await Client(salon, "Bruno").sign_in()
+        first = await anna.ok("tournament.create", game="zilch", options=ZILCH_QUICK, rounds=1)
+        tid = first["tournament"]["id"]
+        await anna.ok("tournament.register", tournament=tid)
+        await bruno.ok("tournament.register", tournament=tid)
+        assert salon.tournaments.no_show_delay() == 2.0  # takeover_delay 0: two seconds
+        await anna.ok("tournament.start", tournament=tid)
+        going = [x for x in bruno.inbox if x.get("type") == "tournament.table"]
+        assert len(going) == 1
+        table_id = going[0]["table"]
+        table = salon.tables[table_id]
+        anna_seat = 1 - going[0]["seat"]
+        assert table.seats[anna_seat].user == anna.user_id
+        seat = (await bruno.ok("table.join", table=table_id))["seat"]
+        assert seat == going[0]["seat"]
+        await asyncio.sleep(0.5)
+        assert not table.seats[anna_seat].away  # the delay is not over yet
+        await asyncio.sleep(2.0)
+        await salon.settle()
+        assert table.seats[anna_seat].away  # a bot plays for her now
+        kinds = [i.data["kind"] for i in table.history.items if i.channel == "system"]
+        assert kinds[:2] == ["tournament_table", "game_started"]
+        assert kinds.count("takeover") == 1
+        await _play(salon, bruno, table_id, seat, tid)
+        final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=30)
+        assert {s["name"]: s["points"] for s in final["standings"]} == {"Anna": 0.0, "Bruno": 1.0}
+
+        # Carla is offline when her tournament starts (full: Dora's bot fills it): her seat
+        # is taken over at once, and she forfeits against the bot entrant.
+        dora = await Client(salon, "Dora").sign_in()
+        carla = await Client(salon, "Carla").sign_in()
+        second = await dora.ok(
+            "tournament.create", game="zilch", options=ZILCH_QUICK, rounds=1, max_players=2
+        )
+        tid2 = second["tournament"]["id"]
+        await carla.ok("tournament.register", tournament=tid2)
+        await carla.disconnect()
+        assert dora.conn is not None
+        await salon.handle(
+            dora.conn, {"v": 1, "type": "tournament.add_bot", "id": "fill", "tournament": tid2}
+        )
+        final2 = await _wait(salon, tid2, lambda s: s["state"] == "finished", timeout=30)
+        points = {s["name"]: s["points"] for s in final2["standings"]}
+        assert points["Carla"] == 0.0 and sorted(points.values()) == [0.0, 1.0]
+        board = final2["rounds_played"][0]["boards"][0]
+        rows = await salon.store.read(
+            select(m.history.c.item).where(m.history.c.table_id == board["table"])
+        )
+        assert [r[0]["values"]["name"] for r in rows if r[0].get("kind") == "takeover"] == ["Carla"]
+    finally:
+        await salon.stop()

@@ -52,7 +52,7 @@ from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL, int_field, log_failure
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.messages import bot_name, display_name
-from zanzibar.salon.persistence import Op
+from zanzibar.salon.persistence import Op, fenced
 from zanzibar.salon.seating import check_capacity, resolve_options
 from zanzibar.salon.seats import Seat
 from zanzibar.salon.swiss import (
@@ -497,7 +497,9 @@ class Tournaments:
                 seat.dropped_at = now  # not here: a bot takes over after the usual delay
         board = Board(row.id, game.round, game.board, tuple(game.seats), bots)
         table.stage_system("tournament_table", tournament=row.name, round=game.round)
-        change = _started(table, salon.ctx, self._game_row(board))
+        # Fenced: a board another process opened meanwhile is not opened twice.
+        opened = fenced(self._game_row(board).where(m.tournament_games.c.table_id.is_(None)))
+        change = _started(table, salon.ctx, opened)
         self.boards[table.id] = board
         try:
             await salon.open_table(table, change, Command("tournament.table"))
