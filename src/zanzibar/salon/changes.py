@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from zanzibar.salon.persistence import Op
 
 if TYPE_CHECKING:
+    from zanzibar.engine.rules import Outcome
     from zanzibar.salon.accounts import User
     from zanzibar.salon.chat import RateLimiter
     from zanzibar.salon.connections import Connection
+    from zanzibar.salon.tables import Table
 
 
 @dataclass
@@ -79,6 +81,11 @@ class Change:
     reply_at: Literal["first", "after_items", "last"] = "after_items"
 
 
+def no_finish_ops(_table: Table, _outcome: Outcome) -> list[Op]:
+    """Nothing more to store when a game ends (the default of :class:`TableContext`)."""
+    return []
+
+
 @dataclass
 class TableContext:
     """What transitions need from the salon around a table (names, presence, ids, settings).
@@ -93,3 +100,6 @@ class TableContext:
     seed: Callable[[], int]
     chat_limit: RateLimiter
     round_pause: float = 5.0
+    #: More rows stored with a game's end, in its transaction (a tournament's result);
+    #: called before the seats of those who left are freed.
+    finish_ops: Callable[[Table, Outcome], list[Op]] = no_finish_ops

@@ -230,7 +230,8 @@ def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: i
     if table.clock_seat is not None and match.to_act != table.clock_seat:
         table.clock_seat = None
     if match.is_over:
-        change.ops += finish(table)
+        extra = ctx.finish_ops(table, table.rules.outcome(match.state))  # before finish()
+        change.ops += finish(table) + extra
         change.finished = game_id
         change.table = True
         if should_close(table):

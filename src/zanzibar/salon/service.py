@@ -67,6 +67,7 @@ from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import Table
+from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +171,8 @@ class Salon:
             self.lobby.changed,
             self.limits.history_page_max,
         )
+        #: Swiss tournaments (issue 14): their messages, a game's result, the runner.
+        self.tournaments = Tournaments(self)
         self.ctx = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
@@ -177,6 +180,7 @@ class Salon:
             seed=self._seeds,
             chat_limit=self.chat_limit,
             round_pause=round_pause,
+            finish_ops=self.tournaments.finish_ops,
         )
         self.services = ActorServices(
             ctx=self.ctx,
@@ -187,6 +191,7 @@ class Salon:
             closed=self._table_closed,
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
+        self.services.committed.append(self.tournaments.committed)
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
             self.store, self.limits, lambda: self.next_id("private"), self.online
@@ -201,6 +206,7 @@ class Salon:
             grace=takeover_delay,
         )
         self.gateway.add_handlers(friend_handlers(self))
+        self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
         self._started = False
@@ -222,6 +228,7 @@ class Salon:
         await self.accounts.load()
         await self.mailbox.load()
         await self.friends.load()
+        await self.tournaments.load()  # before the tables: their boards are known
         ids = await tablestore.open_table_ids(self.store)
         claimed = [tid for tid in ids if await self.router.claim(tid) is not None]
         if len(claimed) == len(ids):
@@ -236,6 +243,7 @@ class Salon:
         for table_id in set(claimed) - {t.id for t in loaded}:
             await self.router.release(table_id)
         self._started = True
+        self.tournaments.resume()
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
 
@@ -338,6 +346,7 @@ class Salon:
 
     async def _halt(self) -> None:
         self.lobby.stopping = True
+        self.tournaments.stop()
         tasks = [t for t in (self._janitor_task, self.lobby.task) if t is not None]
         for task in tasks:
             task.cancel()

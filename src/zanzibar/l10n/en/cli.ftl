@@ -236,3 +236,15 @@ cli-replay-end = End of the replay.
 # The one line of an error, with where to look for help.
 cli-error-line = zanzibar: { $message } (see '{ $hint }')
 cli-parser-error = { $prog }: { $message } (see '{ $hint }')
+
+# Swiss tournaments in online play (cli/online.py).
+cli-online-no-tournaments = No tournament at this salon yet.
+cli-online-tournament-line = Tournament { $id }: { $name }, { $game }, { $players } of { $most } players, round { $round } of { $rounds }, { $state ->
+    [registering] registration open: zanzibar play GAME --server URL --tournament { $id }
+    [running] being played
+    [finished] finished
+   *[other] cancelled
+}.
+cli-online-tournament-registered = You are registered for { $name }; your table will be given at each round.
+cli-online-tournament-closed = Registration for { $name } is closed.
+cli-online-tournament-no-standings = No round of { $name } has been played yet.
