@@ -17,7 +17,7 @@ from typing import Any
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import GameRules
 from zanzibar.salon.changes import Change
-from zanzibar.salon.connections import Connection
+from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.fields import PROTOCOL, request_id
 from zanzibar.salon.history import Item
 from zanzibar.salon.messages import your_turn_text
@@ -65,15 +65,26 @@ class Mirror:
             self.table(table)
 
     def items(self, table: Table, items: Sequence[Item]) -> None:
-        """Send new history items to every connection following the table."""
+        """Send new history items to every connection following the table.
+
+        Each item is decoded once, and rendered, built and encoded once per
+        audience (:meth:`Table.audience`): followers who read the same words
+        share one message.
+        """
         subscribers = self.subscribers.get(table.id)
         if not items or not subscribers:
             return
-        decoded = [(item, item.data) for item in items]
-        for conn in list(subscribers.values()):
-            uid = conn.user_id
-            for item, data in decoded:
-                conn.put(table.message(item, conn.lang, uid, data))
+        conns = list(subscribers.values())
+        for item in items:  # each connection still gets the items in order
+            data = item.data
+            made: dict[tuple[int, str, int | None], Shared] = {}
+            for conn in conns:
+                lang, uid = conn.lang, conn.user_id
+                key = table.audience(item, lang, uid, data)
+                message = made.get(key)
+                if message is None:
+                    message = made[key] = Shared(table.message(item, lang, uid, data))
+                conn.put(message)
 
     def table(self, table: Table) -> None:
         """Send the table (seats, host, options, state) to its followers; update the lobby."""
