@@ -118,6 +118,8 @@ class Mirror:
         else:
             targets = list(conns)
         views: dict[Any, dict[str, Any]] = {}
+        #: One game.view message per (seat, language), put to every connection of that key.
+        sent: dict[tuple[int | None, str], Shared] = {}
         to_act = match.to_act if table.state == "playing" else None
         if conns is None:
             turn = (table.game_id, to_act)
@@ -128,20 +130,20 @@ class Mirror:
         for conn in targets:
             seat = table.seat_of(conn.user_id)
             key = (seat, conn.lang)
-            view = views.get(key)
-            if view is None:
-                view = views[key] = game_view(table, match, seat, conn.lang, views)
-            conn.put(
-                {
-                    "v": PROTOCOL,
-                    "type": "game.view",
-                    "table": table.id,
-                    "seq": table.history.last_seq,
-                    "game_id": table.game_id,
-                    "view": view,
-                    "log_length": len(match.log),
-                }
-            )
+            message = sent.get(key)
+            if message is None:
+                message = sent[key] = Shared(
+                    {
+                        "v": PROTOCOL,
+                        "type": "game.view",
+                        "table": table.id,
+                        "seq": table.history.last_seq,
+                        "game_id": table.game_id,
+                        "view": game_view(table, match, seat, conn.lang, views),
+                        "log_length": len(match.log),
+                    }
+                )
+            conn.put(message)
             if (
                 to_act is not None
                 and seat == to_act
