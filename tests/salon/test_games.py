@@ -106,3 +106,48 @@ async def test_zanzibar_s_against_a_bot_watched_and_resigned(
         "lost": 1,
         "draw": 0,
     }
+
+
+async def test_each_item_is_made_once_per_audience(salon: Salon, client_factory: Any) -> None:
+    """Followers who read the same words share one message; the seat an event names
+    gets its own ("You rolled" to Anna, "Anna rolled" to Bob and the spectators)."""
+    anna: Client = await client_factory("Anna")
+    bob: Client = await client_factory("Bob")
+    eve: Client = await client_factory("Eve")
+    zoe: Client = await client_factory("Zoé", "fr")
+    created = await anna.ok("table.create", game="421", seats=2)
+    table_id = created["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await eve.ok("table.watch", table=table_id)
+    await zoe.ok("table.watch", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    await play_with_bot_brain(salon, table_id, {0: anna, 1: bob})
+    await salon.settle()
+    table = salon.tables[table_id]
+    rules = table.rules
+    live = {
+        c.name: {m["seq"]: m for m in c.of_type("game.event", table_id)} for c in (anna, bob, eve)
+    }
+    french = {m["seq"]: m for m in zoe.of_type("game.event", table_id)}
+    shared_seqs = [seq for seq in live["Eve"] if seq in live["Anna"] and seq in live["Bob"]]
+    assert len(shared_seqs) > 5
+    names = ["Anna", "Bob"]
+    by_anna = 0
+    for seq in shared_seqs:
+        event = Event.from_json(live["Eve"][seq]["event"])
+        named = rules.message_of(event).seats()
+        for seat, who in ((0, "Anna"), (1, "Bob")):
+            message = live[who][seq]
+            assert message["text"] == rules.render_event(event, "en", seat, names)
+            # a seat the event does not name reads the spectator's very message
+            assert (message is live["Eve"][seq]) is (seat not in named)
+        assert live["Eve"][seq]["text"] == rules.render_event(event, "en", None, names)
+        assert french[seq] is not live["Eve"][seq]
+        assert french[seq]["text"] == rules.render_event(event, "fr", None, names)
+        by_anna += named == frozenset({0})
+    assert by_anna > 0, "no event named Anna alone"
+    # chat lines read the same in every language: one message for all
+    await anna.ok("chat.say", table=table_id, text="bien joué")
+    lines = [c.of_type("chat", table_id)[-1] for c in (anna, bob, eve, zoe)]
+    assert lines[0]["text"] == "bien joué"
+    assert all(line is lines[0] for line in lines)

@@ -12,6 +12,7 @@ from _fakesalon import FakeSalon
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from zanzibar.salon.connections import Shared
 from zanzibar.server.app import Outbox, create_app, to_jsonable
 from zanzibar.server.schemas import MAX_FRAME_BYTES
 from zanzibar.server.settings import TransportLimits
@@ -310,6 +311,41 @@ def test_outbox_never_fails_on_text_that_utf8_cannot_hold() -> None:
 
     asyncio.run(scenario())
     assert [json.loads(t)["text"] for t in sent] == ["a\ufffdb", "next"]
+
+
+def test_outbox_encodes_a_shared_message_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One message put to a table's audience is encoded for the first socket only."""
+    import zanzibar.server.app as app_module
+
+    encoded: list[dict[str, Any]] = []
+    real = app_module.encode_message
+
+    def counting(message: Any) -> str:
+        encoded.append(message)
+        return real(message)
+
+    monkeypatch.setattr(app_module, "encode_message", counting)
+
+    class Socket:
+        scope: dict[str, Any] = {}
+
+        async def send_text(self, text: str) -> None:
+            pass
+
+    shared = Shared({"type": "game.event", "text": "Anna rolled 4, 2, 1."})
+    outboxes = [Outbox(Socket(), TransportLimits()) for _ in range(3)]  # type: ignore[arg-type]
+    for outbox in outboxes:
+        outbox.put_message(shared)
+    for outbox in outboxes[:2]:
+        outbox.put_message({"type": "ok"})  # a plain message: encoded each time
+    assert len(encoded) == 3
+    frame = '{"type":"game.event","text":"Anna rolled 4, 2, 1."}'
+    assert shared.encoded == frame
+    assert [list(o.queue) for o in outboxes] == [
+        [frame, '{"type":"ok"}'],
+        [frame, '{"type":"ok"}'],
+        [frame],
+    ]
 
 
 @pytest.mark.parametrize(

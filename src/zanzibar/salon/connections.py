@@ -34,6 +34,22 @@ MAX_QUEUE = 5000
 _ids = itertools.count(1)
 
 
+class Shared(dict[str, Any]):
+    """One message put unchanged to many connections (a table's audience).
+
+    The transport encodes it once and keeps the text in ``encoded`` for the
+    next socket: a broadcast costs one encoding per audience, not per socket.
+    Nobody changes a message once put, so the text stays true.
+    """
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The message's JSON text, once a transport has encoded it.
+        self.encoded: str | None = None
+
+
 class Connection:
     """One socket of one user (a user may hold several)."""
 

@@ -12,6 +12,8 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
+import orjson
+
 Channel = Literal["game", "chat", "system"]
 CHANNELS: tuple[str, ...] = ("game", "chat", "system")
 
@@ -38,12 +40,29 @@ class Item(NamedTuple):
 
     @classmethod
     def of(cls, seq: int, channel: str, data: dict[str, Any]) -> Item:
-        """An item from its data."""
-        return cls(seq, channel, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+        """An item from its data.
+
+        orjson writes the same compact UTF-8 text as ``json.dumps`` several times
+        faster (every stored action makes items); what it refuses (a lone
+        surrogate, an integer beyond 64 bits, a key that is not a string) goes
+        through ``json.dumps``.
+
+        >>> Item.of(1, "chat", {"text": "é", "n": 2**70}).raw
+        '{"text":"é","n":1180591620717411303424}'
+        """
+        try:
+            raw = orjson.dumps(data).decode()
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        return cls(seq, channel, raw)
 
     @property
     def data(self) -> dict[str, Any]:
-        """The item's data (decoded on each access: keep the result if used twice)."""
+        """The item's data (decoded on each access: keep the result if used twice).
+
+        Read by ``json.loads``, not orjson, which would turn an integer beyond
+        64 bits into a float.
+        """
         decoded: dict[str, Any] = json.loads(self.raw)
         return decoded
 

@@ -17,7 +17,7 @@ from typing import Any
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import GameRules
 from zanzibar.salon.changes import Change
-from zanzibar.salon.connections import Connection
+from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.fields import PROTOCOL, request_id
 from zanzibar.salon.history import Item
 from zanzibar.salon.messages import your_turn_text
@@ -65,15 +65,26 @@ class Mirror:
             self.table(table)
 
     def items(self, table: Table, items: Sequence[Item]) -> None:
-        """Send new history items to every connection following the table."""
+        """Send new history items to every connection following the table.
+
+        Each item is decoded once, and rendered, built and encoded once per
+        audience (:meth:`Table.audience`): followers who read the same words
+        share one message.
+        """
         subscribers = self.subscribers.get(table.id)
         if not items or not subscribers:
             return
-        decoded = [(item, item.data) for item in items]
-        for conn in list(subscribers.values()):
-            uid = conn.user_id
-            for item, data in decoded:
-                conn.put(table.message(item, conn.lang, uid, data))
+        conns = list(subscribers.values())
+        for item in items:  # each connection still gets the items in order
+            data = item.data
+            made: dict[tuple[int, str, int | None], Shared] = {}
+            for conn in conns:
+                lang, uid = conn.lang, conn.user_id
+                key = table.audience(item, lang, uid, data)
+                message = made.get(key)
+                if message is None:
+                    message = made[key] = Shared(table.message(item, lang, uid, data))
+                conn.put(message)
 
     def table(self, table: Table) -> None:
         """Send the table (seats, host, options, state) to its followers; update the lobby."""
@@ -107,6 +118,8 @@ class Mirror:
         else:
             targets = list(conns)
         views: dict[Any, dict[str, Any]] = {}
+        #: One game.view message per (seat, language), put to every connection of that key.
+        sent: dict[tuple[int | None, str], Shared] = {}
         to_act = match.to_act if table.state == "playing" else None
         if conns is None:
             turn = (table.game_id, to_act)
@@ -117,20 +130,20 @@ class Mirror:
         for conn in targets:
             seat = table.seat_of(conn.user_id)
             key = (seat, conn.lang)
-            view = views.get(key)
-            if view is None:
-                view = views[key] = game_view(table, match, seat, conn.lang, views)
-            conn.put(
-                {
-                    "v": PROTOCOL,
-                    "type": "game.view",
-                    "table": table.id,
-                    "seq": table.history.last_seq,
-                    "game_id": table.game_id,
-                    "view": view,
-                    "log_length": len(match.log),
-                }
-            )
+            message = sent.get(key)
+            if message is None:
+                message = sent[key] = Shared(
+                    {
+                        "v": PROTOCOL,
+                        "type": "game.view",
+                        "table": table.id,
+                        "seq": table.history.last_seq,
+                        "game_id": table.game_id,
+                        "view": game_view(table, match, seat, conn.lang, views),
+                        "log_length": len(match.log),
+                    }
+                )
+            conn.put(message)
             if (
                 to_act is not None
                 and seat == to_act

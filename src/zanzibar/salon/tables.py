@@ -75,8 +75,10 @@ class Table:
     #: Users watching (not seated).
     spectators: set[int] = field(default_factory=set)
     staged: list[Item] = field(default_factory=list)
-    #: Rendered sentences by (seq, language, viewer seat): each rendered once.
+    #: Rendered sentences by :meth:`audience` (seq, language, viewer seat): each rendered once.
     texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict)
+    #: Game items' named seats by seq (None: the game words events itself, any seat may differ).
+    named: dict[int, frozenset[int] | None] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
@@ -167,19 +169,49 @@ class Table:
         titles = self.rules.title
         return titles.get(lang) or titles.get("en") or self.rules.name
 
+    def audience(
+        self, item: Item, lang: str, user: int | None, data: dict[str, Any]
+    ) -> tuple[int, str, int | None]:
+        """Who reads the same words of an item as ``user``: (seq, language, seat or None).
+
+        A chat line reads the same in every language; a system line in each
+        language; a game event also from the seat it names ("You rolled" to
+        that seat's player), while every seat it does not name hears what a
+        spectator hears ("Anna rolled"). So a table's fan-out renders, builds
+        and encodes each item once per audience, not once per follower.
+        """
+        if item.channel == "chat":
+            return (item.seq, "", None)
+        if item.channel != "game":
+            return (item.seq, lang, None)
+        info = self.games.get(int(data["game_id"]))
+        viewer = info.seat_of(user) if info else None
+        if viewer is not None:
+            named = self._named(item.seq, data)
+            if named is not None and viewer not in named:
+                viewer = None
+        return (item.seq, lang, viewer)
+
+    def _named(self, seq: int, data: dict[str, Any]) -> frozenset[int] | None:
+        """The seats a game item's message names (None: the game words events itself)."""
+        if seq in self.named:
+            return self.named[seq]
+        named: frozenset[int] | None = None
+        if type(self.rules).render_event is GameRules.render_event:
+            named = self.rules.message_of(Event.from_json(data["event"])).seats()
+        if len(self.named) >= TEXT_CACHE_SIZE:
+            self.named.clear()
+        self.named[seq] = named
+        return named
+
     def render(
         self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
     ) -> str:
-        """The sentence of an item for one user (cached per item, language and seat)."""
+        """The sentence of an item for one user (cached per item and :meth:`audience`)."""
         data = item.data if data is None else data
         if item.channel == "chat":
             return str(data["text"])
-        viewer: int | None = None
-        info: GameInfo | None = None
-        if item.channel == "game":
-            info = self.games.get(int(data["game_id"]))
-            viewer = info.seat_of(user) if info else None
-        key = (item.seq, lang, viewer)
+        key = self.audience(item, lang, user, data)
         text = self.texts.get(key)
         if text is None:
             if item.channel == "system":
@@ -188,9 +220,10 @@ class Table:
                     values = {"options": [self._option_change(c, lang) for c in values["options"]]}
                 text = system_text(data["kind"], lang, values)
             else:
+                info = self.games.get(int(data["game_id"]))
                 names = display_names(info.names, lang) if info else []
                 event = Event.from_json(data["event"])
-                text = self.rules.render_event(event, lang, viewer, names)
+                text = self.rules.render_event(event, lang, key[2], names)
             if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again
                 self.texts.clear()
             self.texts[key] = text

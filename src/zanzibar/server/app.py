@@ -39,6 +39,7 @@ from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import game_names, get_rules
 from zanzibar.l10n.msg import Msg
 from zanzibar.l10n.voice import Voice
+from zanzibar.salon.connections import Shared
 from zanzibar.server import openapi
 from zanzibar.server.guards import BodyLimit, abort_function, client_of, lang_of
 from zanzibar.server.l10n_api import l10n_messages
@@ -532,13 +533,19 @@ class Outbox:
         """
         if self.closed:
             return
-        try:
-            text = encode_message(message)
-        except Exception as exc:  # a value JSON cannot hold: this socket only
-            self.cut(
-                CLOSE_SEND_FAILED, f"a {message.get('type')} message could not be encoded: {exc!r}"
-            )
-            return
+        shared = message if type(message) is Shared else None
+        text = shared.encoded if shared is not None else None
+        if text is None:
+            try:
+                text = encode_message(message)
+            except Exception as exc:  # a value JSON cannot hold: this socket only
+                self.cut(
+                    CLOSE_SEND_FAILED,
+                    f"a {message.get('type')} message could not be encoded: {exc!r}",
+                )
+                return
+            if shared is not None:  # the next socket of its audience sends the same text
+                shared.encoded = text
         self.put(text)
 
     def put(self, text: str) -> None:
