@@ -63,6 +63,7 @@ from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.records import read_match_record, read_record
 from zanzibar.salon.seats import Seat
 from zanzibar.salon.snapshots import Snapshot
+from zanzibar.salon.standing import Standing
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import GameInfo, Table, round_ended
 from zanzibar.salon.text import is_well_formed, strip_invisible
@@ -149,6 +150,7 @@ class Salon:
         self.tables: dict[int, Table] = {}
         self.limits = limits or Limits()
         self.accounts = AccountBook(self.store, lambda: self._new_id("user"), self.limits)
+        self.standing = Standing(self.store)  # ratings, leaderboards, profiles
         self._connections: dict[int, Connection] = {}
         self._user_conns: dict[int, set[Connection]] = {}
         #: Open sockets per client address (for the per-address socket quota).
@@ -213,6 +215,7 @@ class Salon:
         await self._load_ids()
         await self.accounts.load()
         await self._restore_tables()
+        await self.standing.start()
         self._started = True
         self._spawn(self._janitor(), timer=True, name="salon-janitor")
 
@@ -254,6 +257,7 @@ class Salon:
         """
         self._stopping = True
         await self._cancel_tasks()
+        await self.standing.stop()
         for conn in list(self._connections.values()):
             conn.close()
         self._connections.clear()
@@ -264,6 +268,7 @@ class Salon:
         """Test helper: stop like a killed process would, writing nothing more."""
         self._stopping = True
         await self._cancel_tasks()
+        await self.standing.stop()
         for conn in list(self._connections.values()):
             conn.close()
         await self.store.abandon()
@@ -1045,6 +1050,7 @@ class Salon:
         address = self._addresses.get(conn.id)
         self._check_table_quota(user, address)
         table_id = self._new_id("table")
+        rated_ops = self.standing.on_create(table_id, user.guest, message)
         now = time.time()
         table = Table(
             id=table_id,
@@ -1063,7 +1069,7 @@ class Salon:
         row = table.row()
         row.update({"id": table_id, "created": now, "closed": None})
         try:
-            await self._commit(table, Snapshot.of(table), [(insert(m.tables), row)])
+            await self._commit(table, Snapshot.of(table), [(insert(m.tables), row), *rated_ops])
         except SalonError:
             self._next_ids["table"] = max(self._next_ids["table"], table_id + 1)
             raise
@@ -1127,6 +1133,7 @@ class Salon:
                     raise SalonError(
                         "conflict", "the game has started: watch it, or wait for the next one"
                     )
+                self.standing.check_seat(table.id, user.guest)
                 if wanted is not None:
                     if not 0 <= wanted < len(table.seats):
                         raise SalonError("invalid", f"there is no seat {wanted}")
@@ -1549,6 +1556,7 @@ class Salon:
                 {"outcome": outcome.to_json(), "status": "finished", "finished": time.time()},
             )
         ]
+        ops += self.standing.finish_ops_of(table, outcome)  # the finishing order
         for seat in range(len(table.seats)):
             result = (
                 "draw"
@@ -1633,6 +1641,8 @@ class Salon:
             log.exception("game %s failed on an action", table.rules.name)
             raise SalonError("illegal_action", "that action could not be applied") from None
         await self._store_then_publish(table, snap, ops)
+        if table.state == "finished" and was_state != "finished":
+            self.standing.kick()  # rate the game just stored
         self._publish_views(table)
         if table.state != was_state:
             self._publish_table(table)

@@ -215,6 +215,7 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
             "options": _OPTIONS,
             "seats": {"type": "integer", "minimum": 1, "maximum": 64},
             "private": {"type": "boolean"},
+            "rated": {"type": "boolean"},
         },
     ),
     "table.join": _message(
