@@ -37,6 +37,7 @@ from sqlalchemy.exc import IntegrityError
 
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon import models as m
+from zanzibar.salon.accounts import name_key
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.ratings import (
@@ -414,6 +415,12 @@ class Standing:
                 )
             ],
         }
+
+    async def user_id_of(self, name: str) -> int | None:
+        """The account named ``name`` (found as at sign-in: NFKC, case-folded), or None."""
+        key = name_key(" ".join(str(name).split()))
+        rows = await self.store.read(select(m.users.c.id).where(m.users.c.name_key == key))
+        return int(rows[0][0]) if rows else None
 
     async def hidden(self, user_id: int) -> bool:
         """Whether a player hid their profile."""

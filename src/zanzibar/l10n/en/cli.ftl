@@ -236,3 +236,12 @@ cli-replay-end = End of the replay.
 # The one line of an error, with where to look for help.
 cli-error-line = zanzibar: { $message } (see '{ $hint }')
 cli-parser-error = { $prog }: { $message } (see '{ $hint }')
+
+## zanzibar ratings rebuild
+cli-ratings-rebuilt = Ratings rebuilt from { $games ->
+        [one] one rated game
+       *[other] { $games } rated games
+    }: { $players ->
+        [one] one rating
+       *[other] { $players } ratings
+    }, { $history } history entries ({ $pending } newly rated).

@@ -240,3 +240,13 @@ error-cli-players-range = --players must be between { $low } and { $high }
 error-cli-games-min = --games must be at least { $n }
 error-cli-two-players = the win-probability solver handles two players; use --turn for any number
 error-cli-dice-range = --dice must be between { $low } and { $high }
+
+## standing (ratings, leaderboards, profiles)
+error-rated-flag = rated is true or false
+error-rated-table-guest = this table is rated: guests may not play at it; create an account to play rated games
+error-no-family = no rating family '{ $family }' (families: { $known })
+error-page = cursor is a count of players from 0 and limit a number from 1 to { $largest }
+error-no-profile = no profile of '{ $name }'
+error-profile-sign-in = sign in to see players' profiles
+error-profile-guest = a guest has no profile; create an account
+error-hidden-flag = send {"{"}"hidden": true{"}"} or {"{"}"hidden": false{"}"}

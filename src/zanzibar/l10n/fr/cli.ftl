@@ -240,3 +240,15 @@ cli-replay-end = Fin de la rediffusion.
 # The one line of an error, with where to look for help.
 cli-error-line = zanzibar : { $message } (voir « { $hint } »)
 cli-parser-error = { $prog } : { $message } (voir « { $hint } »)
+
+## zanzibar ratings rebuild
+cli-ratings-rebuilt = Cotes recalculées à partir { $games ->
+        [one] d'une partie classée
+       *[other] de { $games } parties classées
+    } : { $players ->
+        [one] une cote
+       *[other] { $players } cotes
+    }, { $history } entrées d'historique ({ $pending ->
+        [one] { $pending } partie nouvellement classée
+       *[other] { $pending } parties nouvellement classées
+    }).

@@ -244,3 +244,13 @@ error-cli-games-min = il faut au moins { $n } { $n ->
 }
 error-cli-two-players = le calcul des chances de gagner ne traite que deux joueurs ; « --turn » traite tout nombre de joueurs
 error-cli-dice-range = il faut entre { $low } et { $high } dés
+
+## classement (cotes, classements, profils)
+error-rated-flag = « rated » vaut true ou false
+error-rated-table-guest = cette table est classée : les invités ne peuvent pas y jouer ; créez un compte pour jouer des parties classées
+error-no-family = aucune famille de cote « { $family } » (familles : { $known })
+error-page = le curseur compte les joueurs à partir de 0 et la limite va de 1 à { $largest }
+error-no-profile = aucun profil de « { $name } »
+error-profile-sign-in = connectez-vous pour voir les profils des joueurs
+error-profile-guest = un invité n'a pas de profil ; créez un compte
+error-hidden-flag = envoyez {"{"}"hidden": true{"}"} ou {"{"}"hidden": false{"}"}

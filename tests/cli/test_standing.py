@@ -1,0 +1,93 @@
+"""``zanzibar ratings rebuild`` on a salon database: the live numbers, back from the games."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import delete, select, update
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "salon"))
+
+from _salonkit import Client, make_salon, play_with_bot_brain  # noqa: E402
+
+from zanzibar.cli.main import main  # noqa: E402
+from zanzibar.salon import models as m  # noqa: E402
+from zanzibar.salon.persistence import Store  # noqa: E402
+
+
+async def _numbers(url: str) -> tuple[list[Any], list[Any]]:
+    store = Store(url)
+    try:
+        async with store.engine.connect() as conn:
+            ratings = (await conn.execute(select(m.ratings).order_by(m.ratings.c.user_id))).all()
+            history = (
+                await conn.execute(
+                    select(m.rating_history).order_by(
+                        m.rating_history.c.game_id, m.rating_history.c.user_id
+                    )
+                )
+            ).all()
+        return [tuple(r) for r in ratings], [tuple(r) for r in history]
+    finally:
+        await store.engine.dispose()
+
+
+async def _play_games(url: str) -> None:
+    salon = make_salon(url)
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in(
+            "en", (await salon.register("Anna", "correct horse battery")).token
+        )
+        bruno = await Client(salon, "Bruno").sign_in(
+            "en", (await salon.register("Bruno", "correct horse battery")).token
+        )
+        for host, other in ((anna, bruno), (bruno, anna), (anna, bruno)):
+            created = await host.ok("table.create", game="zilch", preset="zilch5000", seats=3)
+            table_id = created["table"]["id"]
+            await other.ok("table.join", table=table_id)
+            await host.ok("table.add_bot", table=table_id, level="expected")
+            await host.ok("table.start", table=table_id)
+            await play_with_bot_brain(salon, table_id, {0: host, 1: other})
+            await salon.settle()
+            await salon.standing.process()
+    finally:
+        await salon.stop()
+
+
+async def _spoil(url: str) -> None:
+    store = Store(url)
+    await store.start()
+    try:
+        await store.write([(update(m.ratings), {"mu": 99.0, "rating": 4242})])
+        await store.write([(delete(m.rating_history), None)])
+    finally:
+        await store.stop()
+
+
+def test_rebuild_restores_the_live_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'zanzibar.sqlite3'}"
+    asyncio.run(_play_games(url))
+    live = asyncio.run(_numbers(url))
+    assert len(live[0]) == 2 and len(live[1]) == 6
+    asyncio.run(_spoil(url))
+    assert asyncio.run(_numbers(url)) != live
+    assert main(["ratings", "rebuild", "--data-dir", str(tmp_path), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "Cotes recalculées à partir de 3 parties classées\u00a0: 2 cotes, 6 entrées d'historique"
+        " (0 partie nouvellement classée)."
+    )
+    assert asyncio.run(_numbers(url)) == live
+
+
+def test_rebuild_without_a_database_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["ratings", "rebuild", "--data-dir", str(tmp_path / "none")]) != 0
+    assert "no salon database" in capsys.readouterr().err
