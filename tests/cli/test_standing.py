@@ -12,11 +12,11 @@ from sqlalchemy import delete, select, update
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "salon"))
 
-from _salonkit import Client, make_salon, play_with_bot_brain  # noqa: E402
+from _salonkit import Client, make_salon, play_with_bot_brain
 
-from zanzibar.cli.main import main  # noqa: E402
-from zanzibar.salon import models as m  # noqa: E402
-from zanzibar.salon.persistence import Store  # noqa: E402
+from zanzibar.cli.main import main
+from zanzibar.salon import models as m
+from zanzibar.salon.persistence import Store
 
 
 async def _numbers(url: str) -> tuple[list[Any], list[Any]]:

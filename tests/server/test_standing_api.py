@@ -11,11 +11,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "salon"))
 
-from _salonkit import Client, make_salon, play_with_bot_brain  # noqa: E402
+from _salonkit import Client, make_salon, play_with_bot_brain
 
-from zanzibar.salon import Salon  # noqa: E402
-from zanzibar.salon.ratings import display  # noqa: E402
-from zanzibar.server.app import create_app  # noqa: E402
+from zanzibar.salon import Salon
+from zanzibar.salon.ratings import display
+from zanzibar.server.app import create_app
 
 pytestmark = pytest.mark.anyio
 

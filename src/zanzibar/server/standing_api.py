@@ -67,7 +67,7 @@ async def _session_user(request: Request) -> Any:
     return user
 
 
-def _number(request: Request, key: str) -> int | None | JSONResponse:
+def _number(request: Request, key: str) -> int | JSONResponse | None:
     raw = request.query_params.get(key)
     if raw is None:
         return None
