@@ -109,6 +109,7 @@ async function createTable(app, event) {
   for (const [name, value] of Object.entries(ui.values)) if (value !== base[name]) changed[name] = value;
   const fields = { game: ui.game, seats: Number(ui.seats), private: Boolean(ui.private) };
   if (ui.preset) fields.preset = ui.preset;
+  if (ui.rated === false) fields.rated = false; // checked: rated when every player has an account
   if (Object.keys(changed).length) fields.options = changed;
   ui.error = null;
   try {
@@ -185,6 +186,11 @@ function createSection(app) {
       h("div", { class: "field" },
         h("input", { type: "checkbox", id: "create-private", checked: Boolean(ui.private), onchange: (e) => { ui.private = e.target.checked; } }),
         " ", h("label", { for: "create-private", style: "display:inline" }, t("private_table"))),
+      app.user && !app.user.guest
+        ? h("div", { class: "field" },
+            h("input", { type: "checkbox", id: "create-rated", checked: ui.rated !== false, onchange: (e) => { ui.rated = e.target.checked; } }),
+            " ", h("label", { for: "create-rated", style: "display:inline" }, t("rated_table")))
+        : null,
       optionSpecs(info).length
         ? h("fieldset", { "data-key": `opts-${ui.game}-${ui.preset}` },
             h("legend", {}, t("options_heading")),

@@ -15,10 +15,11 @@ import { initTheme, theme, toggleTheme } from "./theme.js";
 import * as signin from "./signin.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
+import * as standing from "./standing.js";
 import { itemText } from "./history.js";
 import { gameTitle, localized, optionSpecs, presets } from "./options.js";
 
-const SCREENS = { signin, lobby, table };
+const SCREENS = { signin, lobby, table, standing };
 
 export const app = {
   token: localStorage.getItem("zanzibar.token") || null,
@@ -134,6 +135,9 @@ function renderHeader() {
   themeButton.setAttribute("aria-pressed", String(theme() === "dark"));
   document.getElementById("help-button").textContent = t("help");
   document.getElementById("rules-button").textContent = t("rules");
+  const standingButton = document.getElementById("standing-button");
+  standingButton.textContent = t("standing_button");
+  standingButton.hidden = !app.user;
   document.getElementById("top-nav").setAttribute("aria-label", t("app_name"));
   const signout = document.getElementById("signout-button");
   signout.textContent = t("sign_out");
@@ -684,6 +688,7 @@ async function boot() {
   });
   document.getElementById("help-button").addEventListener("click", showHelp);
   document.getElementById("rules-button").addEventListener("click", showRules);
+  document.getElementById("standing-button").addEventListener("click", () => standing.open(app));
   document.getElementById("settings-button").addEventListener("click", showSettings);
   document.getElementById("signout-button").addEventListener("click", signOut);
   window.addEventListener("hashchange", () => {
