@@ -48,7 +48,7 @@ export async function open(app) {
   const state = ui(app);
   app.navigate("standing");
   try {
-    if (!state.families.length) state.families = (await getJson(app, "/api/leaderboard")).families;
+    state.families = (await getJson(app, "/api/leaderboard")).families; // in the language of now
     await loadBoard(app, state.family || state.families[0].family, 0, { quiet: false });
     if (app.user && !app.user.guest) await loadProfile(app, app.user.name, { focus: false, quiet: true });
   } catch (error) {
@@ -61,14 +61,17 @@ function youSentence(board) {
   if (!board.you) return t("standing_you_none", { family: board.title });
   const you = board.you;
   return t(you.provisional ? "standing_you_provisional" : "standing_you", {
-    family: board.title, rank: you.rank, total: board.total, rating: you.rating, games: you.games,
+    family: board.title, rank: you.rank, total: board.total, rating: String(you.rating), games: you.games,
   });
 }
 
 async function loadBoard(app, family, cursor, { quiet = false } = {}) {
   const state = ui(app);
+  state.family = family;
+  const asked = (state.asked = (state.asked || 0) + 1);
   try {
     const board = await getJson(app, `/api/leaderboard/${encodeURIComponent(family)}?limit=${PAGE}&cursor=${cursor}`);
+    if (asked !== state.asked) return; // a later choice (the arrow keys run through the list) wins
     state.family = family;
     state.error = null;
     if (cursor > 0 && state.board && state.board.family === family) {
@@ -98,7 +101,7 @@ async function loadProfile(app, name, { focus = true, quiet = false } = {}) {
 function profileSentence(profile) {
   if (!profile.ratings.length) return t("profile_no_ratings", { name: profile.user });
   const parts = profile.ratings.map((r) => t("profile_rating_sentence", {
-    family: r.title, rating: r.rating, rank: r.rank, games: r.games,
+    family: r.title, rating: String(r.rating), rank: r.rank, games: r.games,
   }));
   return `${t("profile_loaded", { name: profile.user })} ${parts.join(" ")}`;
 }
@@ -129,7 +132,7 @@ function boardSection(app) {
     h("div", { class: "field" },
       h("label", { for: "board-family" }, t("rating_family")),
       h("select", {
-        id: "board-family",
+        id: "board-family", value: state.family || "",
         onchange: (e) => loadBoard(app, e.target.value, 0),
       }, state.families.map((f) => h("option", { value: f.family, selected: f.family === state.family }, f.title)))),
     board ? h("p", { id: "board-you" }, youSentence(board)) : null,
@@ -153,7 +156,7 @@ function boardSection(app) {
                         onclick: () => loadProfile(app, p.name),
                       }, p.name)
                     : p.name),
-                h("td", {}, p.provisional ? t("rating_provisional", { rating: p.rating }) : String(p.rating)),
+                h("td", {}, p.provisional ? t("rating_provisional", { rating: String(p.rating) }) : String(p.rating)),
                 h("td", {}, String(p.games))))))
         : h("p", { id: "board-empty" }, t("leaderboard_empty", { family: board.title }))
       : h("p", {}, t("loading")),
@@ -163,7 +166,7 @@ function boardSection(app) {
       : null,
     board && board.bots.length
       ? h("p", { class: "hint", id: "board-bots" },
-          t("bots_fixed", { list: board.bots.map((b) => t("bot_rating", { level: botLevel(b.level), rating: b.rating })).join(", ") }))
+          t("bots_fixed", { list: board.bots.map((b) => t("bot_rating", { level: botLevel(b.level), rating: String(b.rating) })).join(", ") }))
       : null);
 }
 
@@ -213,7 +216,7 @@ function profileSection(app) {
           h("tbody", {}, profile.ratings.map((r) =>
             h("tr", { "data-key": r.family },
               h("th", { scope: "row" }, r.title),
-              h("td", {}, r.provisional ? t("rating_provisional", { rating: r.rating }) : String(r.rating)),
+              h("td", {}, r.provisional ? t("rating_provisional", { rating: String(r.rating) }) : String(r.rating)),
               h("td", {}, String(r.rank)),
               h("td", {}, String(r.games))))))
       : h("p", {}, t("profile_no_ratings", { name: profile.user })),
