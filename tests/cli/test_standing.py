@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import delete, select, update
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "salon"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 
 from _salonkit import Client, make_salon, play_with_bot_brain
+from _server import ServerProcess, start_server
 
 from zanzibar.cli.main import main
+from zanzibar.cli.online import play_online
+from zanzibar.games import get_rules
 from zanzibar.salon import models as m
 from zanzibar.salon.persistence import Store
 
@@ -91,3 +98,71 @@ def test_rebuild_without_a_database_is_one_clear_line(
 ) -> None:
     assert main(["ratings", "rebuild", "--data-dir", str(tmp_path / "none")]) != 0
     assert "no salon database" in capsys.readouterr().err
+
+
+# -- online: the L key and the rating/leaderboard commands ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = start_server(tmp_path_factory.mktemp("standing") / "data")
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def _online_args(server: str, **extra: Any) -> argparse.Namespace:
+    values: dict[str, Any] = {
+        "server": server,
+        "name": "Rita",
+        "password": "correct horse battery",
+        "register": False,
+        "table": None,
+        "invite": None,
+        "preset": None,
+        "option": [],
+        "bots": 1,
+        "level": "simple",
+        "seats": None,
+        "private": False,
+        "lang": "en",
+    }
+    values.update(extra)
+    return argparse.Namespace(**values)
+
+
+def test_the_terminal_reads_ones_rating_and_rank(server: ServerProcess) -> None:
+    rules = get_rules("zilch")
+    first: list[str] = []
+    script = ["l", "rating", *(["roll", "all", "bank"] * 2000)]
+    status = play_online(
+        rules, _online_args(server.url, register=True), lines=script, output=first.append
+    )
+    assert status == 0, first[-5:]
+    none = (
+        "You have no Zilch 5000 rating yet: play a rated game (an account, no guest at the table)."
+    )
+    assert first.count(none) == 2  # the key and the typed word, before any rated game
+    board = httpx.get(f"{server.url}api/leaderboard/zilch", timeout=10).json()
+    (rita,) = board["players"]
+    assert rita["name"] == "Rita" and rita["games"] == 1
+    # the next game: L says the rating the last one gave, in French too
+    second: list[str] = []
+    script = ["l", "classement", "quit", "o"]
+    play_online(rules, _online_args(server.url, lang="fr"), lines=script, output=second.append)
+    said = (
+        f"Votre cote en Zilch 5000 est de {rita['rating']}, provisoire\u00a0:"
+        " rang 1 sur 1, après une partie."
+    )
+    assert second.count(said) == 2, second
+    top = second.index("Classement de Zilch 5000, un joueur classé\u00a0:")
+    assert second[top + 1] == f"1. Rita, {rita['rating']} (provisoire), une partie."
+    assert second[top + 2] == said
+
+
+def test_a_game_outside_the_rated_families_says_so(server: ServerProcess) -> None:
+    printed: list[str] = []
+    args = _online_args(server.url, name="Una", register=True, preset="farkle10000")
+    play_online(get_rules("zilch"), args, lines=["l", "quit", "y"], output=printed.append)
+    assert "This table's game counts for no rating: its rules match no rated family." in printed

@@ -10,12 +10,16 @@ may keep running.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from zanzibar.cli.frame.plugin import Binding, CommandSpec, Reply
 from zanzibar.cli.main import make_parser
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.ratings import family_of
 from zanzibar.salon.standing import Standing, rebuild
 from zanzibar.server.settings import default_data_dir, sqlite_url
 
@@ -49,3 +53,118 @@ def main(argv: list[str]) -> int:
     counts = asyncio.run(rebuild_database(db_url))
     print(Voice(args.lang).say(Msg("cli-ratings-rebuilt", **counts)))
     return 0
+
+
+# -- online play: a key and commands that read one's standing ----------------------------
+
+
+class StandingPlugin:
+    """A game's terminal plugin plus L (``rating``) and ``leaderboard``, for online play.
+
+    Everything else is the game's own plugin. The answers come from the salon's
+    HTTP API with the session's token (``GET /api/leaderboard/{family}``), for
+    the family of the table's game.
+    """
+
+    def __init__(self, inner: Any, server: str, token: str, game: str, options: Any) -> None:
+        self.inner = inner
+        self.server = server.rstrip("/") + "/"
+        self.token = token
+        self.game = inner.game
+        self.line_first = inner.line_first
+        self._rules_game = game
+        self._options = options
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def keys(self) -> Sequence[Binding]:
+        """The game's keys, then L for one's rating."""
+        return [*self.inner.keys(), Binding(("l",), "rating", "cli-help-rating")]
+
+    def commands(self) -> Sequence[CommandSpec]:
+        """The game's commands, then ``rating`` and ``leaderboard``."""
+        return [*self.inner.commands(), CommandSpec("rating"), CommandSpec("leaderboard")]
+
+    def run(self, name: str, args: list[str], ctx: Any) -> Reply | None:
+        """``rating``/``leaderboard`` here; anything else is the game's."""
+        if name not in {"rating", "leaderboard"}:
+            reply: Reply | None = self.inner.run(name, args, ctx)
+            return reply
+        options = self._options() if callable(self._options) else self._options
+        family = family_of(self._rules_game, dict(options or {}))
+        voice = Voice(ctx.lang)
+        if family is None:
+            return Reply([voice.say(Msg("cli-standing-unrated"))])
+        try:
+            board = self._board(family, ctx.lang, 5 if name == "leaderboard" else 1)
+        except ZanzibarError as exc:
+            return Reply([exc.text(ctx.lang)])
+        return Reply(standing_lines(board, name, ctx.lang))
+
+    def _board(self, family: str, lang: str, limit: int) -> dict[str, Any]:
+        import httpx
+
+        try:
+            response = httpx.get(
+                f"{self.server}api/leaderboard/{family}",
+                params={"limit": limit, "lang": lang},
+                headers={"Authorization": f"Bearer {self.token}"},
+                timeout=10.0,
+            )
+            body: dict[str, Any] = response.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            raise ZanzibarError(Msg("error-cli-standing-unreachable", why=str(exc))) from None
+        if response.status_code != 200:
+            raise ZanzibarError(str(body.get("message", response.status_code)))
+        return body
+
+
+def standing_lines(board: Mapping[str, Any], command: str, lang: str) -> list[str]:
+    """What ``rating`` (one's own line) or ``leaderboard`` (the top, then one's own) says."""
+    voice = Voice(lang)
+    title = str(board.get("title", board.get("family", "")))
+    you = board.get("you")
+    if you is None:
+        mine = voice.say(Msg("cli-standing-none", family=title))
+    else:
+        mine = voice.say(
+            Msg(
+                "cli-standing-you",
+                family=title,
+                rating=str(you["rating"]),
+                rank=you["rank"],
+                total=board.get("total", 0),
+                games=you["games"],
+                provisional="yes" if you["provisional"] else "no",
+            )
+        )
+    if command == "rating":
+        return [mine]
+    lines = [voice.say(Msg("cli-standing-top", family=title, total=board.get("total", 0)))]
+    for player in board.get("players", []):
+        lines.append(
+            voice.say(
+                Msg(
+                    "cli-standing-line",
+                    rank=player["rank"],
+                    name=player["name"],
+                    rating=str(player["rating"]),
+                    games=player["games"],
+                    provisional="yes" if player["provisional"] else "no",
+                )
+            )
+        )
+    return [*lines, mine]
+
+
+def with_standing(plugin: Any, driver: Any) -> Any:
+    """The online frame's plugin: the game's, plus reading one's standing."""
+    client = driver.client
+    return StandingPlugin(
+        plugin,
+        client.server,
+        client.token,
+        driver.rules.name,
+        lambda: getattr(driver, "table_options", None) or driver.options,
+    )

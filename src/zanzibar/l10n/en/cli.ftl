@@ -245,3 +245,31 @@ cli-ratings-rebuilt = Ratings rebuilt from { $games ->
         [one] one rating
        *[other] { $players } ratings
     }, { $history } history entries ({ $pending } newly rated).
+
+## online play: one's standing (cli/standing.py)
+cli-help-rating = your rating and rank in this game's family
+cli-cmd-rating = rating
+    .help = your rating and rank in this game's family
+cli-cmd-leaderboard = leaderboard
+    .also = top
+    .help = the top five of this game's family, then you
+cli-standing-unrated = This table's game counts for no rating: its rules match no rated family.
+cli-standing-none = You have no { $family } rating yet: play a rated game (an account, no guest at the table).
+cli-standing-you = Your { $family } rating is { $rating }{ $provisional ->
+        [yes] , provisional
+       *[no] {""}
+    }: rank { $rank } of { $total }, after { $games ->
+        [one] one game
+       *[other] { $games } games
+    }.
+cli-standing-top = Leaderboard of { $family }, { $total ->
+        [one] one rated player
+       *[other] { $total } rated players
+    }:
+cli-standing-line = { $rank }. { $name }, { $rating }{ $provisional ->
+        [yes] {" "}(provisional)
+       *[no] {""}
+    }, { $games ->
+        [one] one game
+       *[other] { $games } games
+    }.

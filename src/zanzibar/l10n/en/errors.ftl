@@ -250,3 +250,4 @@ error-no-profile = no profile of '{ $name }'
 error-profile-sign-in = sign in to see players' profiles
 error-profile-guest = a guest has no profile; create an account
 error-hidden-flag = send {"{"}"hidden": true{"}"} or {"{"}"hidden": false{"}"}
+error-cli-standing-unreachable = the salon did not answer about ratings: { $why }

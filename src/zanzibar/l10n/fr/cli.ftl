@@ -252,3 +252,30 @@ cli-ratings-rebuilt = Cotes recalculées à partir { $games ->
         [one] { $pending } partie nouvellement classée
        *[other] { $pending } parties nouvellement classées
     }).
+
+## jeu en ligne : son classement (cli/standing.py)
+cli-help-rating = votre cote et votre rang dans la famille de ce jeu
+cli-cmd-rating = cote
+    .help = votre cote et votre rang dans la famille de ce jeu
+cli-cmd-leaderboard = classement
+    .help = les cinq premiers de la famille de ce jeu, puis vous
+cli-standing-unrated = Le jeu de cette table ne compte pour aucune cote : ses règles ne correspondent à aucune famille classée.
+cli-standing-none = Vous n'avez pas encore de cote en { $family } : jouez une partie classée (avec un compte, sans invité à la table).
+cli-standing-you = Votre cote en { $family } est de { $rating }{ $provisional ->
+        [yes] , provisoire
+       *[no] {""}
+    } : rang { $rank } sur { $total }, après { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }.
+cli-standing-top = Classement de { $family }, { $total ->
+        [one] un joueur classé
+       *[other] { $total } joueurs classés
+    } :
+cli-standing-line = { $rank }. { $name }, { $rating }{ $provisional ->
+        [yes] {" "}(provisoire)
+       *[no] {""}
+    }, { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }.

@@ -254,3 +254,4 @@ error-no-profile = aucun profil de « { $name } »
 error-profile-sign-in = connectez-vous pour voir les profils des joueurs
 error-profile-guest = un invité n'a pas de profil ; créez un compte
 error-hidden-flag = envoyez {"{"}"hidden": true{"}"} ou {"{"}"hidden": false{"}"}
+error-cli-standing-unreachable = le salon n'a pas répondu au sujet des cotes : { $why }
