@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "salon"))
 
@@ -15,6 +17,7 @@ from _salonkit import Client, make_salon, play_with_bot_brain
 
 from zanzibar.salon import Salon
 from zanzibar.salon.ratings import display
+from zanzibar.server import openapi
 from zanzibar.server.app import create_app
 
 pytestmark = pytest.mark.anyio
@@ -63,6 +66,13 @@ async def zilch_game(salon: Salon, host: Client, other: Client) -> tuple[int, Cl
     return int(started["game_id"]), winner, (other if winner is host else host)
 
 
+def check(path: str, method: str, status: int, body: Any) -> None:
+    """The body matches the OpenAPI document's schema for that answer."""
+    schema = openapi.response_schema(path, method, status)
+    errors = [e.message for e in Draft202012Validator(schema).iter_errors(body)]
+    assert errors == [], f"{method.upper()} {path} {status}: {errors}"
+
+
 def bearer(client: Client) -> dict[str, str]:
     return {"Authorization": f"Bearer {client.token}"}
 
@@ -82,6 +92,7 @@ async def test_leaderboard_pages_ranks_and_the_callers_place(
     ]
     assert families["families"][0]["title"] == "421, règles du salon"
     assert families["provisional_games"] == 10
+    check("/api/leaderboard", "get", 200, families)
     board = (await http.get("/api/leaderboard/zilch", headers=bearer(loser))).json()
     assert [
         (p["rank"], p["name"], p["rating"], p["games"], p["provisional"]) for p in board["players"]
@@ -90,6 +101,7 @@ async def test_leaderboard_pages_ranks_and_the_callers_place(
         (2, loser.name, display(*LOSER), 1, True),
     ]
     assert board["you"]["rank"] == 2 and board["you"]["rating"] == display(*LOSER)
+    check("/api/leaderboard/{family}", "get", 200, board)
     assert board["total"] == 2 and board["next"] is None
     assert board["title"] == "Zilch 5000"
     assert [b["level"] for b in board["bots"]] == ["optimal", "expected", "simple"]
@@ -130,6 +142,7 @@ async def test_profile_shows_ratings_history_games_and_stats_and_can_be_hidden(
     seen = await http.get(f"/api/profile/{winner.name.upper()}", headers=bearer(loser))
     assert seen.status_code == 200
     body = seen.json()
+    check("/api/profile/{name}", "get", 200, body)
     assert body["user"] == winner.name and body["hidden"] is False
     (rating,) = body["ratings"]
     assert rating["family"] == "zilch" and rating["title"] == "Zilch 5000"
@@ -149,6 +162,8 @@ async def test_profile_shows_ratings_history_games_and_stats_and_can_be_hidden(
     unknown = await http.get("/api/profile/Nobody", headers=bearer(loser))
     assert hidden.status_code == unknown.status_code == 404
     assert hidden.json()["code"] == unknown.json()["code"] == "not_found"
+    check("/api/profile/{name}", "get", 404, hidden.json())
+    check("/api/profile/settings", "put", 200, hide.json())
     own = await http.get(f"/api/profile/{winner.name}", headers=bearer(winner))
     assert own.status_code == 200 and own.json()["hidden"] is True
     board = (await http.get("/api/leaderboard/zilch")).json()
