@@ -267,3 +267,94 @@ async def test_games_finished_before_a_crash_are_rated_at_the_next_start(tmp_pat
         assert await again.standing.process() == 0  # idempotent: nothing left to rate
     finally:
         await again.stop()
+
+
+async def test_equal_ratings_share_a_rank_across_pages(salon: Salon) -> None:
+    people = [await account(salon, name) for name in ("Ada", "Ben", "Cy", "Di", "Ed")]
+    ratings = [1100, 1100, 1000, 1000, 900]
+    await salon.store.write(
+        [
+            (
+                m.ratings.insert(),
+                [
+                    {
+                        "family": "chess",
+                        "user_id": p.user_id,
+                        "mu": 25.0,
+                        "sigma": 5.0,
+                        "rating": r,
+                        "games": 12 - i,
+                        "updated": 0.0,
+                    }
+                    for i, (p, r) in enumerate(zip(people, ratings, strict=True))
+                ],
+            )
+        ]
+    )
+    whole = await salon.standing.leaderboard("chess")
+    assert [(p["name"], p["rank"]) for p in whole["players"]] == [
+        ("Ada", 1),
+        ("Ben", 1),
+        ("Cy", 3),
+        ("Di", 3),
+        ("Ed", 5),
+    ]
+    assert [p["provisional"] for p in whole["players"]] == [False, False, False, True, True]
+    pages = []
+    cursor: int | None = 0
+    while cursor is not None:
+        page = await salon.standing.leaderboard("chess", cursor, 2, viewer=people[3].user_id)
+        pages.append([(p["name"], p["rank"]) for p in page["players"]])
+        cursor = page["next"]
+        assert page["you"]["rank"] == 3 and page["you"]["games"] == 9
+    assert pages == [[("Ada", 1), ("Ben", 1)], [("Cy", 3), ("Di", 3)], [("Ed", 5)]]
+    middle = await salon.standing.leaderboard("chess", 1, 2)
+    assert [(p["name"], p["rank"]) for p in middle["players"]] == [("Ben", 1), ("Cy", 3)]
+    assert await salon.standing.rating_of(people[4].user_id, "chess") == {
+        "family": "chess",
+        "rating": 900,
+        "mu": 25.0,
+        "sigma": 5.0,
+        "games": 8,
+        "provisional": True,
+        "rank": 5,
+    }
+    assert await salon.standing.rating_of(people[4].user_id, "zilch") is None
+
+
+async def test_two_processes_rate_each_game_once(tmp_path: Path) -> None:
+    """Two salons' processors on one database, racing: every game rated once, in one order."""
+    from zanzibar.salon.persistence import Store
+    from zanzibar.salon.standing import Standing
+
+    salon = make_salon(tmp_path / "salon.sqlite3")
+    await salon.start()
+    other = Store(salon.db_url)
+    await other.start()
+    try:
+        await salon.standing.stop()  # nothing rated while the games are played
+        anna, bruno, chloe = [await account(salon, n) for n in ("Anna", "Bruno", "Chloé")]
+        for host, guest_ in ((anna, bruno), (bruno, chloe), (chloe, anna), (anna, bruno)):
+            created = await host.ok("table.create", game="zilch", preset="zilch5000", seats=2)
+            table_id = created["table"]["id"]
+            await guest_.ok("table.join", table=table_id)
+            await host.ok("table.start", table=table_id)
+            await play_with_bot_brain(salon, table_id, {0: host, 1: guest_})
+            await salon.settle()
+        first, second = Standing(salon.store), Standing(other)
+        done = await asyncio.gather(first.process(), second.process())
+        assert sum(done) >= 4
+        marks = await salon.store.read(
+            select(m.rated_games.c.game_id, m.rated_games.c.seq).order_by(m.rated_games.c.seq)
+        )
+        assert [r.seq for r in marks] == [1, 2, 3, 4]
+        assert len({r.game_id for r in marks}) == 4
+        assert first.rated_count + second.rated_count == 4
+        live_ratings, live_history = await ratings_rows(salon), await history_rows(salon)
+        assert len(live_history) == 8
+        await rebuild(salon.store)
+        assert await ratings_rows(salon) == live_ratings
+        assert await history_rows(salon) == live_history
+    finally:
+        await other.stop()
+        await salon.stop()

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from _server import ServerProcess, start_server
 from browser_helpers import Player, axe_violations, launch_browser, settle, wait_until
@@ -56,6 +57,7 @@ async def _prepare(data_dir: Path) -> dict[str, Any]:
         await play_with_bot_brain(salon, table_id, {0: anna})
         await salon.settle()
         await salon.standing.process()
+        await salon.register("Gina", PASSWORD)  # plays her first rated game in the browser
         zilch = await salon.standing.leaderboard("zilch")
         return {
             "zilch": {p["name"]: p for p in zilch["players"]},
@@ -251,3 +253,61 @@ def test_leaderboard_and_profiles_by_keyboard(
         assert bruno.errors == []
     finally:
         bruno.close()
+
+
+def _play_421_by_keys(player: Player) -> None:
+    """R rolls, K keeps a throw: the human's turns until the game ends."""
+    steps = 0
+    while not player.game_over():
+        if not player.my_turn():
+            player.page.wait_for_timeout(30)
+            continue
+        view = player.view()
+        assert view is not None
+        before = player.log_length()
+        stop = any(a["type"] == "stop" for a in view["legal"])
+        rolled = bool(view["state"].get("dice")) and bool(view["state"].get("rolls"))
+        player.focus_body()
+        player.press("KeyK" if stop and rolled else "KeyR")
+        wait_until(
+            lambda b=before: player.log_length() > b or player.game_over() or not player.my_turn(),
+            what="the 421 action",
+        )
+        steps += 1
+        assert steps < 800, "the game does not end"
+
+
+def test_a_rated_game_says_the_rating_it_gave(
+    browser: Any, rated: tuple[ServerProcess, dict[str, Any]]
+) -> None:
+    server, _facts = rated
+    gina = Player(browser, server.url, "Gina")
+    page = gina.page
+    try:
+        sign_in(gina, "Gina")
+        page.select_option("#create-game", "421")
+        assert page.is_checked("#create-rated")  # an account's tables are rated by default
+        page.fill("#create-bots", "1")
+        page.select_option("#create-bot-level", "random")
+        page.fill("#create-seats", "2")
+        page.focus("#create-submit")
+        gina.press("Enter")
+        gina.wait_for_screen("table")
+        page.wait_for_function("window.__app.table.seats.filter(s => s.bot).length === 1")
+        page.focus("#start-button")
+        gina.press("Enter")
+        page.wait_for_function("window.__app.view !== null")
+        _play_421_by_keys(gina)
+        mine = httpx.get(
+            f"{server.url}api/leaderboard/421-salon",
+            headers={"Authorization": f"Bearer {gina.app('app.token')}"},
+            timeout=10,
+        ).json()["you"]
+        assert mine is not None and mine["games"] == 1
+        change = mine["rating"] - 1000
+        word = "up" if change > 0 else "down"
+        said = f"Your 421, salon rules rating: {mine['rating']}, {word} {abs(change)}."
+        wait_until(lambda: said in polite(gina), what="the rating the game gave")
+        assert gina.errors == []
+    finally:
+        gina.close()

@@ -384,14 +384,18 @@ class Standing:
             .limit(size)
         )
         players = []
-        rank_cache: dict[int, int] = {}
-        for row in rows:
+        rank = 0
+        previous: int | None = None
+        for index, row in enumerate(rows):
             rating = int(row.rating)
-            if rating not in rank_cache:
-                rank_cache[rating] = await self._rank(family, rating)
+            if previous is None:
+                rank = await self._rank(family, rating)  # ties may start on an earlier page
+            elif rating != previous:
+                rank = cursor + index + 1  # sorted best first: everyone above is better
+            previous = rating
             players.append(
                 {
-                    "rank": rank_cache[rating],
+                    "rank": rank,
                     "user": int(row.user_id),
                     "name": row.name,
                     "rating": rating,
@@ -662,19 +666,17 @@ async def rebuild(store: Store) -> dict[str, int]:
     current: dict[tuple[str, int], tuple[Skill, int]] = {}
     updated: dict[tuple[str, int], float] = {}
     history: list[dict[str, Any]] = []
+    skills: dict[str, dict[int, Skill]] = {}
     for mark in marks:
         game_id, family = int(mark.game_id), str(mark.family)
         when = float(mark.finished or 0.0)
-        changes = rate_game(
-            family,
-            players.get(game_id, []),
-            places[game_id],
-            {u: s for (f, u), (s, _) in current.items() if f == family},
-        )
+        known = skills.setdefault(family, {})
+        changes = rate_game(family, players.get(game_id, []), places[game_id], known)
         for change in changes:
             key = (family, change.user_id)
             games = current[key][1] if key in current else 0
             current[key] = (change.after, games + 1)
+            known[change.user_id] = change.after
             updated[key] = when
             history.append(
                 {

@@ -423,6 +423,9 @@ web-result_lost = lost
 web-result_draw = draw
 web-result_none = neither won nor lost
 web-rated_table = Rated game (counts when every player has an account)
+web-rating_after_up = Your { $family } rating: { $rating }, up { $change }.
+web-rating_after_down = Your { $family } rating: { $rating }, down { $change }.
+web-rating_after_same = Your { $family } rating: { $rating }, unchanged.
 web-help_standing =
     The Leaderboards button of the top bar opens this page; Back to the lobby returns.
     Choose a game family: its leaderboard is a table with a caption and column headers, and your own rank is said.

@@ -423,6 +423,9 @@ web-result_lost = perdue
 web-result_draw = nulle
 web-result_none = ni gagnée ni perdue
 web-rated_table = Partie classée (compte quand chaque joueur a un compte)
+web-rating_after_up = Votre cote en { $family } : { $rating }, en hausse de { $change }.
+web-rating_after_down = Votre cote en { $family } : { $rating }, en baisse de { $change }.
+web-rating_after_same = Votre cote en { $family } : { $rating }, inchangée.
 web-help_standing =
     Le bouton Classements de la barre du haut ouvre cette page ; Retour au salon y ramène.
     Choisissez une famille de jeu : son classement est un tableau avec un titre et des en-têtes de colonnes, et votre rang est annoncé.

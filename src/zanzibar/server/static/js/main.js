@@ -499,6 +499,7 @@ function takeItem(item) {
   if (type === "system" && normal.kind === "kicked") checkStillAtTable(app.tableId);
   const memory = tableMemory(app.tableId);
   if (seq && seq <= Math.max(memory.announced, queuedUpTo[app.tableId] || 0)) return;
+  if (type === "system" && /^game_(over|draw)$/.test(normal.kind || "")) standing.afterGame(app); // the rating it gave
   if (seq) queuedUpTo[app.tableId] = seq;
   // Remembered as read once it is read (a reload in between reads it then).
   const said = () => {

@@ -262,3 +262,35 @@ export function render(app) {
     profileSection(app),
   ];
 }
+
+/**
+ * A game this player sat in just ended: say what it did to their rating
+ * ("Your Zilch 5000 rating: 1138, up 138."), once the salon has rated it (it
+ * rates right after the result is stored; a few tries cover the moment between).
+ * Nothing for a guest, a spectator or a game that counts for no rating.
+ */
+export async function afterGame(app) {
+  const gameId = app.table?.game_id;
+  const seated = app.table?.you?.seat !== null && app.table?.you?.seat !== undefined;
+  if (!app.user || app.user.guest || !seated || gameId == null) return;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+    let profile;
+    try {
+      profile = await getJson(app, `/api/profile/${encodeURIComponent(app.user.name)}`);
+    } catch {
+      return;
+    }
+    const game = profile.games.find((g) => g.id === gameId);
+    if (!game) continue; // not stored yet
+    if (!game.family) return; // a game that counts for no rating
+    if (game.change == null) continue; // not rated yet
+    const rating = profile.ratings.find((r) => r.family === game.family);
+    if (!rating) return;
+    const change = game.change;
+    announce(t(change > 0 ? "rating_after_up" : change < 0 ? "rating_after_down" : "rating_after_same", {
+      family: rating.title, rating: String(rating.rating), change: String(Math.abs(change)),
+    }));
+    return;
+  }
+}
