@@ -149,7 +149,7 @@ def test_the_terminal_reads_ones_rating_and_rank(server: ServerProcess) -> None:
     assert rita["name"] == "Rita" and rita["games"] == 1
     # the next game: L says the rating the last one gave, in French too
     second: list[str] = []
-    script = ["l", "classement", "quit", "o"]
+    script = ["l", "classement", "profil", "profil Personne", "quit", "o"]
     play_online(rules, _online_args(server.url, lang="fr"), lines=script, output=second.append)
     said = (
         f"Votre cote en Zilch 5000 est de {rita['rating']}, provisoire\u00a0:"
@@ -159,6 +159,32 @@ def test_the_terminal_reads_ones_rating_and_rank(server: ServerProcess) -> None:
     top = second.index("Classement de Zilch 5000, un joueur classé\u00a0:")
     assert second[top + 1] == f"1. Rita, {rita['rating']} (provisoire), une partie."
     assert second[top + 2] == said
+    profile = httpx.get(
+        f"{server.url}api/profile/Rita",
+        headers={"Authorization": f"Bearer {_token(server, 'Rita')}"},
+        timeout=10,
+    ).json()
+    (game,) = profile["games"]
+    start = second.index("Profil de Rita.")
+    change = f"+{rita['rating'] - 1000}" if rita["rating"] > 1000 else str(rita["rating"] - 1000)
+    won = "gagnée" if game["result"] == "won" else "perdue"
+    assert second[start + 1 : start + 4] == [
+        f"Zilch 5000\u00a0: {rita['rating']}, provisoire, rang 1, une partie, dernier écart {change}.",
+        f"Partie {game['id']} (zilch)\u00a0: {won}, cote {change}."
+        f" Revoir\u00a0: zanzibar replay {game['id']}",
+        f"zilch\u00a0: 1 jouée, {int(won == 'gagnée')} gagnée, {int(won == 'perdue')} perdue.",
+    ]
+    assert "aucun profil de «\u00a0Personne\u00a0»" in second
+
+
+def _token(server: ServerProcess, name: str) -> str:
+    response = httpx.post(
+        f"{server.url}api/login",
+        json={"name": name, "password": "correct horse battery"},
+        timeout=10,
+    )
+    token: str = response.json()["token"]
+    return token
 
 
 def test_a_game_outside_the_rated_families_says_so(server: ServerProcess) -> None:

@@ -66,8 +66,17 @@ class StandingPlugin:
     the family of the table's game.
     """
 
-    def __init__(self, inner: Any, server: str, token: str, game: str, options: Any) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        server: str,
+        token: str,
+        game: str,
+        options: Any,
+        user_name: Any = lambda: "",
+    ) -> None:
         self.inner = inner
+        self.user_name = user_name
         self.server = server.rstrip("/") + "/"
         self.token = token
         self.game = inner.game
@@ -84,13 +93,25 @@ class StandingPlugin:
 
     def commands(self) -> Sequence[CommandSpec]:
         """The game's commands, then ``rating`` and ``leaderboard``."""
-        return [*self.inner.commands(), CommandSpec("rating"), CommandSpec("leaderboard")]
+        return [
+            *self.inner.commands(),
+            CommandSpec("rating"),
+            CommandSpec("leaderboard"),
+            CommandSpec("profile", "[name]"),
+        ]
 
     def run(self, name: str, args: list[str], ctx: Any) -> Reply | None:
         """``rating``/``leaderboard`` here; anything else is the game's."""
-        if name not in {"rating", "leaderboard"}:
+        if name not in {"rating", "leaderboard", "profile"}:
             reply: Reply | None = self.inner.run(name, args, ctx)
             return reply
+        if name == "profile":
+            try:
+                return Reply(
+                    profile_lines(self._get(f"api/profile/{self._who(args)}", ctx.lang), ctx.lang)
+                )
+            except ZanzibarError as exc:
+                return Reply([exc.text(ctx.lang)])
         options = self._options() if callable(self._options) else self._options
         family = family_of(self._rules_game, dict(options or {}))
         voice = Voice(ctx.lang)
@@ -102,13 +123,23 @@ class StandingPlugin:
             return Reply([exc.text(ctx.lang)])
         return Reply(standing_lines(board, name, ctx.lang))
 
+    def _who(self, args: list[str]) -> str:
+        """The name asked for (``profile Anna``), else one's own."""
+        from urllib.parse import quote
+
+        name = " ".join(args).strip() or str(self.user_name())
+        return quote(name[:64], safe="")
+
     def _board(self, family: str, lang: str, limit: int) -> dict[str, Any]:
+        return self._get(f"api/leaderboard/{family}", lang, {"limit": limit})
+
+    def _get(self, path: str, lang: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         import httpx
 
         try:
             response = httpx.get(
-                f"{self.server}api/leaderboard/{family}",
-                params={"limit": limit, "lang": lang},
+                f"{self.server}{path}",
+                params={**(params or {}), "lang": lang},
                 headers={"Authorization": f"Bearer {self.token}"},
                 timeout=10.0,
             )
@@ -158,6 +189,64 @@ def standing_lines(board: Mapping[str, Any], command: str, lang: str) -> list[st
     return [*lines, mine]
 
 
+def profile_lines(profile: Mapping[str, Any], lang: str) -> list[str]:
+    """A profile said line by line: ratings, the last five games (how to replay them), statistics."""
+    voice = Voice(lang)
+    lines = [voice.say(Msg("cli-standing-profile", name=profile["user"]))]
+    if not profile.get("ratings"):
+        lines.append(voice.say(Msg("cli-standing-profile-unrated", name=profile["user"])))
+    for rating in profile.get("ratings", []):
+        history = rating.get("history") or []
+        lines.append(
+            voice.say(
+                Msg(
+                    "cli-standing-profile-rating",
+                    family=rating.get("title", rating["family"]),
+                    rating=str(rating["rating"]),
+                    rank=rating["rank"],
+                    games=rating["games"],
+                    provisional="yes" if rating["provisional"] else "no",
+                    change=_signed(history[-1]["change"]) if history else "0",
+                )
+            )
+        )
+    for game in profile.get("games", [])[:5]:
+        change = game.get("change")
+        lines.append(
+            voice.say(
+                Msg(
+                    "cli-standing-profile-game",
+                    id=str(game["id"]),
+                    game=game["game"],
+                    result=game.get("result") or "none",
+                    change="none" if change is None else _signed(change),
+                )
+            )
+        )
+    for game, totals in sorted(profile.get("stats", {}).items()):
+        lines.append(
+            voice.say(
+                Msg(
+                    "cli-standing-profile-stats",
+                    game=game,
+                    played=totals.get("played", 0),
+                    won=totals.get("won", 0),
+                    lost=totals.get("lost", 0),
+                )
+            )
+        )
+    return lines
+
+
+def _signed(change: int) -> str:
+    """+12, -7, 0.
+
+    >>> _signed(12), _signed(-7), _signed(0)
+    ('+12', '-7', '0')
+    """
+    return f"+{change}" if change > 0 else str(change)
+
+
 def with_standing(plugin: Any, driver: Any) -> Any:
     """The online frame's plugin: the game's, plus reading one's standing."""
     client = driver.client
@@ -167,4 +256,5 @@ def with_standing(plugin: Any, driver: Any) -> Any:
         client.token,
         driver.rules.name,
         lambda: getattr(driver, "table_options", None) or driver.options,
+        lambda: client.user.get("name", ""),
     )

@@ -273,3 +273,24 @@ cli-standing-line = { $rank }. { $name }, { $rating }{ $provisional ->
         [one] one game
        *[other] { $games } games
     }.
+cli-cmd-profile = profile
+    .help = a player's profile (yours without a name): ratings, last games, statistics
+cli-standing-profile = Profile of { $name }.
+cli-standing-profile-unrated = { $name } has no rating yet.
+cli-standing-profile-rating = { $family }: { $rating }{ $provisional ->
+        [yes] , provisional
+       *[no] {""}
+    }, rank { $rank }, { $games ->
+        [one] one game
+       *[other] { $games } games
+    }, last change { $change }.
+cli-standing-profile-game = Game { $id } ({ $game }): { $result ->
+        [won] won
+        [lost] lost
+        [draw] draw
+       *[none] neither won nor lost
+    }, { $change ->
+        [none] not rated
+       *[other] rating { $change }
+    }. Replay: zanzibar replay { $id }
+cli-standing-profile-stats = { $game }: { $played } played, { $won } won, { $lost } lost.

@@ -268,7 +268,10 @@ cli-standing-you = Votre cote en { $family } est de { $rating }{ $provisional ->
         [one] une partie
        *[other] { $games } parties
     }.
-cli-standing-top = Classement de { $family }, { $total ->
+cli-standing-top = Classement { VOWEL($family) ->
+        [yes] d'{ $family }
+       *[no] de { $family }
+    }, { $total ->
         [one] un joueur classé
        *[other] { $total } joueurs classés
     } :
@@ -278,4 +281,37 @@ cli-standing-line = { $rank }. { $name }, { $rating }{ $provisional ->
     }, { $games ->
         [one] une partie
        *[other] { $games } parties
+    }.
+cli-cmd-profile = profil
+    .help = le profil d'un joueur (le vôtre sans nom) : cotes, dernières parties, statistiques
+cli-standing-profile = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }.
+cli-standing-profile-unrated = { $name } n'a pas encore de cote.
+cli-standing-profile-rating = { $family } : { $rating }{ $provisional ->
+        [yes] , provisoire
+       *[no] {""}
+    }, rang { $rank }, { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }, dernier écart { $change }.
+cli-standing-profile-game = Partie { $id } ({ $game }) : { $result ->
+        [won] gagnée
+        [lost] perdue
+        [draw] nulle
+       *[none] ni gagnée ni perdue
+    }, { $change ->
+        [none] non classée
+       *[other] cote { $change }
+    }. Revoir : zanzibar replay { $id }
+cli-standing-profile-stats = { $game } : { $played ->
+        [one] { $played } jouée
+       *[other] { $played } jouées
+    }, { $won ->
+        [one] { $won } gagnée
+       *[other] { $won } gagnées
+    }, { $lost ->
+        [one] { $lost } perdue
+       *[other] { $lost } perdues
     }.

@@ -366,12 +366,18 @@ web-standing_button = Classements
 web-standing_title = Classements et profils
 web-leaderboard_heading = Classement
 web-rating_family = Famille de jeu
-web-leaderboard_caption = Classement de { $family } : { $total ->
+web-leaderboard_caption = Classement { VOWEL($family) ->
+        [yes] d'{ $family }
+       *[no] de { $family }
+    } : { $total ->
         [one] { $total } joueur classé
        *[other] { $total } joueurs classés
     }, du meilleur au dernier ; une cote est provisoire avant { $n } parties.
 web-leaderboard_empty = Personne n'a encore de cote en { $family }.
-web-standing_board_loaded = Classement de { $family } : { $total ->
+web-standing_board_loaded = Classement { VOWEL($family) ->
+        [yes] d'{ $family }
+       *[no] de { $family }
+    } : { $total ->
         [0] personne n'est encore classé.
         [one] un joueur classé.
        *[other] { $total } joueurs classés.
@@ -395,23 +401,35 @@ web-col_played = Jouées
 web-col_won = Gagnées
 web-col_lost = Perdues
 web-rating_provisional = { $rating } (provisoire)
-web-view_profile_of = Profil de { $name }
+web-view_profile_of = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }
 web-more_players = Plus de joueurs
 web-bots_fixed = Les robots jouent les parties classées avec une cote fixe : { $list }.
 web-bot_rating = { $level } { $rating }
 web-my_profile = Mon profil
-web-profile_heading = Profil de { $name }
+web-profile_heading = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }
 web-profile_hide = Masquer mon profil
 web-profile_hide_hint = Un profil masqué n'est visible que de vous ; votre nom et votre cote restent dans les classements.
 web-profile_now_hidden = Votre profil est masqué.
 web-profile_now_visible = Votre profil est visible des joueurs connectés.
-web-profile_loaded = Profil de { $name }.
+web-profile_loaded = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }.
 web-profile_rating_sentence = { $family } : { $rating }, rang { $rank }, { $games ->
         [one] une partie.
        *[other] { $games } parties.
     }
 web-profile_no_ratings = { $name } n'a pas encore de cote.
-web-ratings_caption = Cotes de { $name }
+web-ratings_caption = Cotes { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }
 web-history_caption = Historique de la cote, { $family } : la cote après chaque partie classée
 web-last_games_caption = Dernières parties (chacune mène à son enregistrement)
 web-stats_caption = Statistiques par jeu
