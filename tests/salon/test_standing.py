@@ -358,3 +358,27 @@ async def test_two_processes_rate_each_game_once(tmp_path: Path) -> None:
     finally:
         await other.stop()
         await salon.stop()
+
+
+async def test_the_rated_choice_is_shown_and_survives_a_restart(tmp_path: Path) -> None:
+    salon = make_salon(tmp_path / "salon.sqlite3")
+    await salon.start()
+    anna = await account(salon, "Anna")
+    rated = await anna.ok("table.create", game="zilch", preset="zilch5000", seats=2, rated=True)
+    plain = await anna.ok("table.create", game="zilch", seats=2)
+    unrated = await anna.ok("table.create", game="zilch", seats=2, rated=False)
+    assert [r["table"]["rated"] for r in (rated, plain, unrated)] == [True, None, False]
+    await anna.refused("table.create", "invalid", game="zilch", rated="yes")
+    token = anna.token
+    await salon.stop()
+    again = make_salon(tmp_path / "salon.sqlite3")
+    await again.start()
+    try:
+        page = again.lobby_page("en", None, None)
+        assert [t["rated"] for t in page["tables"]] == [True, None, False]
+        gus = await guest(again, "Gus")
+        await gus.refused("table.join", "forbidden", table=rated["table"]["id"])
+        await gus.ok("table.join", table=plain["table"]["id"])
+        await Client(again, "Anna").sign_in("en", token)
+    finally:
+        await again.stop()

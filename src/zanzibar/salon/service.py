@@ -698,7 +698,8 @@ class Salon:
         more = start + limit < len(public)
         return {
             "tables": [
-                self.tables[tid].summary(lang, self._connected, self._name_of) for tid in ids
+                self.standing.mark(self.tables[tid].summary(lang, self._connected, self._name_of))
+                for tid in ids
             ],
             "next": ids[-1] if more and ids else None,
             "total": len(public),
@@ -785,8 +786,8 @@ class Salon:
         return {
             "v": PROTOCOL,
             "type": "table",
-            "table": table.to_json_for(
-                self._user(conn).id, conn.lang, self._connected, self._name_of
+            "table": self.standing.mark(
+                table.to_json_for(self._user(conn).id, conn.lang, self._connected, self._name_of)
             ),
         }
 
@@ -1080,7 +1081,9 @@ class Salon:
         self._ok(
             conn,
             message,
-            table=table.to_json_for(user.id, conn.lang, self._connected, self._name_of),
+            table=self.standing.mark(
+                table.to_json_for(user.id, conn.lang, self._connected, self._name_of)
+            ),
         )
         self._follow(conn, table, 0)
         self._lobby_changed()

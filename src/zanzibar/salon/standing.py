@@ -195,6 +195,12 @@ class Standing:
         if guest and self.table_flags.get(table_id) is True:
             raise SalonError("forbidden", Msg("error-rated-table-guest"))
 
+    def mark(self, table_json: dict[str, Any]) -> dict[str, Any]:
+        """Add ``rated`` (true, false or null: rated when every player has an account)
+        to a table as the protocol sends it."""
+        table_json["rated"] = self.table_flags.get(int(table_json["id"]))
+        return table_json
+
     def rated_of(self, table_id: int) -> bool | None:
         """The ``rated`` choice of an open table (None: by default)."""
         return self.table_flags.get(table_id)

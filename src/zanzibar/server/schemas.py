@@ -109,6 +109,7 @@ _TABLE_SUMMARY_PROPERTIES: JsonSchema = {
     "state": {"enum": ["waiting", "playing", "paused", "finished"]},
     "spectators": {"type": "integer", "minimum": 0},
     "private": {"type": "boolean"},
+    "rated": {"type": ["boolean", "null"]},
 }
 TABLE_SUMMARY: JsonSchema = {
     "type": "object",

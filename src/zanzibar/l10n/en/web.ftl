@@ -426,6 +426,9 @@ web-rated_table = Rated game (counts when every player has an account)
 web-rating_after_up = Your { $family } rating: { $rating }, up { $change }.
 web-rating_after_down = Your { $family } rating: { $rating }, down { $change }.
 web-rating_after_same = Your { $family } rating: { $rating }, unchanged.
+web-table_rated = Rated game (accounts only)
+web-table_unrated = Unrated game
+web-table_rated_accounts = Rated when every player has an account
 web-help_standing =
     The Leaderboards button of the top bar opens this page; Back to the lobby returns.
     Choose a game family: its leaderboard is a table with a caption and column headers, and your own rank is said.

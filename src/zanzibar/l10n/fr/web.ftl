@@ -444,6 +444,9 @@ web-rated_table = Partie classée (compte quand chaque joueur a un compte)
 web-rating_after_up = Votre cote en { $family } : { $rating }, en hausse de { $change }.
 web-rating_after_down = Votre cote en { $family } : { $rating }, en baisse de { $change }.
 web-rating_after_same = Votre cote en { $family } : { $rating }, inchangée.
+web-table_rated = Partie classée (comptes seulement)
+web-table_unrated = Partie non classée
+web-table_rated_accounts = Classée si chaque joueur a un compte
 web-help_standing =
     Le bouton Classements de la barre du haut ouvre cette page ; Retour au salon y ramène.
     Choisissez une famille de jeu : son classement est un tableau avec un titre et des en-têtes de colonnes, et votre rang est annoncé.

@@ -54,6 +54,7 @@ function tableCard(app, table) {
     h("h3", { id: `card-${table.id}` }, t("table_title", { id: table.id, game: title }),
       h("span", { class: "state-tag" }, t(`state_${table.state}`))),
     options ? h("p", { class: "facts" }, options) : null,
+    table.rated !== undefined ? h("p", { class: "facts" }, t(table.rated === true ? "table_rated" : table.rated === false ? "table_unrated" : "table_rated_accounts")) : null,
     h("p", { class: "facts" }, t("players_seated", { n: seats.length - free, max: seats.length }),
       free ? ` · ${t("seats_free", { n: free })}` : "",
       table.spectators ? ` · ${t("col_spectators")}: ${table.spectators}` : ""),
