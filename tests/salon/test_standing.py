@@ -382,3 +382,28 @@ async def test_the_rated_choice_is_shown_and_survives_a_restart(tmp_path: Path) 
         await Client(again, "Anna").sign_in("en", token)
     finally:
         await again.stop()
+
+
+async def test_a_player_sent_away_by_the_host_does_not_lose_for_it(salon: Salon) -> None:
+    anna, bruno = await account(salon, "Anna"), await account(salon, "Bruno")
+    created = await anna.ok("table.create", game="zilch", preset="zilch5000", seats=2)
+    table_id = created["table"]["id"]
+    await bruno.ok("table.join", table=table_id)
+    started = await anna.ok("table.start", table=table_id)
+    await anna.ok("table.kick", table=table_id, user=bruno.user_id)  # a bot plays on for him
+    await play_with_bot_brain(salon, table_id, {0: anna})
+    await salon.settle()
+    await salon.standing.process()
+    row = (
+        await salon.store.read(
+            select(m.game_standings.c.places, m.game_standings.c.left).where(
+                m.game_standings.c.game_id == started["game_id"]
+            )
+        )
+    )[0]
+    outcome = (
+        await salon.store.read(select(m.games.c.outcome).where(m.games.c.id == started["game_id"]))
+    )[0][0]
+    assert row.left == []
+    assert row.places == [1 if seat in outcome["winners"] else 2 for seat in range(2)]
+    assert len(await history_rows(salon)) == 2

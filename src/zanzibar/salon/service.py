@@ -1353,6 +1353,7 @@ class Salon:
                 table.spectators.discard(target)
                 table.stage_system("kicked", name=self._name_of(target))
             else:
+                self.standing.kicked(table.game_id if table.running else None, seat)
                 self._vacate(table, seat, "kicked")
             closing = self._should_close(table)
             await self._store_then_publish(table, snap, self._close_ops(table) if closing else [])

@@ -138,6 +138,8 @@ class Standing:
         self.store = store
         #: The ``rated`` choice of open tables (True, False or None: by default).
         self.table_flags: dict[int, bool | None] = {}
+        #: Seats whose player the host sent away, per running game.
+        self._kicked: dict[int, set[int]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -201,6 +203,16 @@ class Standing:
         table_json["rated"] = self.table_flags.get(int(table_json["id"]))
         return table_json
 
+    def kicked(self, game_id: int | None, seat: int) -> None:
+        """The host sent the player of ``seat`` away during game ``game_id``.
+
+        Unlike a player who leaves, they do not lose the game for it (a host must not
+        be able to sink someone's rating): the bot that plays on decides their place.
+        Kept in memory: after a restart mid-game they count as having left.
+        """
+        if game_id is not None:
+            self._kicked.setdefault(game_id, set()).add(seat)
+
     def rated_of(self, table_id: int) -> bool | None:
         """The ``rated`` choice of an open table (None: by default)."""
         return self.table_flags.get(table_id)
@@ -212,12 +224,13 @@ class Standing:
         which seats ``left``; ``outcome`` is the rules' :class:`Outcome`.
         """
         match = table.match
+        kicked = self._kicked.pop(int(table.game_id), set())
         return self.finish_ops(
             int(table.game_id),
             str(table.rules.name),
             outcome.to_json(),
             match.events if match is not None else [],
-            [i for i, seat in enumerate(table.seats) if seat.left],
+            [i for i, seat in enumerate(table.seats) if seat.left and i not in kicked],
             len(table.seats),
         )
 
@@ -268,6 +281,8 @@ class Standing:
                                 game_id,
                                 attempt,
                             )
+                    else:
+                        raise RuntimeError(f"game {game_id} could not be rated")
                     done += 1
 
     async def _rate_stored(self, game_id: int) -> None:
