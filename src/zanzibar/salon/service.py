@@ -214,8 +214,8 @@ class Salon:
         await self.store.start()
         await self._load_ids()
         await self.accounts.load()
+        await self.standing.start()  # before the tables: their timers start with them
         await self._restore_tables()
-        await self.standing.start()
         self._started = True
         self._spawn(self._janitor(), timer=True, name="salon-janitor")
 
