@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from zanzibar.salon.accounts import User
     from zanzibar.salon.chat import RateLimiter
     from zanzibar.salon.connections import Connection
+    from zanzibar.salon.tables import Table
 
 
 @dataclass
@@ -70,6 +71,24 @@ class Change:
     finished: int | None = None
 
 
+class TableHooks:
+    """What the salon's standing (ratings) asks of table transitions; no-ops here.
+
+    :class:`zanzibar.salon.standing.Standing` overrides them: a table built for a
+    test without a salon rates nothing and refuses nobody.
+    """
+
+    def check_seat(self, table_id: int, guest: bool) -> None:
+        """Refuse (``SalonError``) a new seat this person may not take."""
+
+    def kicked(self, game_id: int | None, seat: int) -> None:
+        """The host sent the player of ``seat`` away (during game ``game_id``, if any)."""
+
+    def finish_ops_of(self, table: Table, outcome: Any) -> list[Op]:
+        """Ops stored with a game's result, read before its seats are reset."""
+        return []
+
+
 @dataclass
 class TableContext:
     """What transitions need from the salon around a table (names, presence, ids, settings).
@@ -84,3 +103,5 @@ class TableContext:
     seed: Callable[[], int]
     chat_limit: RateLimiter
     round_pause: float = 5.0
+    #: Ratings' checks and finishing order (:class:`TableHooks`).
+    standing: TableHooks = field(default_factory=TableHooks)

@@ -219,7 +219,7 @@ def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: i
     if table.clock_seat is not None and match.to_act != table.clock_seat:
         table.clock_seat = None
     if match.is_over:
-        change.ops += finish(table)
+        change.ops += finish(table, ctx)
         change.finished = game_id
         change.table = True
         if should_close(table):
@@ -238,8 +238,9 @@ def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: i
     return change
 
 
-def finish(table: Table) -> list[Op]:
-    """The game is over: stage its result, free the seats of those who left; the result rows."""
+def finish(table: Table, ctx: TableContext) -> list[Op]:
+    """The game is over: stage its result, free the seats of those who left; the result rows
+    (with the finishing order ratings read, taken before the seats are reset)."""
     match = table.match
     assert match is not None and table.game_id is not None
     outcome = table.rules.outcome(match.state)
@@ -256,6 +257,7 @@ def finish(table: Table) -> list[Op]:
             {"outcome": outcome.to_json(), "status": "finished", "finished": time.time()},
         )
     ]
+    ops += ctx.standing.finish_ops_of(table, outcome)
     for seat in range(len(table.seats)):
         result = (
             "draw"

@@ -65,6 +65,7 @@ from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
+from zanzibar.salon.standing import Standing
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import Table
 
@@ -130,6 +131,7 @@ class Salon:
         self.store = Store(db_url, durable=durable)
         self.limits = limits or Limits()
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
+        self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
         self.gate = RateGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
@@ -159,6 +161,7 @@ class Salon:
             lobby_delay,
             rules_for,
             games,
+            mark=self.standing.mark,
         )
         self.mirror = Mirror(
             self.gateway.connected,
@@ -166,6 +169,7 @@ class Salon:
             self.gateway.conns_of,
             self.lobby.changed,
             self.limits.history_page_max,
+            mark=self.standing.mark,
         )
         self.ctx = TableContext(
             name_of=self._name_of,
@@ -174,6 +178,7 @@ class Salon:
             seed=self._seeds,
             chat_limit=self.chat_limit,
             round_pause=round_pause,
+            standing=self.standing,
         )
         self.services = ActorServices(
             ctx=self.ctx,
@@ -182,6 +187,7 @@ class Salon:
             mirror=self.mirror,
             thinker=self.thinker,
             closed=self._table_closed,
+            committed=[self.standing.committed],
         )
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
@@ -218,6 +224,7 @@ class Salon:
         await self.accounts.load()
         await self.mailbox.load()
         await self.friends.load()
+        await self.standing.start()  # before the tables: their timers start with them
         ids = await tablestore.open_table_ids(self.store)
         claimed = [tid for tid in ids if await self.router.claim(tid) is not None]
         if len(claimed) == len(ids):
@@ -249,6 +256,7 @@ class Salon:
         tables = await tablestore.load_open_tables(self.store, self._rules_for, [table_id])
         if not tables:
             return None
+        await self.standing.load_flags([table_id])
         log.info("table %s claimed and loaded (epoch %s)", table_id, tables[0].epoch)
         return self._actor_of(tables[0], time.time())
 
@@ -301,6 +309,7 @@ class Salon:
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
         self.table_address.pop(table.id, None)
+        self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
         self._releases.add(task)
@@ -313,6 +322,7 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        await self.standing.stop()
         if self.ids is not None:
             await self.ids.close()
         self.friends.close()
@@ -322,6 +332,7 @@ class Salon:
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
+        await self.standing.stop()
         await self.store.abandon()
 
     async def _halt(self) -> None:
