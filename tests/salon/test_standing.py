@@ -407,3 +407,30 @@ async def test_a_player_sent_away_by_the_host_does_not_lose_for_it(salon: Salon)
     assert row.left == []
     assert row.places == [1 if seat in outcome["winners"] else 2 for seat in range(2)]
     assert len(await history_rows(salon)) == 2
+
+
+async def test_a_node_that_claims_a_rated_table_later_knows_it_is_rated(tmp_path: Path) -> None:
+    from test_actors import SharedLeases
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
+    board: dict[int, Any] = {}
+    leases_a, leases_b = SharedLeases("a", board), SharedLeases("b", board)
+    node_a = make_salon(url, leases=leases_a, takeover_delay=60)
+    node_b = make_salon(url, leases=leases_b, takeover_delay=60)
+    await node_a.start()
+    await node_b.start()  # before the table exists: its start reads no flag of it
+    try:
+        anna = await account(node_a, "Anna")
+        created = await anna.ok("table.create", game="zilch", seats=2, rated=True)
+        table_id = created["table"]["id"]
+        assert table_id not in node_b.standing.table_flags
+        leases_a.lapse()  # node a hangs: node b claims the table at the next command
+        gus = await guest(node_b, "Gus")
+        await gus.refused("table.join", "forbidden", table=table_id)
+        assert board[table_id].node == "b"
+        assert node_b.standing.rated_of(table_id) is True
+        seated = node_b.tables[table_id].seats
+        assert [s.name for s in seated] == ["Anna", None]  # the guest was not seated
+    finally:
+        await node_a.stop()
+        await node_b.stop()
