@@ -12,8 +12,9 @@ from _salonkit import Client, make_salon
 from sqlalchemy import func, select, update
 
 from zanzibar.cluster.ports import Lease
-from zanzibar.salon import Salon
+from zanzibar.salon import Salon, play
 from zanzibar.salon import models as m
+from zanzibar.salon.changes import Command
 from zanzibar.salon.deadlines import Timing, next_wake, refresh
 from zanzibar.salon.persistence import Fenced, fenced
 from zanzibar.salon.tables import Table
@@ -290,3 +291,42 @@ async def test_a_table_whose_owner_hangs_is_claimed_elsewhere_and_the_old_owner_
         await node_a.stop()
         if node_b is not None:
             await node_b.stop()
+
+
+async def test_a_resent_command_is_applied_once_even_after_a_restart(db_url: str) -> None:
+    first = make_salon(db_url, takeover_delay=60)
+    await first.start()
+    anna, _bob, table_id = await two_humans(first)
+    assert anna.conn is not None and anna.conn.user is not None
+
+    def roll(salon: Salon, request: str) -> Command:
+        message = {"v": 1, "type": "game.action", "id": request, "table": table_id}
+        message["action"] = {"type": "roll"}
+        assert anna.conn is not None
+        return Command("game.action", anna.conn.user, "en", message, anna.conn, cmd_id="n1-7")
+
+    await first.router.call(table_id, play.action, roll(first, "first"))
+    await first.router.call(table_id, play.action, roll(first, "again"))  # the same id resent
+    await first.settle()
+    replies = {m["id"]: m for m in anna.inbox if m.get("id") in ("first", "again")}
+    assert replies["first"]["type"] == replies["again"]["type"] == "ok"
+    assert replies["again"]["log_length"] == replies["first"]["log_length"] == 2
+    held = await stored(first, table_id)
+    assert held["log"] == 2  # one roll and its die, not two
+    await first.crash()
+    second = make_salon(db_url, takeover_delay=60)
+    await second.start()
+    try:
+        anna2 = await Client(second, "Anna").sign_in(token=anna.token)
+        assert anna2.conn is not None and anna2.conn.user is not None
+        message = {"v": 1, "type": "game.action", "id": "after", "table": table_id}
+        message["action"] = {"type": "roll"}
+        resent = Command("game.action", anna2.conn.user, "en", message, anna2.conn, "n1-7")
+        await second.router.call(table_id, play.action, resent)
+        await second.settle()
+        (reply,) = [m for m in anna2.inbox if m.get("id") == "after"]
+        assert reply["type"] == "ok" and reply["log_length"] == 2
+        assert (await stored(second, table_id))["log"] == 2  # still applied once
+        assert len(second.tables[table_id].match.log) == 2  # type: ignore[union-attr]
+    finally:
+        await second.stop()

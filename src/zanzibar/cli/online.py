@@ -555,6 +555,19 @@ def add_online_arguments(parser: argparse.ArgumentParser) -> None:
         "--seats", type=int, default=None, help="seats at a new table (default: you and the bots)"
     )
     group.add_argument("--private", action="store_true", help="a private table (by invitation)")
+    group.add_argument(
+        "--tournaments", action="store_true", help="list the salon's tournaments and stop"
+    )
+    group.add_argument(
+        "--tournament",
+        type=int,
+        default=None,
+        metavar="ID",
+        help="register for tournament ID and play each of its rounds at the table given",
+    )
+    group.add_argument(
+        "--standings", type=int, default=None, metavar="ID", help="say tournament ID's standings"
+    )
 
 
 def _table_id(raw: str) -> Any:
@@ -671,6 +684,10 @@ def play_online(
     )
     client.on_note = say  # kept private messages come right after the welcome
     try:
+        if getattr(args, "tournaments", False) or getattr(args, "standings", None) is not None:
+            return tournament_info(client, args, say)
+        if getattr(args, "tournament", None) is not None:
+            return play_tournament(client, rules, args, say, lines, output)
         if args.table:
             table, seat = join_table(client, _table_id(args.table), args.invite)
             say(_say(lang, "joined", seat=seat + 1, table=table["id"]))
@@ -697,6 +714,84 @@ def play_online(
         return status
     finally:
         client.close()
+
+
+# -- Swiss tournaments ----------------------------------------------------------------------
+
+
+def tournament_info(
+    client: SalonClient, args: argparse.Namespace, say: Callable[[str], None]
+) -> int:
+    """``--tournaments``: one line a tournament; ``--standings ID``: its standings said."""
+    lang = args.lang
+    if getattr(args, "standings", None) is not None:
+        shown = client.request("tournament.show", tournament=args.standings)["tournament"]
+        say(shown["standings_text"] or _say(lang, "tournament-no-standings", name=shown["name"]))
+        return 0
+    listed = client.request("tournament.list")["tournaments"]
+    if not listed:
+        say(_say(lang, "no-tournaments"))
+    for tour in listed:
+        say(
+            _say(
+                lang,
+                "tournament-line",
+                id=str(tour["id"]),
+                name=tour["name"],
+                game=tour["title"],
+                players=tour["players"],
+                most=tour["max_players"],
+                round=tour["round"],
+                rounds=tour["rounds"],
+                state=tour["state"],
+            )
+        )
+    return 0
+
+
+def play_tournament(
+    client: SalonClient,
+    rules: GameRules[Any, Any],
+    args: argparse.Namespace,
+    say: Callable[[str], None],
+    lines: Sequence[str] | None,
+    output: Callable[[str], None] | None,
+) -> int:
+    """``--tournament ID``: register (unless already), then play each round's game at the
+    table the salon gives, saying every tournament sentence, until the tournament ends."""
+    tid = args.tournament
+    shown = client.request("tournament.show", tournament=tid)["tournament"]
+    if shown["game"] != rules.name:
+        raise ZanzibarError(f"tournament {tid} is a game of {shown['game']}, not {rules.name}")
+    mine = any(e.get("user") == client.user.get("id") for e in shown["entrants"])
+    if shown["state"] == "registering" and not mine:
+        client.request("tournament.register", tournament=tid)
+        say(_say(args.lang, "tournament-registered", name=shown["name"]))
+    elif shown["state"] != "running":
+        say(shown["standings_text"] or _say(args.lang, "tournament-closed", name=shown["name"]))
+        return 0
+    status = 0
+    while True:
+        message = client.next_pushed()
+        if (
+            not str(message.get("type", "")).startswith("tournament.")
+            or message.get("tournament") != tid
+        ):
+            continue
+        if message.get("text"):
+            say(str(message["text"]))
+        if message["type"] == "tournament.finished" or message.get("kind") == "cancelled":
+            return status
+        if message["type"] == "tournament.table":
+            table, seat = join_table(client, message["table"])
+            names = _names_of(table, max(len(table.get("seats", [])), seat + 1))
+            driver = OnlineDriver(client, table["id"], rules, seat, names)
+            driver.wait_for_start()
+            status = _run_online_frame(driver, rules, args, lines, output)
+            if not driver.is_over():
+                client.request("table.leave", table=table["id"])
+                say(_say(args.lang, "left"))
+                return status
 
 
 def _run_online_frame(

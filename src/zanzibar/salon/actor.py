@@ -27,8 +27,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import insert
+
 from zanzibar.engine.errors import ZanzibarError
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon import deadlines, play, seating
+from zanzibar.salon import models as m
 from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.errors import SalonError
@@ -55,6 +59,8 @@ class ActorServices:
     thinker: Thinker
     #: Called once the table is closed (and stored as such) or claimed by another process.
     closed: Callable[[Table], None]
+    #: The stored reply of a command id already applied to a table (None: not applied).
+    recall: Callable[[int, str], Awaitable[dict[str, Any] | None]] | None = None
     #: Called after each committed change (a hook: e.g. a finished game's ratings).
     committed: list[Callable[[Table, Change], None]] = field(default_factory=list)
 
@@ -76,6 +82,23 @@ class _BotChose:
     action: Any
 
 
+def applied_op(
+    table: Table, cmd_id: str, reply: dict[str, Any] | None, now: float
+) -> tuple[Any, dict[str, Any]]:
+    """The row saying ``cmd_id`` was applied as the table's next version, with its reply."""
+    return (
+        insert(m.applied_commands),
+        {
+            "table_id": table.id,
+            "cmd_id": cmd_id,
+            "version": table.version + 1,
+            "status": "applied",
+            "reply": dict(reply or {}),
+            "created": now,
+        },
+    )
+
+
 class _Wake:
     """The timer fired: do what is due."""
 
@@ -90,7 +113,10 @@ class TableActor:
         self.processing = False
         self.thinking = False
         self.closed = False
+        #: Replies of the command ids applied here (the database keeps them for a failover).
+        self.applied: dict[str, dict[str, Any]] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self._armed_for: float | None = None
         self._think_task: asyncio.Task[None] | None = None
         self._task = asyncio.create_task(self._run(), name=f"table-{table.id}")
 
@@ -187,8 +213,14 @@ class TableActor:
             done.set_result(None)
 
     async def apply(self, transition: Transition, cmd: Command) -> None:
-        """Transition, commit, publish, reply: one change, forward only."""
+        """Transition, commit, publish, reply: one change, forward only.
+
+        A command id already applied (a resend after a failover) is answered
+        with its stored reply and not applied again.
+        """
         table = self.table
+        if cmd.cmd_id is not None and await self._answered(cmd):
+            return
         snap = Snapshot.of(table)
         try:
             change = transition(table, self.services.ctx, cmd)
@@ -199,6 +231,8 @@ class TableActor:
             return
         started = time.time()
         deadlines.refresh(table, self.services.timing, started)
+        if cmd.cmd_id is not None:
+            change.ops.append(applied_op(table, cmd.cmd_id, change.reply, started))
         try:
             await self.services.commit(table, change)
             deadlines.committed(
@@ -208,9 +242,7 @@ class TableActor:
             log.warning("table %s was claimed by another process; releasing it", table.id)
             self._undo(snap, change)
             self._release()
-            raise SalonError(
-                "internal", "this table is now run by another process; nothing was changed"
-            ) from None
+            raise SalonError("internal", Msg("error-table-moved")) from None
         except Exception:
             log.exception("storing a change of table %s failed; undone", table.id)
             self._undo(snap, change)
@@ -218,6 +250,18 @@ class TableActor:
                 "internal", "the change could not be stored; nothing was changed"
             ) from None
         self._publish(change, cmd)
+
+    async def _answered(self, cmd: Command) -> bool:
+        """Answer a command id already applied from its stored reply; False if it is new."""
+        assert cmd.cmd_id is not None
+        reply = self.applied.get(cmd.cmd_id)
+        if reply is None and self.services.recall is not None:
+            reply = await self.services.recall(self.table.id, cmd.cmd_id)
+        if reply is None:
+            return False
+        if cmd.conn is not None:
+            self.services.mirror.reply(cmd.conn, cmd.message, reply, self.table)
+        return True
 
     def _undo(self, snap: Snapshot, change: Change) -> None:
         snap.restore(self.table)
@@ -236,12 +280,22 @@ class TableActor:
     def _publish(self, change: Change, cmd: Command) -> None:
         table = self.table
         mirror = self.services.mirror
-        mirror.publish(table, table.commit_staged(), change)
-        conn = cmd.conn
-        if conn is not None and change.reply is not None:
-            mirror.reply(conn, cmd.message, change.reply, table)
-            if change.follow is not None and not change.close:
-                mirror.follow(conn, table, change.follow)
+        if cmd.cmd_id is not None:
+            self.applied[cmd.cmd_id] = dict(change.reply or {})
+        items = table.commit_staged()
+        conn = cmd.conn if change.reply is not None else None
+        if conn is not None and change.reply_at == "first":
+            mirror.reply(conn, cmd.message, change.reply or {}, table)
+        mirror.items(table, items)
+        last = change.reply_at == "last"
+        if last:
+            mirror.publish(table, change, last=True)
+        if conn is not None and change.reply_at != "first":
+            mirror.reply(conn, cmd.message, change.reply or {}, table)
+        if conn is not None and change.follow is not None and not change.close:
+            mirror.follow(conn, table, change.follow)
+        if not last:
+            mirror.publish(table, change)
         if change.unfollow is not None:
             mirror.unfollow_user(table.id, change.unfollow)
         for hook in self.services.committed:
@@ -255,14 +309,21 @@ class TableActor:
     # -- time --------------------------------------------------------------------------------
 
     def arm(self) -> None:
-        """Set the one timer for the table's next deadline."""
-        self._disarm()
+        """Set the one timer for the table's next deadline (kept if that did not move)."""
         wake = deadlines.next_wake(self.table, self.services.timing, self.thinking)
-        if wake is None:
+        when = None if wake is None else wake.when
+        if self._timer is not None and when == self._armed_for:
             return
-        delay = max(0.0, wake.when - time.time())
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(delay, self.inbox.put_nowait, _Wake())
+        self._disarm()
+        if when is None:
+            return
+        delay = max(0.0, when - time.time())
+        self._armed_for = when
+        self._timer = asyncio.get_running_loop().call_later(delay, self._ring)
+
+    def _ring(self) -> None:
+        self._timer = None
+        self.inbox.put_nowait(_Wake())
 
     def _disarm(self) -> None:
         if self._timer is not None:
@@ -303,6 +364,17 @@ class TableActor:
         if level is None:
             table.bot_due = None
             return
+        thinker = self.services.thinker
+        if thinker.inline(table.rules.name, level):
+            bot = bot_for(table, seat, level)
+            try:
+                chosen = thinker.choose_now(table.rules.name, level, bot, match.state)
+            except Exception:
+                log.exception("the %s bot of %s failed", level, table.rules.name)
+                chosen = None
+            self.inbox.put_nowait(_BotChose(table.game_id, len(match.log), seat, chosen))
+            self.thinking = True
+            return
         self.thinking = True
         self._think_task = asyncio.create_task(
             self._choose(table.game_id, len(match.log), seat, level),
@@ -332,9 +404,16 @@ class TableActor:
         self.inbox.put_nowait(_BotChose(game_id, log_length, seat, chosen))
 
     async def _bot_chose(self, message: _BotChose) -> None:
-        def move(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
-            return play.bot_move(
-                table, ctx, message.game_id, message.log_length, message.seat, message.action
-            )
+        game_id, log_length, seat = message.game_id, message.log_length, message.seat
 
-        await self._quietly(move, "bot")
+        def move(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+            return play.bot_move(table, ctx, game_id, log_length, seat, message.action)
+
+        def fallback(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+            return play.first_legal(table, ctx, game_id, log_length, seat)
+
+        try:
+            await self.apply(move, Command("bot"))
+        except ZanzibarError as exc:
+            log.error("bot move refused at table %s: %s", self.table.id, exc.message)
+            await self._quietly(fallback, "bot")

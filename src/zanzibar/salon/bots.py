@@ -223,13 +223,22 @@ class Thinker:
         before = self.average.get(key)
         self.average[key] = took if before is None else before + _WEIGHT * (took - before)
 
+    def inline(self, game: str, level: str) -> bool:
+        """Whether this level's next move is made inline (quick, or threads are off)."""
+        average = self.average.get((game, level))
+        return not self.threads or (average is not None and average < INLINE_BOT_SECONDS)
+
+    def choose_now(self, game: str, level: str, bot: Bot[Any, Any], state: Any) -> Any:
+        """The bot's action for ``state``, made here and now (for a level :meth:`inline`)."""
+        self.placed["inline"] += 1
+        return self._timed((game, level), bot, state)
+
     async def choose(self, game: str, level: str, bot: Bot[Any, Any], state: Any) -> Any:
         """The bot's action for ``state``."""
         key = (game, level)
         average = self.average.get(key)
-        if not self.threads or (average is not None and average < INLINE_BOT_SECONDS):
-            self.placed["inline"] += 1
-            return self._timed(key, bot, state)
+        if self.inline(game, level):
+            return self.choose_now(game, level, bot, state)
         recipe = recipe_of(bot) if self.processes and average is not None else None
         if recipe is not None:
             pool = bot_pool()

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from zanzibar.salon.persistence import Op
 
 if TYPE_CHECKING:
+    from zanzibar.engine.rules import Outcome
     from zanzibar.salon.accounts import User
     from zanzibar.salon.chat import RateLimiter
     from zanzibar.salon.connections import Connection
@@ -32,6 +33,9 @@ class Command:
 
     ``conn`` is the connection to answer and, for joins and watches, the one
     that starts following the table (None for the salon's own commands).
+    ``cmd_id``: the router's id of a command that may be resent (forwarded
+    between nodes): its reply is stored with the change, and a repeat of the
+    id is answered from it instead of being applied again.
     """
 
     type: str
@@ -39,6 +43,7 @@ class Command:
     lang: str = "en"
     message: dict[str, Any] = field(default_factory=dict)
     conn: Connection | None = None
+    cmd_id: str | None = None
 
 
 @dataclass
@@ -57,6 +62,10 @@ class Change:
     table is closed once stored. ``undo``: called if storing fails.
     ``finished``: the game that finished and was stored with this change
     (the single place where "a game ended" is known, e.g. for ratings).
+    ``reply_at``: where the ``ok`` goes among what is sent (docs/protocol.md's
+    example): before the items (a chat line), after them (the default: then
+    the table and the view follow), or last (a game action: its events and
+    view come first).
     """
 
     reply: dict[str, Any] | None = None
@@ -69,10 +78,16 @@ class Change:
     close: bool = False
     undo: list[Callable[[], None]] = field(default_factory=list)
     finished: int | None = None
+    reply_at: Literal["first", "after_items", "last"] = "after_items"
+
+
+def no_finish_ops(_table: Table, _outcome: Outcome) -> list[Op]:
+    """Nothing more to store when a game ends (the default of :class:`TableContext`)."""
+    return []
 
 
 class TableHooks:
-    """What the salon's standing (ratings) asks of table transitions; no-ops here.
+    """What the salon's standing (ratings) asks of seating transitions; no-ops here.
 
     :class:`zanzibar.salon.standing.Standing` overrides them: a table built for a
     test without a salon rates nothing and refuses nobody.
@@ -83,10 +98,6 @@ class TableHooks:
 
     def kicked(self, game_id: int | None, seat: int) -> None:
         """The host sent the player of ``seat`` away (during game ``game_id``, if any)."""
-
-    def finish_ops_of(self, table: Table, outcome: Any) -> list[Op]:
-        """Ops stored with a game's result, read before its seats are reset."""
-        return []
 
 
 @dataclass
@@ -103,5 +114,9 @@ class TableContext:
     seed: Callable[[], int]
     chat_limit: RateLimiter
     round_pause: float = 5.0
-    #: Ratings' checks and finishing order (:class:`TableHooks`).
+    #: Ratings' checks of seats and kicks (:class:`TableHooks`); their finishing
+    #: order goes through ``finish_ops``.
     standing: TableHooks = field(default_factory=TableHooks)
+    #: More rows stored with a game's end, in its transaction (a tournament's result);
+    #: called before the seats of those who left are freed.
+    finish_ops: Callable[[Table, Outcome], list[Op]] = no_finish_ops

@@ -50,17 +50,22 @@ class Mirror:
 
     # -- a stored change ------------------------------------------------------------------
 
-    def publish(self, table: Table, items: Sequence[Item], change: Change) -> None:
-        """Send a committed change: its items, then the table and the view if they changed."""
-        self.items(table, items)
-        if change.table and not change.close:
-            self.table(table)
-        elif change.table or change.close:
+    def publish(self, table: Table, change: Change, last: bool = False) -> None:
+        """After a committed change's items: the table and the view, if they changed.
+
+        ``last``: the view before the table (a game action's order).
+        """
+        if change.close:
             self.lobby_changed()
-        if change.views and not change.close:
+            return
+        if change.table and not last:
+            self.table(table)
+        if change.views:
             if change.new_turn:
                 self.announced.pop(table.id, None)
             self.views(table)
+        if change.table and last:
+            self.table(table)
 
     def items(self, table: Table, items: Sequence[Item]) -> None:
         """Send new history items to every connection following the table."""

@@ -273,3 +273,63 @@ profile_settings = Table(
     #: A hidden profile answers 404 to everyone but its owner.
     Column("hidden", Boolean, nullable=False),
 )
+# -- Swiss tournaments (salon/tournaments.py) -----------------------------------------------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(64), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("preset", String(64), nullable=True),
+    Column("options", JSON, nullable=False),
+    #: Seats at each table (2 for chess; 2 or more for the dice games).
+    Column("seats", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("max_players", Integer, nullable=False),
+    #: Epoch seconds of the start, or null to start when full.
+    Column("starts_at", Float, nullable=True),
+    #: Bot level that fills empty seats (dice tables) and plays for absent players.
+    Column("bot_level", String(32), nullable=False),
+    Column("host_id", Integer, ForeignKey("users.id"), nullable=False),
+    #: registering, running, finished or cancelled
+    Column("state", String(16), nullable=False),
+    #: The round being played (0 before the first).
+    Column("round", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("finished", Float, nullable=True),
+    #: Why it ended early (no pairing left), or null.
+    Column("note", String(64), nullable=True),
+)
+
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    #: The entrant's number in the tournament (registration order; ids, not seeds).
+    Column("entrant", Integer, primary_key=True, autoincrement=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("name", String(64), nullable=False),
+    #: A bot entrant's level, or null for a person.
+    Column("bot", String(32), nullable=True),
+    #: Pairing number, given at the start (registration order), null before.
+    Column("seed", Integer, nullable=True),
+    Column("registered", Float, nullable=False),
+)
+Index("ix_tournament_players_user", tournament_players.c.user_id)
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    #: Board number from 1; 0 is the bye.
+    Column("board", Integer, primary_key=True, autoincrement=False),
+    Column("table_id", Integer, nullable=True),
+    Column("game_id", Integer, nullable=True),
+    #: Entrant numbers in seat order, null for a seat given to a bot.
+    Column("seats", JSON, nullable=False),
+    #: {entrant: points} once the game is over (the bye's at once), else null.
+    Column("result", JSON, nullable=True),
+)
+Index("ix_tournament_games_table", tournament_games.c.table_id)

@@ -142,27 +142,27 @@ def action(table: Table, ctx: TableContext, cmd: Command) -> Change:
 
 
 def apply(table: Table, ctx: TableContext, seat: int, chosen: Any) -> Change:
-    """Play ``chosen`` for ``seat``; a refused action leaves the game exactly as it was."""
+    """Play ``chosen`` for ``seat``.
+
+    A refused action raises; the actor then puts the table and its game
+    back from the snapshot it took before the transition (state, log,
+    events and dice).
+    """
     match = table.match
     assert match is not None
     log_start, events_start = len(match.log), len(match.events)
     was_state = table.state
-    rng_state, state = match.rng.getstate(), match.state
     try:
         match.act(seat, chosen)
         change = after_moves(table, ctx, log_start, events_start)
-    except Exception as exc:
-        match.state = state
-        del match.log[log_start:]
-        del match.events[events_start:]
-        match.rng.setstate(rng_state)
-        table.drop_staged()
-        if isinstance(exc, ZanzibarError):
-            raise
+    except ZanzibarError:
+        raise
+    except Exception:
         log.exception("game %s failed on an action", table.rules.name)
         raise SalonError("illegal_action", "that action could not be applied") from None
     change.views = True
     change.table = change.table or table.state != was_state
+    change.reply_at = "last"  # its events and the view, then the table, then the ok
     return change
 
 
@@ -173,27 +173,38 @@ def bot_move(
 
     A bot thinks outside the actor, so the game may have moved on meanwhile
     (the player came back, the host stopped the game). An action the game
-    refuses is replaced by its first legal one, so a broken bot cannot stall
-    the table.
+    refuses raises: the actor then plays :func:`first_legal` instead, so a
+    broken bot cannot stall the table.
     """
+    if not bot_due(table, game_id, log_length, seat):
+        return None
+    return apply(table, ctx, seat, chosen)
+
+
+def first_legal(
+    table: Table, ctx: TableContext, game_id: int, log_length: int, seat: int
+) -> Change | None:
+    """The game's first legal action for a bot whose own choice was refused."""
+    if not bot_due(table, game_id, log_length, seat):
+        return None
+    assert table.match is not None
+    legal = table.rules.legal_actions(table.match.state)
+    if not legal:
+        return None
+    return apply(table, ctx, seat, legal[0])
+
+
+def bot_due(table: Table, game_id: int, log_length: int, seat: int) -> bool:
+    """The game still waits for the bot of ``seat`` at this point of the log."""
     match = table.match
-    if (
+    return not (
         match is None
         or table.game_id != game_id
         or table.state != "playing"
         or len(match.log) != log_length
         or match.to_act != seat
         or table.bot_level(seat) is None
-    ):
-        return None
-    try:
-        return apply(table, ctx, seat, chosen)
-    except ZanzibarError as exc:
-        log.error("bot move refused at table %s: %s", table.id, exc.message)
-        legal = table.rules.legal_actions(match.state)
-        if not legal or legal[0] == chosen:
-            return None
-        return apply(table, ctx, seat, legal[0])
+    )
 
 
 def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: int) -> Change:
@@ -219,7 +230,8 @@ def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: i
     if table.clock_seat is not None and match.to_act != table.clock_seat:
         table.clock_seat = None
     if match.is_over:
-        change.ops += finish(table, ctx)
+        extra = ctx.finish_ops(table, table.rules.outcome(match.state))  # before finish()
+        change.ops += finish(table) + extra
         change.finished = game_id
         change.table = True
         if should_close(table):
@@ -238,9 +250,8 @@ def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: i
     return change
 
 
-def finish(table: Table, ctx: TableContext) -> list[Op]:
-    """The game is over: stage its result, free the seats of those who left; the result rows
-    (with the finishing order ratings read, taken before the seats are reset)."""
+def finish(table: Table) -> list[Op]:
+    """The game is over: stage its result, free the seats of those who left; the result rows."""
     match = table.match
     assert match is not None and table.game_id is not None
     outcome = table.rules.outcome(match.state)
@@ -257,7 +268,6 @@ def finish(table: Table, ctx: TableContext) -> list[Op]:
             {"outcome": outcome.to_json(), "status": "finished", "finished": time.time()},
         )
     ]
-    ops += ctx.standing.finish_ops_of(table, outcome)
     for seat in range(len(table.seats)):
         result = (
             "draw"

@@ -18,6 +18,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 
 from zanzibar.cluster.ports import Lease, Leases, Link
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor, Transition
 from zanzibar.salon.changes import Command
 from zanzibar.salon.errors import SalonError
@@ -82,7 +83,7 @@ class Router:
         if actor is not None and not actor.closed:
             return actor
         if table_id is None:
-            raise SalonError("not_found", "there is no such table")
+            raise SalonError("not_found", Msg("error-no-such-table"))
         lease = await self.leases.owner(table_id)
         if lease is None or lease.node == self.node:
             actor = await self._claim_and_load(table_id)
@@ -90,9 +91,7 @@ class Router:
                 raise SalonError("not_found", f"there is no table {table_id}")
             return actor
         raise SalonError(
-            "internal",
-            f"table {table_id} is run by node {lease.node}, which this node cannot reach;"
-            " nothing was changed",
+            "internal", Msg("error-table-elsewhere", table=str(table_id), node=lease.node)
         )
 
     async def _claim_and_load(self, table_id: int) -> TableActor | None:

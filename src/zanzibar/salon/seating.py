@@ -149,7 +149,8 @@ def create(
     )
     table.seats[0] = Seat(user.id, user.name)
     table.stage_system("joined", name=user.name, seat=1)
-    return table, Change(reply={"table": True}, table=True, follow=0)
+    # the creator follows it (and gets the table then); the lobby hears of it from the salon
+    return table, Change(reply={"table": True}, follow=0)
 
 
 # -- people ----------------------------------------------------------------------------
@@ -470,6 +471,7 @@ def chat(table: Table, ctx: TableContext, cmd: Command) -> Change:
     return Change(
         reply={"table": table.id, "seq": item.seq},
         undo=[lambda: ctx.chat_limit.forget_last(user.id)],
+        reply_at="first",
     )
 
 

@@ -38,13 +38,13 @@ from typing import Any
 
 from sqlalchemy import select
 
-from zanzibar.cluster.local import LocalLeases
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
 from zanzibar.engine.events import Event
 from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon import deadlines, seating, tablestore
 from zanzibar.salon import models as m
 from zanzibar.salon.accounts import AccountBook, Session, User
@@ -68,6 +68,7 @@ from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import Table
+from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,9 @@ class Salon:
         # One node alone loads every open table at start: a table it does not run does
         # not exist, and an unknown id costs no database write. Among several nodes, a
         # table nobody runs (its owner died) is claimed by the first node asked for it.
+        # imported here: zanzibar.cluster.local imports the salon's chat limits
+        from zanzibar.cluster.local import LocalLeases
+
         self.router = Router(
             leases or LocalLeases(), link, None if leases is None else self._load_claimed
         )
@@ -171,6 +175,8 @@ class Salon:
             self.limits.history_page_max,
             mark=self.standing.mark,
         )
+        #: Swiss tournaments (issue 14): their messages, a game's result, the runner.
+        self.tournaments = Tournaments(self)
         self.ctx = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
@@ -179,6 +185,10 @@ class Salon:
             chat_limit=self.chat_limit,
             round_pause=round_pause,
             standing=self.standing,
+            finish_ops=lambda table, outcome: (
+                self.standing.finish_ops_of(table, outcome)
+                + self.tournaments.finish_ops(table, outcome)
+            ),
         )
         self.services = ActorServices(
             ctx=self.ctx,
@@ -188,7 +198,9 @@ class Salon:
             thinker=self.thinker,
             closed=self._table_closed,
             committed=[self.standing.committed],
+            recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
+        self.services.committed.append(self.tournaments.committed)
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
             self.store, self.limits, lambda: self.next_id("private"), self.online
@@ -203,6 +215,7 @@ class Salon:
             grace=takeover_delay,
         )
         self.gateway.add_handlers(friend_handlers(self))
+        self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
         self._started = False
@@ -225,6 +238,7 @@ class Salon:
         await self.mailbox.load()
         await self.friends.load()
         await self.standing.start()  # before the tables: their timers start with them
+        await self.tournaments.load()  # before the tables: their boards are known
         ids = await tablestore.open_table_ids(self.store)
         claimed = [tid for tid in ids if await self.router.claim(tid) is not None]
         if len(claimed) == len(ids):
@@ -239,6 +253,7 @@ class Salon:
         for table_id in set(claimed) - {t.id for t in loaded}:
             await self.router.release(table_id)
         self._started = True
+        self.tournaments.resume()
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
 
@@ -263,9 +278,16 @@ class Salon:
     async def _janitor(self) -> None:
         """Close tables left idle: no game running, nobody watching, no seated person online."""
         idle_since: dict[int, float] = {}
+        pruned = time.monotonic()
         while True:
             await asyncio.sleep(min(60.0, max(self.idle_close / 4, 0.01)))
             now = time.monotonic()
+            if now - pruned >= 60.0:
+                pruned = now
+                try:
+                    await tablestore.prune_applied(self.store, time.time())
+                except Exception:
+                    log.exception("pruning applied commands failed")
             for actor in list(self.router.actors.values()):
                 table = actor.table
                 busy = (
@@ -284,7 +306,7 @@ class Salon:
     async def open_table(self, table: Table, change: Change, cmd: Command) -> None:
         """Run a new table here; its creation is stored (or refused) as its first change."""
         if await self.router.claim(table.id) is None:
-            raise SalonError("internal", "the new table could not be claimed; nothing was changed")
+            raise SalonError("internal", Msg("error-table-not-claimed"))
         actor = TableActor(table, self.services)
         self.router.run(actor)
         try:
@@ -293,6 +315,7 @@ class Salon:
             await actor.stop()
             await self.router.release(table.id)
             raise
+        self.lobby.changed()
 
     def online(self, user_id: int) -> bool:
         """Is this user connected? The one presence read of friends and kept messages,
@@ -337,6 +360,7 @@ class Salon:
 
     async def _halt(self) -> None:
         self.lobby.stopping = True
+        self.tournaments.stop()
         tasks = [t for t in (self._janitor_task, self.lobby.task) if t is not None]
         for task in tasks:
             task.cancel()

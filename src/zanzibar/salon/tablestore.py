@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Text, cast, insert, select, update
+from sqlalchemy import Text, bindparam, cast, delete, insert, select, update
 
 from zanzibar.engine.errors import CorruptDataError
 from zanzibar.engine.match import Match
@@ -29,8 +29,21 @@ from zanzibar.salon.tables import GameInfo, Table
 log = logging.getLogger(__name__)
 
 
-def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict[str, Any]]:
-    """The statements storing ``change``, and the table's stored columns after it.
+#: The fenced write of a table: its changed columns and ``version = v + 1`` are the
+#: parameters (built once: building a statement per commit cost more than running it).
+FENCE = fenced(
+    update(m.tables).where(
+        (m.tables.c.id == bindparam("fence_id"))
+        & (m.tables.c.epoch == bindparam("fence_epoch"))
+        & (m.tables.c.version == bindparam("fence_version"))
+    )
+)
+INSERT_TABLE = insert(m.tables)
+INSERT_HISTORY = insert(m.history)
+
+
+def change_ops(table: Table, change: Change, now: float, row: dict[str, Any]) -> list[Op]:
+    """The statements storing ``change`` (``row``: the table's stored columns after it).
 
     The first change of a table inserts its row (version 1); every later one
     goes through the fence: ``UPDATE tables SET version = v + 1, <changed
@@ -39,11 +52,10 @@ def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict
     change) if another process claimed the table since.
     """
     ops: list[Op] = []
-    row = {**table.row(), **table.deadline_row()}
     if not table.stored_row:
         ops.append(
             (
-                insert(m.tables),
+                INSERT_TABLE,
                 {
                     **row,
                     "id": table.id,
@@ -58,16 +70,14 @@ def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict
         stored = table.stored_row
         values = {k: v for k, v in row.items() if stored.get(k) != v}
         values["version"] = table.version + 1
-        fence = update(m.tables).where(
-            (m.tables.c.id == table.id)
-            & (m.tables.c.epoch == table.epoch)
-            & (m.tables.c.version == table.version)
-        )
-        ops.append((fenced(fence), values))
+        values["fence_id"] = table.id
+        values["fence_epoch"] = table.epoch
+        values["fence_version"] = table.version
+        ops.append((FENCE, values))
     if table.staged:
         ops.append(
             (
-                insert(m.history),
+                INSERT_HISTORY,
                 [
                     {
                         "table_id": table.id,
@@ -81,15 +91,12 @@ def change_ops(table: Table, change: Change, now: float) -> tuple[list[Op], dict
             )
         )
     ops += change.ops
-    return ops, row
+    return ops
 
 
-def touches(table: Table, change: Change) -> bool:
-    """Whether the change stores anything (a question answered, say, does not)."""
-    if change.ops or table.staged or not table.stored_row:
-        return True
-    row = table.stored_row
-    return row != {**table.row(), **table.deadline_row()}
+def stored_columns(table: Table) -> dict[str, Any]:
+    """The table's columns as stored (row and deadlines)."""
+    return {**table.row(), **table.deadline_row()}
 
 
 async def commit(store: Store, table: Table, change: Change) -> None:
@@ -98,12 +105,40 @@ async def commit(store: Store, table: Table, change: Change) -> None:
     Raises :class:`~zanzibar.salon.persistence.Fenced` if the table was
     claimed by another process: nothing of the change is stored.
     """
-    if not touches(table, change):
-        return
-    ops, row = change_ops(table, change, time.time())
-    await store.write(ops)
+    row = stored_columns(table)
+    if not (change.ops or table.staged or not table.stored_row or row != table.stored_row):
+        return  # a question answered, say: nothing to store
+    await store.write(change_ops(table, change, time.time(), row))
     table.version += 1
     table.stored_row = row
+
+
+#: Seconds a forwarded command's reply is kept (a resend comes within seconds).
+APPLIED_KEPT = 3600.0
+
+
+async def recall(store: Store, table_id: int, cmd_id: str) -> dict[str, Any] | None:
+    """The stored reply of a command id applied to the table, or None if it never was."""
+    rows = await store.read(
+        select(m.applied_commands.c.reply).where(
+            (m.applied_commands.c.table_id == table_id)
+            & (m.applied_commands.c.cmd_id == cmd_id)
+            & (m.applied_commands.c.status == "applied")
+        )
+    )
+    return dict(rows[0].reply or {}) if rows else None
+
+
+async def prune_applied(store: Store, now: float) -> None:
+    """Forget the replies of commands older than :data:`APPLIED_KEPT`."""
+    await store.write(
+        [
+            (
+                delete(m.applied_commands).where(m.applied_commands.c.created < now - APPLIED_KEPT),
+                None,
+            )
+        ]
+    )
 
 
 async def claim_all(store: Store) -> None:
@@ -256,7 +291,7 @@ async def load_table(
         )
     if row.game_id is not None:
         table.match = await load_match(store, rules, row.game_id)
-    table.stored_row = {**table.row(), **table.deadline_row()}
+    table.stored_row = stored_columns(table)
     return table
 
 

@@ -390,6 +390,27 @@ async def game_record(request: Request) -> Response:
     return JSONResponse(to_jsonable(record))
 
 
+async def list_tournaments(request: Request) -> Response:
+    """The newest Swiss tournaments, with their state and number of players."""
+    tournaments = getattr(_salon(request), "tournaments", None)
+    found = await tournaments.list_json(_lang(request)) if tournaments is not None else []
+    return JSONResponse({"tournaments": to_jsonable(found)})
+
+
+async def show_tournament(request: Request) -> Response:
+    """One tournament: players, rounds with their boards and results, standings."""
+    raw = request.path_params["tournament_id"]
+    tournaments = getattr(_salon(request), "tournaments", None)
+    found = None
+    if raw.isdigit() and len(raw) <= 15 and tournaments is not None:
+        found = await tournaments.show_json(int(raw), _lang(request))
+    if found is None:
+        return error_response(
+            "not_found", Msg("error-there-no-tournament", id=raw[:20]), lang=_lang(request)
+        )
+    return JSONResponse(to_jsonable(found))
+
+
 async def user_stats(request: Request) -> Response:
     """Games played, won and lost by one player, per game."""
     name = request.path_params["name"]
@@ -817,6 +838,8 @@ def create_app(
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/games/{game_id}", game_record, methods=["GET"]),
         Route("/api/users/{name}/stats", user_stats, methods=["GET"]),
+        Route("/api/tournaments", list_tournaments, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id}", show_tournament, methods=["GET"]),
         Route("/api/openapi.json", openapi_schema, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
         Route("/api/l10n/{lang}.json", l10n_messages, methods=["GET"]),

@@ -423,6 +423,94 @@ PATHS.update(STANDING_PATHS)
 COMPONENTS.update(STANDING_COMPONENTS)
 
 
+_TOURNAMENT: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "name", "game", "rounds", "round", "state", "players"],
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "seats": {"type": "integer", "description": "Seats at each table"},
+        "rounds": {"type": "integer"},
+        "round": {"type": "integer", "description": "The round being played (0 before)"},
+        "max_players": {"type": "integer"},
+        "players": {"type": "integer"},
+        "starts_at": {"type": ["number", "null"], "description": "Epoch seconds, or null"},
+        "state": {"enum": ["registering", "running", "finished", "cancelled"]},
+        "host": {"type": "string"},
+        "note": {"type": ["string", "null"]},
+    },
+}
+_STANDING: dict[str, Any] = {
+    "type": "object",
+    "required": ["rank", "entrant", "name", "points", "buchholz"],
+    "properties": {
+        "rank": {"type": "integer"},
+        "entrant": {"type": "integer"},
+        "name": {"type": "string"},
+        "seed": {"type": "integer"},
+        "points": {"type": "number"},
+        "buchholz": {"type": "number"},
+        "buchholz_cut1": {"type": "number"},
+        "sonneborn_berger": {"type": "number"},
+        "games": {"type": "integer"},
+        "wins": {"type": "integer"},
+        "byes": {"type": "integer"},
+    },
+}
+PATHS["/api/tournaments"] = {
+    "get": {
+        "summary": "The newest Swiss tournaments",
+        "parameters": [_LANG_PARAMETER],
+        "responses": {
+            "200": _json(
+                {
+                    "type": "object",
+                    "required": ["tournaments"],
+                    "properties": {"tournaments": {"type": "array", "items": _TOURNAMENT}},
+                },
+                "The tournaments, newest first",
+            )
+        },
+    }
+}
+PATHS["/api/tournaments/{tournament_id}"] = {
+    "get": {
+        "summary": "A Swiss tournament with its entrants, rounds, results and standings",
+        "description": (
+            "Standings order: points, Buchholz (sum of the opponents' points), Buchholz "
+            "cut-1, Sonneborn-Berger, then seed. A bye scores one point and adds no opponent."
+        ),
+        "parameters": [
+            _LANG_PARAMETER,
+            {
+                "name": "tournament_id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "integer", "minimum": 1},
+            },
+        ],
+        "responses": {
+            "200": _json(
+                {
+                    **_TOURNAMENT,
+                    "properties": {
+                        **_TOURNAMENT["properties"],
+                        "standings": {"type": "array", "items": _STANDING},
+                        "standings_text": {"type": "string"},
+                        "entrants": {"type": "array"},
+                        "rounds_played": {"type": "array"},
+                    },
+                },
+                "The tournament",
+            ),
+            "404": _REFUSED,
+        },
+    }
+}
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI document (a fresh copy each time)."""
     return copy.deepcopy(

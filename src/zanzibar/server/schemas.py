@@ -276,6 +276,45 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
     ),
 }
 
+# Swiss tournaments (salon/tournaments.py): their requests, kept together.
+_TOURNAMENT_ID: JsonSchema = {"type": "integer", "minimum": 1, "maximum": 2**53}
+CLIENT_SCHEMAS.update(
+    {
+        "tournament.create": _message(
+            "tournament.create",
+            {
+                "game": {"type": "string", "minLength": 1, "maxLength": 32},
+                "rounds": {"type": "integer", "minimum": 1, "maximum": 20},
+            },
+            {
+                "name": {"type": "string", "maxLength": 64},
+                "preset": {"type": ["string", "null"], "maxLength": 64},
+                "options": _OPTIONS,
+                "seats": {"type": "integer", "minimum": 2, "maximum": 16},
+                "max_players": {"type": "integer", "minimum": 2, "maximum": 128},
+                "start_in": {"type": "integer", "minimum": 0, "maximum": 7 * 24 * 3600},
+                "bot_level": {"type": "string", "maxLength": 32},
+            },
+        ),
+        **{
+            kind: _message(kind, {"tournament": _TOURNAMENT_ID})
+            for kind in (
+                "tournament.register",
+                "tournament.unregister",
+                "tournament.start",
+                "tournament.cancel",
+                "tournament.show",
+            )
+        },
+        "tournament.add_bot": _message(
+            "tournament.add_bot",
+            {"tournament": _TOURNAMENT_ID},
+            {"level": {"type": "string", "maxLength": 32}},
+        ),
+        "tournament.list": _message("tournament.list"),
+    }
+)
+
 # -- server -> client ------------------------------------------------------------------
 
 _ITEM_BASE = {"table": {"anyOf": [_TABLE_ID, {"type": "null"}]}, "seq": _SEQ}
@@ -358,6 +397,26 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
         closed=False,
     ),
 }
+
+_TOURNAMENT_EVENT = {"tournament": _TOURNAMENT_ID, "text": {"type": "string"}}
+SERVER_SCHEMAS.update(
+    {
+        "tournament.event": _message(
+            "tournament.event", {**_TOURNAMENT_EVENT, "kind": {"type": "string"}}, closed=False
+        ),
+        "tournament.table": _message(
+            "tournament.table",
+            {**_TOURNAMENT_EVENT, "table": _TABLE_ID, "seat": _SEAT, "round": _SEQ},
+            closed=False,
+        ),
+        "tournament.standings": _message(
+            "tournament.standings",
+            {**_TOURNAMENT_EVENT, "round": _SEQ, "standings": {"type": "array"}},
+            closed=False,
+        ),
+        "tournament.finished": _message("tournament.finished", _TOURNAMENT_EVENT, closed=False),
+    }
+)
 
 _CLIENT_VALIDATORS = {name: Draft202012Validator(schema) for name, schema in CLIENT_SCHEMAS.items()}
 _SERVER_VALIDATORS = {name: Draft202012Validator(schema) for name, schema in SERVER_SCHEMAS.items()}

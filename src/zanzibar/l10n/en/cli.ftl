@@ -294,3 +294,14 @@ cli-standing-profile-game = Game { $id } ({ $game }): { $result ->
        *[other] rating { $change }
     }. Replay: zanzibar replay { $id }
 cli-standing-profile-stats = { $game }: { $played } played, { $won } won, { $lost } lost.
+# Swiss tournaments in online play (cli/online.py).
+cli-online-no-tournaments = No tournament at this salon yet.
+cli-online-tournament-line = Tournament { $id }: { $name }, { $game }, { $players } of { $most } players, round { $round } of { $rounds }, { $state ->
+    [registering] registration open: zanzibar play GAME --server URL --tournament { $id }
+    [running] being played
+    [finished] finished
+   *[other] cancelled
+}.
+cli-online-tournament-registered = You are registered for { $name }; your table will be given at each round.
+cli-online-tournament-closed = Registration for { $name } is closed.
+cli-online-tournament-no-standings = No round of { $name } has been played yet.

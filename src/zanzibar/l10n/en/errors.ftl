@@ -267,3 +267,23 @@ error-profile-sign-in = sign in to see players' profiles
 error-profile-guest = a guest has no profile; create an account
 error-hidden-flag = send {"{"}"hidden": true{"}"} or {"{"}"hidden": false{"}"}
 error-cli-standing-unreachable = the salon did not answer about ratings: { $why }
+
+# the table actors (salon/actor.py, salon/router.py)
+error-table-moved = this table is now run by another process; nothing was changed
+error-no-such-table = there is no such table
+error-table-elsewhere = table { $table } is run by node { $node }, which this node cannot reach; nothing was changed
+error-table-not-claimed = the new table could not be claimed; nothing was changed
+# Swiss tournaments' refusals (salon/tournaments.py).
+error-there-no-tournament = there is no tournament { $id }
+error-tournament-rounds-range = a tournament has 1 to { $most } rounds
+error-tournament-players-range = a tournament takes 2 to { $most } players
+error-tournament-rematch = with that many rounds some players would meet twice
+error-tournament-within-week = a tournament starts within a week
+error-tournament-name-text = the name is text
+error-tournament-host-quota = you already host { $most } open tournaments, the most allowed
+error-tournament-closed = registration is closed: the tournament has started
+error-tournament-already = you are already registered
+error-tournament-full = the tournament is full
+error-tournament-not-registered = you are not registered
+error-tournament-two = a tournament needs at least two players
+error-tournament-other-game = tournament { $id } is a game of { $game }, not { $name }

@@ -55,3 +55,6 @@ salon-option-change = { $option }: { $value }
 salon-option-preset = the rule set “{ $preset }”
 salon-option-yes = yes
 salon-option-no = no
+
+# Swiss tournaments (salon/tournaments.py).
+salon-tournament_table = Table of the tournament { $tournament }, round { $round }.

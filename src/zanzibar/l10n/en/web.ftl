@@ -457,3 +457,38 @@ web-help_standing =
     A rating is provisional before 10 rated games. Bots play rated games with a fixed rating.
     A player's name opens their profile: ratings, rating history, last games and statistics.
     Hide my profile: others no longer see it.
+
+# Swiss tournaments (static/js/tournaments.js).
+web-tournaments_heading = Tournaments
+web-tournament_none = No tournament yet.
+web-tournament_facts = { $game }, { $players } of { $max } players, round { $round } of { $rounds }
+web-tournament_state_registering = registration open
+web-tournament_state_running = being played
+web-tournament_state_finished = finished
+web-tournament_state_cancelled = cancelled
+web-tournament_register = Register
+web-tournament_register_named = Register for { $name }
+web-tournament_registered = You are registered for { $name }.
+web-tournament_unregister = Unregister
+web-tournament_unregister_named = Unregister from { $name }
+web-tournament_unregistered = You are no longer registered for { $name }.
+web-tournament_standings = Standings
+web-tournament_standings_named = Standings of { $name }
+web-tournament_standings_of = Standings of { $name }
+web-tournament_standings_caption = { $name }: standings after round { $round } of { $rounds }
+web-tournament_no_standings = No round has been played yet.
+web-tournament_col_rank = Rank
+web-tournament_col_player = Player
+web-tournament_col_points = Points
+web-tournament_col_buchholz = Buchholz
+web-tournament_col_buchholz_cut1 = Buchholz cut 1
+web-tournament_col_sb = Sonneborn-Berger
+web-tournament_start = Start now
+web-tournament_create = Create a tournament
+web-tournament_created = The tournament { $name } is open for registration.
+web-tournament_name = Name
+web-tournament_game = Game
+web-tournament_rounds = Rounds
+web-tournament_max = Most players (it starts when full)
+web-tournament_seats = Seats at each table
+web-tournament_go = Go to your table { $table } (round { $round })

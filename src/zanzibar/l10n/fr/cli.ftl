@@ -315,3 +315,14 @@ cli-standing-profile-stats = { $game } : { $played ->
         [one] { $lost } perdue
        *[other] { $lost } perdues
     }.
+# Tournois suisses en jeu en ligne (cli/online.py).
+cli-online-no-tournaments = Aucun tournoi dans ce salon pour l’instant.
+cli-online-tournament-line = Tournoi { $id }{"\u00a0"}: { $name }, { $game }, { $players } sur { $most } joueurs, ronde { $round } sur { $rounds }, { $state ->
+    [registering] inscriptions ouvertes{"\u00a0"}: zanzibar play JEU --server URL --tournament { $id }
+    [running] en cours
+    [finished] fini
+   *[other] annulé
+}.
+cli-online-tournament-registered = Vous êtes inscrit à { $name }{"\u00a0"}; votre table vous sera donnée à chaque ronde.
+cli-online-tournament-closed = Les inscriptions à { $name } sont closes.
+cli-online-tournament-no-standings = Aucune ronde du tournoi { $name } n’a encore été jouée.

@@ -271,3 +271,23 @@ error-profile-sign-in = connectez-vous pour voir les profils des joueurs
 error-profile-guest = un invité n'a pas de profil ; créez un compte
 error-hidden-flag = envoyez {"{"}"hidden": true{"}"} ou {"{"}"hidden": false{"}"}
 error-cli-standing-unreachable = le salon n'a pas répondu au sujet des cotes : { $why }
+
+# the table actors (salon/actor.py, salon/router.py)
+error-table-moved = cette table est désormais tenue par un autre processus ; rien n'a été changé
+error-no-such-table = cette table n'existe pas
+error-table-elsewhere = la table { $table } est tenue par le nœud { $node }, que ce nœud ne peut pas joindre ; rien n'a été changé
+error-table-not-claimed = la nouvelle table n'a pas pu être prise en charge ; rien n'a été changé
+# Refus des tournois suisses (salon/tournaments.py).
+error-there-no-tournament = il n’y a pas de tournoi { $id }
+error-tournament-rounds-range = un tournoi a de 1 à { $most } rondes
+error-tournament-players-range = un tournoi accueille de 2 à { $most } joueurs
+error-tournament-rematch = avec autant de rondes, des joueurs se rencontreraient deux fois
+error-tournament-within-week = un tournoi commence dans la semaine
+error-tournament-name-text = le nom est un texte
+error-tournament-host-quota = vous organisez déjà { $most } tournois ouverts, le maximum permis
+error-tournament-closed = les inscriptions sont closes : le tournoi a commencé
+error-tournament-already = vous êtes déjà inscrit
+error-tournament-full = le tournoi est complet
+error-tournament-not-registered = vous n’êtes pas inscrit
+error-tournament-two = un tournoi demande au moins deux joueurs
+error-tournament-other-game = le tournoi { $id } se joue à { $game }, pas à { $name }

@@ -58,3 +58,6 @@ salon-option-change = { $option } : { $value }
 salon-option-preset = le jeu de règles « { $preset } »
 salon-option-yes = oui
 salon-option-no = non
+
+# Tournois suisses (salon/tournaments.py).
+salon-tournament_table = Table du tournoi { $tournament }, ronde { $round }.

@@ -475,3 +475,38 @@ web-help_standing =
     Une cote est provisoire avant 10 parties classées. Les robots jouent les parties classées avec une cote fixe.
     Le nom d'un joueur ouvre son profil : cotes, historique de la cote, dernières parties et statistiques.
     Masquer mon profil : les autres ne le voient plus.
+
+# Tournois suisses (static/js/tournaments.js).
+web-tournaments_heading = Tournois
+web-tournament_none = Aucun tournoi pour l’instant.
+web-tournament_facts = { $game }, { $players } sur { $max } joueurs, ronde { $round } sur { $rounds }
+web-tournament_state_registering = inscriptions ouvertes
+web-tournament_state_running = en cours
+web-tournament_state_finished = fini
+web-tournament_state_cancelled = annulé
+web-tournament_register = S’inscrire
+web-tournament_register_named = S’inscrire à { $name }
+web-tournament_registered = Vous êtes inscrit à { $name }.
+web-tournament_unregister = Se désinscrire
+web-tournament_unregister_named = Se désinscrire de { $name }
+web-tournament_unregistered = Vous n’êtes plus inscrit à { $name }.
+web-tournament_standings = Classement
+web-tournament_standings_named = Classement de { $name }
+web-tournament_standings_of = Classement de { $name }
+web-tournament_standings_caption = { $name }{"\u00a0"}: classement après la ronde { $round } sur { $rounds }
+web-tournament_no_standings = Aucune ronde n’a encore été jouée.
+web-tournament_col_rank = Rang
+web-tournament_col_player = Joueur
+web-tournament_col_points = Points
+web-tournament_col_buchholz = Buchholz
+web-tournament_col_buchholz_cut1 = Buchholz moins 1
+web-tournament_col_sb = Sonneborn-Berger
+web-tournament_start = Commencer maintenant
+web-tournament_create = Créer un tournoi
+web-tournament_created = Le tournoi { $name } est ouvert aux inscriptions.
+web-tournament_name = Nom
+web-tournament_game = Jeu
+web-tournament_rounds = Rondes
+web-tournament_max = Joueurs au plus (il commence quand il est complet)
+web-tournament_seats = Places à chaque table
+web-tournament_go = Aller à votre table { $table } (ronde { $round })

@@ -7,6 +7,7 @@ import { t, botLevel } from "./i18n.js";
 import { announce } from "./announce.js";
 import { betweenGames, isFreeSeat } from "./seats.js";
 import { friendsSection } from "./friends.js";
+import * as tournaments from "./tournaments.js";
 import { localized, gameTitle, optionSpecs, presets, presetValues, summarize, optionControl, presetLabel, cleanText } from "./options.js";
 
 export function title() {
@@ -247,6 +248,7 @@ export function render(app) {
     myTablesSection(app),
     tablesSection(app),
     friendsSection(app),
+    tournaments.section(app),
     createSection(app),
     inviteSection(app),
   ];

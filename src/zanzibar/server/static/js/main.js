@@ -16,6 +16,7 @@ import * as signin from "./signin.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import * as standing from "./standing.js";
+import * as tournaments from "./tournaments.js";
 import { itemText } from "./history.js";
 import { loadFriends, takePrivate, takeFriendEvent } from "./friends.js";
 import { gameTitle, localized, optionSpecs, presets } from "./options.js";
@@ -226,6 +227,7 @@ async function ready(reconnected, welcome) {
   }
   request("lobby.subscribe").catch(() => {});
   loadFriends(app);
+  tournaments.refresh(app);
   if (reconnected && app.tableId !== null) {
     // Resume the table: only items after the last one shown come back.
     await resumeTable(app.tableId);
@@ -468,6 +470,12 @@ function receive(msg) {
         memory.save({ turn: msg.seq ?? 0 });
         sayTurn(msg.text);
       }
+      break;
+    case "tournament.event":
+    case "tournament.table":
+    case "tournament.standings":
+    case "tournament.finished":
+      tournaments.receive(app, msg);
       break;
     case "error":
       announce(t("error_prefix", { message: msg.message || msg.code }), { politeness: "assertive" });
