@@ -28,6 +28,7 @@ _GAME_COMMANDS: dict[tuple[str, str], str] = {
 _PLAIN_COMMANDS: dict[str, str] = {
     "serve": "zanzibar.cli.serve:main",
     "replay": "zanzibar.cli.replay:main",
+    "ratings": "zanzibar.cli.standing:main",
     "rules": "zanzibar.cli.rules:main",
     "perft": "zanzibar.cli.chess:perft",
     "uci": "zanzibar.cli.uci:main",
@@ -47,6 +48,7 @@ commands:
   uci                        chess engine for GUIs (Universal Chess Interface)
   rules  GAME [--preset P] [--lang en|fr]   print a game's rules
   replay ID [--server URL]   replay a finished game
+  ratings rebuild [--db URL] [--data-dir D]   recompute every rating from the games
 
 'zanzibar COMMAND --help' shows the options of a command.
 """

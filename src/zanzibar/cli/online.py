@@ -396,6 +396,8 @@ class OnlineDriver:
         self.rules = rules
         self.seat = seat
         self.names: Sequence[str] = list(names)
+        #: The table's game options (``table`` message), when known.
+        self.table_options: Mapping[str, Any] | None = None
         self.view: Message = {}
         self.log_length = 0
         self.last_seq = 0
@@ -703,6 +705,7 @@ def play_online(
             table, seat = _table_of(client, info["id"]), int(info["you"]["seat"])
         names = _names_of(table, max(len(table.get("seats", [])), seat + 1))
         driver = OnlineDriver(client, table["id"], rules, seat, names)
+        driver.table_options = table.get("options")  # the rating family of the table's rules
         driver.wait_for_start()
         status = _run_online_frame(driver, rules, args, lines, output)
         if not driver.is_over():
@@ -802,8 +805,9 @@ def _run_online_frame(
     from zanzibar.cli.frame.loop import Frame
     from zanzibar.cli.frame.plugin import GamePlugin
     from zanzibar.cli.play import plugin_for, run_frame
+    from zanzibar.cli.standing import with_standing
 
-    plugin: GamePlugin = plugin_for(rules)
+    plugin: GamePlugin = with_standing(plugin_for(rules), driver)  # L: one's rating and rank
     frame = Frame(
         cast(Any, driver),
         plugin,

@@ -86,6 +86,20 @@ def no_finish_ops(_table: Table, _outcome: Outcome) -> list[Op]:
     return []
 
 
+class TableHooks:
+    """What the salon's standing (ratings) asks of seating transitions; no-ops here.
+
+    :class:`zanzibar.salon.standing.Standing` overrides them: a table built for a
+    test without a salon rates nothing and refuses nobody.
+    """
+
+    def check_seat(self, table_id: int, guest: bool) -> None:
+        """Refuse (``SalonError``) a new seat this person may not take."""
+
+    def kicked(self, game_id: int | None, seat: int) -> None:
+        """The host sent the player of ``seat`` away (during game ``game_id``, if any)."""
+
+
 @dataclass
 class TableContext:
     """What transitions need from the salon around a table (names, presence, ids, settings).
@@ -100,6 +114,9 @@ class TableContext:
     seed: Callable[[], int]
     chat_limit: RateLimiter
     round_pause: float = 5.0
+    #: Ratings' checks of seats and kicks (:class:`TableHooks`); their finishing
+    #: order goes through ``finish_ops``.
+    standing: TableHooks = field(default_factory=TableHooks)
     #: More rows stored with a game's end, in its transaction (a tournament's result);
     #: called before the seats of those who left are freed.
     finish_ops: Callable[[Table, Outcome], list[Op]] = no_finish_ops

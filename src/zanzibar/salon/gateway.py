@@ -353,6 +353,7 @@ class Gateway:
         address = self.addresses.get(conn.id)
         salon.check_table_quota(user, address)
         table.id = await salon.next_id("table")
+        change.ops += salon.standing.on_create(table.id, user.guest, message)
         await salon.open_table(
             table, change, Command("table.create", user, conn.lang, message, conn)
         )

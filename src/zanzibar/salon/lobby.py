@@ -46,8 +46,11 @@ class LobbyFeed:
         delay: float,
         rules_for: Callable[[str], GameRules[Any, Any]],
         games: Callable[[], list[str]],
+        mark: Callable[[dict[str, Any]], dict[str, Any]] = lambda summary: summary,
     ) -> None:
         self.tables = tables
+        #: Adds what other features say of a table to its summary (ratings: ``rated``).
+        self.mark = mark
         self.connections = connections
         self.limits = limits
         self.connected = connected
@@ -98,7 +101,10 @@ class LobbyFeed:
         ids = public[start : start + limit]
         more = start + limit < len(public)
         return {
-            "tables": [self.tables[tid].summary(lang, self.connected, self.name_of) for tid in ids],
+            "tables": [
+                self.mark(self.tables[tid].summary(lang, self.connected, self.name_of))
+                for tid in ids
+            ],
             "next": ids[-1] if more and ids else None,
             "total": len(public),
         }

@@ -34,8 +34,11 @@ class Mirror:
         conns_of: Callable[[int], Iterable[Connection]],
         lobby_changed: Callable[[], None],
         history_page: int,
+        mark: Callable[[dict[str, Any]], dict[str, Any]] = lambda table_json: table_json,
     ) -> None:
         self.connected = connected
+        #: Adds what other features say of a table to its JSON (ratings: ``rated``).
+        self.mark = mark
         self.name_of = name_of
         self.conns_of = conns_of
         self.lobby_changed = lobby_changed
@@ -100,7 +103,7 @@ class Mirror:
         return {
             "v": PROTOCOL,
             "type": "table",
-            "table": table.to_json_for(user, conn.lang, self.connected, self.name_of),
+            "table": self.mark(table.to_json_for(user, conn.lang, self.connected, self.name_of)),
         }
 
     def views(self, table: Table, conns: Iterable[Connection] | None = None) -> None:

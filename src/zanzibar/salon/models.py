@@ -205,6 +205,74 @@ table_members = Table(
 )
 Index("ix_table_members_table", table_members.c.table_id)
 
+# -- standing: ratings, leaderboards, profiles (migration 0005) ----------------------
+
+table_rated = Table(
+    "table_rated",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+    #: True: rated (guests may not sit); False: unrated; null: rated when every human
+    #: player has an account (the default).
+    Column("rated", Boolean, nullable=True),
+)
+
+game_standings = Table(
+    "game_standings",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    #: Place by seat (1 is best; ties share), leavers already last.
+    Column("places", JSON, nullable=False),
+    #: Seats whose player left the game before its end.
+    Column("left", JSON, nullable=False),
+)
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    #: The order games were rated in (replayed by ``zanzibar ratings rebuild``).
+    Column("seq", Integer, nullable=False, unique=True),
+    #: The rating family, or null for a game that counts for no rating.
+    Column("family", String(32), nullable=True),
+    Column("rated", Boolean, nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("family", String(32), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    #: The displayed rating (1000 + 40 (mu - 3 sigma)), kept for ordering.
+    Column("rating", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+Index("ix_ratings_board", ratings.c.family, ratings.c.rating)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("family", String(32), nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Integer, nullable=False),
+    Column("before", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+)
+Index("ix_rating_history_user", rating_history.c.user_id, rating_history.c.family)
+
+profile_settings = Table(
+    "profile_settings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    #: A hidden profile answers 404 to everyone but its owner.
+    Column("hidden", Boolean, nullable=False),
+)
 # -- Swiss tournaments (salon/tournaments.py) -----------------------------------------------
 
 tournaments = Table(

@@ -176,6 +176,7 @@ def join(table: Table, ctx: TableContext, cmd: Command) -> Change:
     else:
         if table.running:
             raise SalonError("conflict", "the game has started: watch it, or wait for the next one")
+        ctx.standing.check_seat(table.id, user.guest)
         seat = free_seat(table, wanted)
         table.seats[seat] = Seat(user.id, user.name)
         table.spectators.discard(user.id)
@@ -233,6 +234,7 @@ def kick(table: Table, ctx: TableContext, cmd: Command) -> Change:
         table.spectators.discard(target)
         table.stage_system("kicked", name=ctx.name_of(target))
     else:
+        ctx.standing.kicked(table.game_id if table.running else None, seat)
         vacate(table, ctx, seat, "kicked")
     return closing_change(table, {"table": table.id}, unfollow=target)
 

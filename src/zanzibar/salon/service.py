@@ -65,6 +65,7 @@ from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
+from zanzibar.salon.standing import Standing
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import Table
 from zanzibar.salon.tournaments import Tournaments
@@ -131,6 +132,7 @@ class Salon:
         self.store = Store(db_url, durable=durable)
         self.limits = limits or Limits()
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
+        self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
         self.gate = RateGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
@@ -163,6 +165,7 @@ class Salon:
             lobby_delay,
             rules_for,
             games,
+            mark=self.standing.mark,
         )
         self.mirror = Mirror(
             self.gateway.connected,
@@ -170,6 +173,7 @@ class Salon:
             self.gateway.conns_of,
             self.lobby.changed,
             self.limits.history_page_max,
+            mark=self.standing.mark,
         )
         #: Swiss tournaments (issue 14): their messages, a game's result, the runner.
         self.tournaments = Tournaments(self)
@@ -180,7 +184,11 @@ class Salon:
             seed=self._seeds,
             chat_limit=self.chat_limit,
             round_pause=round_pause,
-            finish_ops=self.tournaments.finish_ops,
+            standing=self.standing,
+            finish_ops=lambda table, outcome: (
+                self.standing.finish_ops_of(table, outcome)
+                + self.tournaments.finish_ops(table, outcome)
+            ),
         )
         self.services = ActorServices(
             ctx=self.ctx,
@@ -189,6 +197,7 @@ class Salon:
             mirror=self.mirror,
             thinker=self.thinker,
             closed=self._table_closed,
+            committed=[self.standing.committed],
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
         self.services.committed.append(self.tournaments.committed)
@@ -228,6 +237,7 @@ class Salon:
         await self.accounts.load()
         await self.mailbox.load()
         await self.friends.load()
+        await self.standing.start()  # before the tables: their timers start with them
         await self.tournaments.load()  # before the tables: their boards are known
         ids = await tablestore.open_table_ids(self.store)
         claimed = [tid for tid in ids if await self.router.claim(tid) is not None]
@@ -261,6 +271,7 @@ class Salon:
         tables = await tablestore.load_open_tables(self.store, self._rules_for, [table_id])
         if not tables:
             return None
+        await self.standing.load_flags([table_id])
         log.info("table %s claimed and loaded (epoch %s)", table_id, tables[0].epoch)
         return self._actor_of(tables[0], time.time())
 
@@ -321,6 +332,7 @@ class Salon:
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
         self.table_address.pop(table.id, None)
+        self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
         self._releases.add(task)
@@ -333,6 +345,7 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        await self.standing.stop()
         if self.ids is not None:
             await self.ids.close()
         self.friends.close()
@@ -342,6 +355,7 @@ class Salon:
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
+        await self.standing.stop()
         await self.store.abandon()
 
     async def _halt(self) -> None:

@@ -46,6 +46,7 @@ from zanzibar.server.l10n_api import l10n_messages
 from zanzibar.server.node import health, node_parts
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
 from zanzibar.server.settings import Settings, TransportLimits
+from zanzibar.server.standing_api import standing_routes
 
 log = logging.getLogger("zanzibar.server")
 
@@ -849,6 +850,7 @@ def create_app(
         Route("/api/openapi.json", openapi_schema, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
         Route("/api/l10n/{lang}.json", l10n_messages, methods=["GET"]),
+        *standing_routes(),  # leaderboards and profiles
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/", StaticFiles(directory=STATIC_DIR, html=True, check_dir=False), name="static"),
     ]

@@ -15,6 +15,7 @@ from typing import Any
 from zanzibar import __version__
 from zanzibar.server.schemas import SEAT_INFO
 from zanzibar.server.schemas import TABLE_SUMMARY as PROTOCOL_TABLE_SUMMARY
+from zanzibar.server.standing_openapi import STANDING_COMPONENTS, STANDING_PATHS
 
 JsonSchema = dict[str, Any]
 
@@ -417,6 +418,9 @@ PATHS: dict[str, Any] = {
         }
     },
 }
+# leaderboards and profiles (server/standing_api.py)
+PATHS.update(STANDING_PATHS)
+COMPONENTS.update(STANDING_COMPONENTS)
 
 
 _TOURNAMENT: dict[str, Any] = {

@@ -114,6 +114,7 @@ _TABLE_SUMMARY_PROPERTIES: JsonSchema = {
     "state": {"enum": ["waiting", "playing", "paused", "finished"]},
     "spectators": {"type": "integer", "minimum": 0},
     "private": {"type": "boolean"},
+    "rated": {"type": ["boolean", "null"]},
 }
 TABLE_SUMMARY: JsonSchema = {
     "type": "object",
@@ -220,6 +221,7 @@ CLIENT_SCHEMAS: dict[str, JsonSchema] = {
             "options": _OPTIONS,
             "seats": {"type": "integer", "minimum": 1, "maximum": 64},
             "private": {"type": "boolean"},
+            "rated": {"type": "boolean"},
         },
     ),
     "table.join": _message(

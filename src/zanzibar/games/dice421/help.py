@@ -58,6 +58,7 @@ def rules_msgs(c: Config) -> list[Msg]:
     lowest = c.first_player == "lowest_throw"
     msgs.append(Msg("help-dice421-starts-lowest" if lowest else "help-dice421-starts-seat"))
     msgs.append(Msg("help-dice421-rounds", rounds=c.rounds_to_lose))
+    msgs.append(Msg("help-dice421-places"))  # how a rated game orders players (docs/ratings.md)
     return msgs
 
 

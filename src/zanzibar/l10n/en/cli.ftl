@@ -237,6 +237,63 @@ cli-replay-end = End of the replay.
 cli-error-line = zanzibar: { $message } (see '{ $hint }')
 cli-parser-error = { $prog }: { $message } (see '{ $hint }')
 
+## zanzibar ratings rebuild
+cli-ratings-rebuilt = Ratings rebuilt from { $games ->
+        [one] one rated game
+       *[other] { $games } rated games
+    }: { $players ->
+        [one] one rating
+       *[other] { $players } ratings
+    }, { $history } history entries ({ $pending } newly rated).
+
+## online play: one's standing (cli/standing.py)
+cli-help-rating = your rating and rank in this game's family
+cli-cmd-rating = rating
+    .help = your rating and rank in this game's family
+cli-cmd-leaderboard = leaderboard
+    .also = top
+    .help = the top five of this game's family, then you
+cli-standing-unrated = This table's game counts for no rating: its rules match no rated family.
+cli-standing-none = You have no { $family } rating yet: play a rated game (an account, no guest at the table).
+cli-standing-you = Your { $family } rating is { $rating }{ $provisional ->
+        [yes] , provisional
+       *[no] {""}
+    }: rank { $rank } of { $total }, after { $games ->
+        [one] one game
+       *[other] { $games } games
+    }.
+cli-standing-top = Leaderboard of { $family }, { $total ->
+        [one] one rated player
+       *[other] { $total } rated players
+    }:
+cli-standing-line = { $rank }. { $name }, { $rating }{ $provisional ->
+        [yes] {" "}(provisional)
+       *[no] {""}
+    }, { $games ->
+        [one] one game
+       *[other] { $games } games
+    }.
+cli-cmd-profile = profile
+    .help = a player's profile (yours without a name): ratings, last games, statistics
+cli-standing-profile = Profile of { $name }.
+cli-standing-profile-unrated = { $name } has no rating yet.
+cli-standing-profile-rating = { $family }: { $rating }{ $provisional ->
+        [yes] , provisional
+       *[no] {""}
+    }, rank { $rank }, { $games ->
+        [one] one game
+       *[other] { $games } games
+    }, last change { $change }.
+cli-standing-profile-game = Game { $id } ({ $game }): { $result ->
+        [won] won
+        [lost] lost
+        [draw] draw
+       *[none] neither won nor lost
+    }, { $change ->
+        [none] not rated
+       *[other] rating { $change }
+    }. Replay: zanzibar replay { $id }
+cli-standing-profile-stats = { $game }: { $played } played, { $won } won, { $lost } lost.
 # Swiss tournaments in online play (cli/online.py).
 cli-online-no-tournaments = No tournament at this salon yet.
 cli-online-tournament-line = Tournament { $id }: { $name }, { $game }, { $players } of { $most } players, round { $round } of { $rounds }, { $state ->

@@ -257,6 +257,16 @@ error-pm-guest-sender = { $name } is away and a guest cannot leave messages; reg
 error-pm-mailbox-full = { $max } messages already wait for { $name }; try again once they have been read
 error-pm-pair-full = you already left { $max } messages waiting for { $name }; wait until they have been read
 error-many-friends-list-changes = changes to the friends list
+## standing (ratings, leaderboards, profiles)
+error-rated-flag = rated is true or false
+error-rated-table-guest = this table is rated: guests may not play at it; create an account to play rated games
+error-no-family = no rating family '{ $family }' (families: { $known })
+error-page = cursor is a count of players from 0 and limit a number from 1 to { $largest }
+error-no-profile = no profile of '{ $name }'
+error-profile-sign-in = sign in to see players' profiles
+error-profile-guest = a guest has no profile; create an account
+error-hidden-flag = send {"{"}"hidden": true{"}"} or {"{"}"hidden": false{"}"}
+error-cli-standing-unreachable = the salon did not answer about ratings: { $why }
 
 # the table actors (salon/actor.py, salon/router.py)
 error-table-moved = this table is now run by another process; nothing was changed

@@ -50,6 +50,8 @@ help-dice421-rounds = { $rounds ->
    *[other] The player left with every token loses the round, and starts a new charge. The first to lose { $rounds } rounds loses the game.
 }
 
+help-dice421-places = In a rated game every player gets a place. Fewer rounds lost ranks first. Then, in the last round, whoever went out first. Those who went out on the same throw share a place; those never out come next. The loser is last. A player who leaves a rated game before its end loses it.
+
 ## Zilch 5000
 
 help-zilch-keys =

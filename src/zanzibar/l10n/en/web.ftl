@@ -383,6 +383,80 @@ web-friends_sent = Message sent to { $name }.
 web-friends_kept = The message is kept until they sign in.
 web-friends_private_to = To { $to }: { $text }
 web-friends_kept_mark = kept until they sign in
+## standing: leaderboards and profiles (static/js/standing.js)
+web-standing_button = Leaderboards
+web-standing_title = Leaderboards and profiles
+web-leaderboard_heading = Leaderboard
+web-rating_family = Game family
+web-leaderboard_caption = Leaderboard of { $family }: { $total ->
+        [one] one rated player
+       *[other] { $total } rated players
+    }, best first; a rating is provisional before { $n } games.
+web-leaderboard_empty = Nobody has a { $family } rating yet.
+web-standing_board_loaded = Leaderboard of { $family }: { $total ->
+        [0] nobody rated yet.
+        [one] one rated player.
+       *[other] { $total } rated players.
+    }
+web-standing_you = Your { $family } rating is { $rating }: rank { $rank } of { $total }, after { $games } games.
+web-standing_you_provisional = Your { $family } rating is { $rating }, provisional: rank { $rank } of { $total }, after { $games ->
+        [one] one game
+       *[other] { $games } games
+    }.
+web-standing_you_none = You have no { $family } rating yet: play a rated game.
+web-col_rank = Rank
+web-col_player = Player
+web-col_rating = Rating
+web-col_games = Games
+web-col_match = Game
+web-col_date = Date
+web-col_place = Place
+web-col_change = Change
+web-col_result = Result
+web-col_played = Played
+web-col_won = Won
+web-col_lost = Lost
+web-rating_provisional = { $rating } (provisional)
+web-view_profile_of = Profile of { $name }
+web-more_players = More players
+web-bots_fixed = Bots play rated games with a fixed rating: { $list }.
+web-bot_rating = { $level } { $rating }
+web-my_profile = My profile
+web-profile_heading = Profile of { $name }
+web-profile_hide = Hide my profile
+web-profile_hide_hint = A hidden profile is seen by you only; your name and rating stay on the leaderboards.
+web-profile_now_hidden = Your profile is hidden.
+web-profile_now_visible = Your profile is visible to signed-in players.
+web-profile_loaded = Profile of { $name }.
+web-profile_rating_sentence = { $family }: { $rating }, rank { $rank }, { $games ->
+        [one] one game.
+       *[other] { $games } games.
+    }
+web-profile_no_ratings = { $name } has no rating yet.
+web-ratings_caption = Ratings of { $name }
+web-history_caption = Rating history, { $family }: the rating after each rated game
+web-last_games_caption = Last games (each links to its record)
+web-stats_caption = Statistics per game
+web-game_number = Game { $id }
+web-game_of = Game { $id }, { $game }
+web-not_rated = not rated
+web-result_won = won
+web-result_lost = lost
+web-result_draw = draw
+web-result_none = neither won nor lost
+web-rated_table = Rated game (counts when every player has an account)
+web-rating_after_up = Your { $family } rating: { $rating }, up { $change }.
+web-rating_after_down = Your { $family } rating: { $rating }, down { $change }.
+web-rating_after_same = Your { $family } rating: { $rating }, unchanged.
+web-table_rated = Rated game (accounts only)
+web-table_unrated = Unrated game
+web-table_rated_accounts = Rated when every player has an account
+web-help_standing =
+    The Leaderboards button of the top bar opens this page; Back to the lobby returns.
+    Choose a game family: its leaderboard is a table with a caption and column headers, and your own rank is said.
+    A rating is provisional before 10 rated games. Bots play rated games with a fixed rating.
+    A player's name opens their profile: ratings, rating history, last games and statistics.
+    Hide my profile: others no longer see it.
 
 # Swiss tournaments (static/js/tournaments.js).
 web-tournaments_heading = Tournaments

@@ -241,6 +241,80 @@ cli-replay-end = Fin de la rediffusion.
 cli-error-line = zanzibar : { $message } (voir « { $hint } »)
 cli-parser-error = { $prog } : { $message } (voir « { $hint } »)
 
+## zanzibar ratings rebuild
+cli-ratings-rebuilt = Cotes recalculées à partir { $games ->
+        [one] d'une partie classée
+       *[other] de { $games } parties classées
+    } : { $players ->
+        [one] une cote
+       *[other] { $players } cotes
+    }, { $history } entrées d'historique ({ $pending ->
+        [one] { $pending } partie nouvellement classée
+       *[other] { $pending } parties nouvellement classées
+    }).
+
+## jeu en ligne : son classement (cli/standing.py)
+cli-help-rating = votre cote et votre rang dans la famille de ce jeu
+cli-cmd-rating = cote
+    .help = votre cote et votre rang dans la famille de ce jeu
+cli-cmd-leaderboard = classement
+    .help = les cinq premiers de la famille de ce jeu, puis vous
+cli-standing-unrated = Le jeu de cette table ne compte pour aucune cote : ses règles ne correspondent à aucune famille classée.
+cli-standing-none = Vous n'avez pas encore de cote en { $family } : jouez une partie classée (avec un compte, sans invité à la table).
+cli-standing-you = Votre cote en { $family } est de { $rating }{ $provisional ->
+        [yes] , provisoire
+       *[no] {""}
+    } : rang { $rank } sur { $total }, après { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }.
+cli-standing-top = Classement { VOWEL($family) ->
+        [yes] d'{ $family }
+       *[no] de { $family }
+    }, { $total ->
+        [one] un joueur classé
+       *[other] { $total } joueurs classés
+    } :
+cli-standing-line = { $rank }. { $name }, { $rating }{ $provisional ->
+        [yes] {" "}(provisoire)
+       *[no] {""}
+    }, { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }.
+cli-cmd-profile = profil
+    .help = le profil d'un joueur (le vôtre sans nom) : cotes, dernières parties, statistiques
+cli-standing-profile = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }.
+cli-standing-profile-unrated = { $name } n'a pas encore de cote.
+cli-standing-profile-rating = { $family } : { $rating }{ $provisional ->
+        [yes] , provisoire
+       *[no] {""}
+    }, rang { $rank }, { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }, dernier écart { $change }.
+cli-standing-profile-game = Partie { $id } ({ $game }) : { $result ->
+        [won] gagnée
+        [lost] perdue
+        [draw] nulle
+       *[none] ni gagnée ni perdue
+    }, { $change ->
+        [none] non classée
+       *[other] cote { $change }
+    }. Revoir : zanzibar replay { $id }
+cli-standing-profile-stats = { $game } : { $played ->
+        [one] { $played } jouée
+       *[other] { $played } jouées
+    }, { $won ->
+        [one] { $won } gagnée
+       *[other] { $won } gagnées
+    }, { $lost ->
+        [one] { $lost } perdue
+       *[other] { $lost } perdues
+    }.
 # Tournois suisses en jeu en ligne (cli/online.py).
 cli-online-no-tournaments = Aucun tournoi dans ce salon pour l’instant.
 cli-online-tournament-line = Tournoi { $id }{"\u00a0"}: { $name }, { $game }, { $players } sur { $most } joueurs, ronde { $round } sur { $rounds }, { $state ->

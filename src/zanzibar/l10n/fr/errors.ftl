@@ -261,6 +261,16 @@ error-pm-guest-sender = { $name } n'est pas en ligne et un invité ne peut pas l
 error-pm-mailbox-full = { $max } messages attendent déjà { $name } ; réessayez quand ils auront été lus
 error-pm-pair-full = vous avez déjà laissé { $max } messages en attente pour { $name } ; attendez qu'ils soient lus
 error-many-friends-list-changes = modifications de la liste d'amis
+## classement (cotes, classements, profils)
+error-rated-flag = « rated » vaut true ou false
+error-rated-table-guest = cette table est classée : les invités ne peuvent pas y jouer ; créez un compte pour jouer des parties classées
+error-no-family = aucune famille de cote « { $family } » (familles : { $known })
+error-page = le curseur compte les joueurs à partir de 0 et la limite va de 1 à { $largest }
+error-no-profile = aucun profil de « { $name } »
+error-profile-sign-in = connectez-vous pour voir les profils des joueurs
+error-profile-guest = un invité n'a pas de profil ; créez un compte
+error-hidden-flag = envoyez {"{"}"hidden": true{"}"} ou {"{"}"hidden": false{"}"}
+error-cli-standing-unreachable = le salon n'a pas répondu au sujet des cotes : { $why }
 
 # the table actors (salon/actor.py, salon/router.py)
 error-table-moved = cette table est désormais tenue par un autre processus ; rien n'a été changé

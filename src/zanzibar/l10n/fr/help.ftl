@@ -53,6 +53,8 @@ help-dice421-rounds = { $rounds ->
     } perd la partie.
 }
 
+help-dice421-places = Dans une partie classée, chaque joueur reçoit une place. Le moins de manches perdues passe devant. Puis, dans la dernière manche, le premier sorti. Ceux sortis sur le même jet partagent une place ; ceux jamais sortis viennent ensuite. Le perdant est dernier. Un joueur qui quitte une partie classée avant la fin la perd.
+
 ## Zilch 5000
 
 help-zilch-keys =

@@ -383,6 +383,98 @@ web-friends_sent = Message envoyé à { $name }.
 web-friends_kept = Le message est gardé jusqu'à sa prochaine connexion.
 web-friends_private_to = À { $to } : { $text }
 web-friends_kept_mark = gardé jusqu'à sa prochaine connexion
+## classement : classements et profils (static/js/standing.js)
+web-standing_button = Classements
+web-standing_title = Classements et profils
+web-leaderboard_heading = Classement
+web-rating_family = Famille de jeu
+web-leaderboard_caption = Classement { VOWEL($family) ->
+        [yes] d'{ $family }
+       *[no] de { $family }
+    } : { $total ->
+        [one] { $total } joueur classé
+       *[other] { $total } joueurs classés
+    }, du meilleur au dernier ; une cote est provisoire avant { $n } parties.
+web-leaderboard_empty = Personne n'a encore de cote en { $family }.
+web-standing_board_loaded = Classement { VOWEL($family) ->
+        [yes] d'{ $family }
+       *[no] de { $family }
+    } : { $total ->
+        [0] personne n'est encore classé.
+        [one] un joueur classé.
+       *[other] { $total } joueurs classés.
+    }
+web-standing_you = Votre cote en { $family } est de { $rating } : rang { $rank } sur { $total }, après { $games } parties.
+web-standing_you_provisional = Votre cote en { $family } est de { $rating }, provisoire : rang { $rank } sur { $total }, après { $games ->
+        [one] une partie
+       *[other] { $games } parties
+    }.
+web-standing_you_none = Vous n'avez pas encore de cote en { $family } : jouez une partie classée.
+web-col_rank = Rang
+web-col_player = Joueur
+web-col_rating = Cote
+web-col_games = Parties
+web-col_match = Partie
+web-col_date = Date
+web-col_place = Place
+web-col_change = Écart
+web-col_result = Résultat
+web-col_played = Jouées
+web-col_won = Gagnées
+web-col_lost = Perdues
+web-rating_provisional = { $rating } (provisoire)
+web-view_profile_of = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }
+web-more_players = Plus de joueurs
+web-bots_fixed = Les robots jouent les parties classées avec une cote fixe : { $list }.
+web-bot_rating = { $level } { $rating }
+web-my_profile = Mon profil
+web-profile_heading = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }
+web-profile_hide = Masquer mon profil
+web-profile_hide_hint = Un profil masqué n'est visible que de vous ; votre nom et votre cote restent dans les classements.
+web-profile_now_hidden = Votre profil est masqué.
+web-profile_now_visible = Votre profil est visible des joueurs connectés.
+web-profile_loaded = Profil { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }.
+web-profile_rating_sentence = { $family } : { $rating }, rang { $rank }, { $games ->
+        [one] une partie.
+       *[other] { $games } parties.
+    }
+web-profile_no_ratings = { $name } n'a pas encore de cote.
+web-ratings_caption = Cotes { VOWEL($name) ->
+        [yes] d'{ $name }
+       *[no] de { $name }
+    }
+web-history_caption = Historique de la cote, { $family } : la cote après chaque partie classée
+web-last_games_caption = Dernières parties (chacune mène à son enregistrement)
+web-stats_caption = Statistiques par jeu
+web-game_number = Partie { $id }
+web-game_of = Partie { $id }, { $game }
+web-not_rated = non classée
+web-result_won = gagnée
+web-result_lost = perdue
+web-result_draw = nulle
+web-result_none = ni gagnée ni perdue
+web-rated_table = Partie classée (compte quand chaque joueur a un compte)
+web-rating_after_up = Votre cote en { $family } : { $rating }, en hausse de { $change }.
+web-rating_after_down = Votre cote en { $family } : { $rating }, en baisse de { $change }.
+web-rating_after_same = Votre cote en { $family } : { $rating }, inchangée.
+web-table_rated = Partie classée (comptes seulement)
+web-table_unrated = Partie non classée
+web-table_rated_accounts = Classée si chaque joueur a un compte
+web-help_standing =
+    Le bouton Classements de la barre du haut ouvre cette page ; Retour au salon y ramène.
+    Choisissez une famille de jeu : son classement est un tableau avec un titre et des en-têtes de colonnes, et votre rang est annoncé.
+    Une cote est provisoire avant 10 parties classées. Les robots jouent les parties classées avec une cote fixe.
+    Le nom d'un joueur ouvre son profil : cotes, historique de la cote, dernières parties et statistiques.
+    Masquer mon profil : les autres ne le voient plus.
 
 # Tournois suisses (static/js/tournaments.js).
 web-tournaments_heading = Tournois

@@ -58,6 +58,7 @@ function tableCard(app, table) {
     h("h3", { id: `card-${table.id}` }, t("table_title", { id: table.id, game: title }),
       h("span", { class: "state-tag" }, t(`state_${table.state}`))),
     options ? h("p", { class: "facts" }, options) : null,
+    table.rated !== undefined ? h("p", { class: "facts" }, t(table.rated === true ? "table_rated" : table.rated === false ? "table_unrated" : "table_rated_accounts")) : null,
     h("p", { class: "facts" }, t("players_seated", { n: seats.length - free, max: seats.length }),
       free ? ` · ${t("seats_free", { n: free })}` : "",
       table.spectators ? ` · ${t("col_spectators")}: ${table.spectators}` : ""),
@@ -113,6 +114,7 @@ async function createTable(app, event) {
   for (const [name, value] of Object.entries(ui.values)) if (value !== base[name]) changed[name] = value;
   const fields = { game: ui.game, seats: Number(ui.seats), private: Boolean(ui.private) };
   if (ui.preset) fields.preset = ui.preset;
+  if (ui.rated === false) fields.rated = false; // checked: rated when every player has an account
   if (Object.keys(changed).length) fields.options = changed;
   ui.error = null;
   try {
@@ -189,6 +191,11 @@ function createSection(app) {
       h("div", { class: "field" },
         h("input", { type: "checkbox", id: "create-private", checked: Boolean(ui.private), onchange: (e) => { ui.private = e.target.checked; } }),
         " ", h("label", { for: "create-private", style: "display:inline" }, t("private_table"))),
+      app.user && !app.user.guest
+        ? h("div", { class: "field" },
+            h("input", { type: "checkbox", id: "create-rated", checked: ui.rated !== false, onchange: (e) => { ui.rated = e.target.checked; } }),
+            " ", h("label", { for: "create-rated", style: "display:inline" }, t("rated_table")))
+        : null,
       optionSpecs(info).length
         ? h("fieldset", { "data-key": `opts-${ui.game}-${ui.preset}` },
             h("legend", {}, t("options_heading")),

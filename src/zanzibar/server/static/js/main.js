@@ -15,12 +15,13 @@ import { initTheme, theme, toggleTheme } from "./theme.js";
 import * as signin from "./signin.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
+import * as standing from "./standing.js";
 import * as tournaments from "./tournaments.js";
 import { itemText } from "./history.js";
 import { loadFriends, takePrivate, takeFriendEvent } from "./friends.js";
 import { gameTitle, localized, optionSpecs, presets } from "./options.js";
 
-const SCREENS = { signin, lobby, table };
+const SCREENS = { signin, lobby, table, standing };
 
 export const app = {
   token: localStorage.getItem("zanzibar.token") || null,
@@ -136,6 +137,9 @@ function renderHeader() {
   themeButton.setAttribute("aria-pressed", String(theme() === "dark"));
   document.getElementById("help-button").textContent = t("help");
   document.getElementById("rules-button").textContent = t("rules");
+  const standingButton = document.getElementById("standing-button");
+  standingButton.textContent = t("standing_button");
+  standingButton.hidden = !app.user;
   document.getElementById("top-nav").setAttribute("aria-label", t("app_name"));
   const signout = document.getElementById("signout-button");
   signout.textContent = t("sign_out");
@@ -509,6 +513,7 @@ function takeItem(item) {
   if (type === "system" && normal.kind === "kicked") checkStillAtTable(app.tableId);
   const memory = tableMemory(app.tableId);
   if (seq && seq <= Math.max(memory.announced, queuedUpTo[app.tableId] || 0)) return;
+  if (type === "system" && /^game_(over|draw)$/.test(normal.kind || "")) standing.afterGame(app); // the rating it gave
   if (seq) queuedUpTo[app.tableId] = seq;
   // Remembered as read once it is read (a reload in between reads it then).
   const said = () => {
@@ -698,6 +703,7 @@ async function boot() {
   });
   document.getElementById("help-button").addEventListener("click", showHelp);
   document.getElementById("rules-button").addEventListener("click", showRules);
+  document.getElementById("standing-button").addEventListener("click", () => standing.open(app));
   document.getElementById("settings-button").addEventListener("click", showSettings);
   document.getElementById("signout-button").addEventListener("click", signOut);
   window.addEventListener("hashchange", () => {
