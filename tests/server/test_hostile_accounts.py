@@ -110,7 +110,10 @@ async def _flood(server: ServerProcess) -> None:
         if real.is_success:
             assert real_seconds < 12 * one_hash + 1.0, (real_seconds, one_hash, flood_seconds)
         else:
-            assert real.json()["code"] == "rate_limited" and real_seconds < 1.0, real.json()
+            # refused without waiting for the queue (8 hashes a worker): under half of that,
+            # on a machine as busy as when one hash was timed
+            assert real.json()["code"] == "rate_limited", real.json()
+            assert real_seconds < 4 * one_hash + 1.0, (real_seconds, one_hash, flood_seconds)
             retry = await http.post("/api/login", json={"name": "Real", "password": "right-pw"})
             assert retry.is_success
         grown = _peak_rss_mib(server.process.pid) - before
@@ -141,9 +144,9 @@ def test_an_unknown_name_takes_as_long_as_a_wrong_password(tmp_path: Path) -> No
 
             for name in ("Known", "Nobody"):
                 timed(name)  # warm up
-            known = statistics.median(timed("Known") for _ in range(7))
-            unknown = statistics.median(timed(f"Nobody{i}") for i in range(7))
-            guest_time = statistics.median(timed("Guesty") for _ in range(7))
+            # interleaved, so that other work on the machine weighs on all three alike
+            rounds = [(timed("Known"), timed(f"Nobody{i}"), timed("Guesty")) for i in range(9)]
+            known, unknown, guest_time = (statistics.median(r[k] for r in rounds) for k in range(3))
             for other in (unknown, guest_time):
                 assert 0.5 < other / known < 2.0, (known, unknown, guest_time)
     finally:
