@@ -43,13 +43,24 @@ def start(table: Table, ctx: TableContext, cmd: Command) -> Change:
             "conflict",
             f"{table.rules.name} needs {low} to {high} players; {len(players)} are seated",
         )
+    table.seats = [Seat(s.user, s.name, s.bot) for s in players]
+    change = begin_game(table, ctx)
+    change.reply = {"table": table.id, "game_id": table.game_id}
+    return change
+
+
+def begin_game(table: Table, ctx: TableContext) -> Change:
+    """A new game of the players seated at ``table`` (no empty seat): the change storing it.
+
+    Shared by the host's start and by the tables a tournament opens.
+    """
+    players = table.seats
     seed = ctx.seed()
     try:
         match = Match(table.rules, len(players), table.options, seed)
     except ZanzibarError as exc:
         raise SalonError("conflict", exc.message) from None
     game_id = ctx.new_game_id()
-    table.seats = [Seat(s.user, s.name, s.bot) for s in players]
     table.match = match
     table.game_id = game_id
     table.state = "playing"
@@ -94,7 +105,6 @@ def start(table: Table, ctx: TableContext, cmd: Command) -> Change:
     ]
     change = after_moves(table, ctx, 0, 0)
     change.ops[:0] = ops
-    change.reply = {"table": table.id, "game_id": game_id}
     change.table = True
     change.undo.append(lambda: forget_game(table, game_id))
     return change

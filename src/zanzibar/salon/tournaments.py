@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, insert, select, update
 
 from zanzibar.engine.errors import ZanzibarError
-from zanzibar.engine.match import Match
 from zanzibar.engine.rules import Outcome
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
@@ -65,7 +64,7 @@ from zanzibar.salon.swiss import (
     entrants_after,
     pair_round,
 )
-from zanzibar.salon.tables import GameInfo, Table
+from zanzibar.salon.tables import Table
 from zanzibar.salon.text import strip_invisible
 from zanzibar.salon.tournament_book import (
     Board,
@@ -100,49 +99,8 @@ def _user(conn: Connection) -> User:
 def _started(table: Table, ctx: TableContext, board_row: Any) -> Change:
     """Start the game of a new tournament table (players already seated): the change
     storing the game, its players and the board's table and game ids."""
-    rules, seats = table.rules, table.seats
-    seed = ctx.seed()
-    table.match = Match(rules, len(seats), table.options, seed)
-    table.game_id = game_id = ctx.new_game_id()
-    table.state = "playing"
-    names = [s.name or "" for s in seats]
-    table.games[game_id] = GameInfo(game_id, tuple(names), tuple(s.user for s in seats))
-    table.stage_system("game_started", game=rules.name, players=names)
-    ops: list[Op] = [
-        (
-            insert(m.games),
-            {
-                "id": game_id,
-                "table_id": table.id,
-                "game": rules.name,
-                "options": dict(table.options),
-                "seats": len(seats),
-                "seed": seed,
-                "outcome": None,
-                "status": "running",
-                "started": time.time(),
-                "finished": None,
-            },
-        ),
-        (
-            insert(m.game_players),
-            [
-                {
-                    "game_id": game_id,
-                    "seat": i,
-                    "user_id": s.user,
-                    "name": s.name or "",
-                    "bot": s.bot,
-                    "result": None,
-                }
-                for i, s in enumerate(seats)
-            ],
-        ),
-        (board_row, {"table_id": table.id, "game_id": game_id}),
-    ]
-    change = play.after_moves(table, ctx, 0, 0)
-    change.ops[:0] = ops
-    change.table = True
+    change = play.begin_game(table, ctx)
+    change.ops.append((board_row, {"table_id": table.id, "game_id": table.game_id}))
     return change
 
 
