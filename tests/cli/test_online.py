@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from _online import online_args, serve
 
 from zanzibar.cli.main import dispatch
 from zanzibar.cli.online import OnlineDriver, SalonClient, http_url, play_online, refusal, ws_url
@@ -29,31 +30,11 @@ from _server import ServerProcess, start_server
 
 @pytest.fixture(scope="module")
 def salon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = start_server(tmp_path_factory.mktemp("online") / "data")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve(tmp_path_factory, "online")
 
 
 def _args(server: str, **extra: Any) -> argparse.Namespace:
-    values: dict[str, Any] = {
-        "server": server,
-        "name": "Tess",
-        "password": None,
-        "register": False,
-        "table": None,
-        "invite": None,
-        "preset": None,
-        "option": [],
-        "bots": 1,
-        "level": None,
-        "seats": None,
-        "private": False,
-        "lang": "en",
-    }
-    values.update(extra)
-    return argparse.Namespace(**values)
+    return online_args(server, **extra)
 
 
 def _replayed_sentences(server: str, game_id: int, seat: int, lang: str) -> list[str]:

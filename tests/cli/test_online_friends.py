@@ -16,41 +16,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _online import online_args, serve
 
 from zanzibar.cli.online import SalonClient, note_line, play_online, salon_command, sign_in
 from zanzibar.games import game_names, get_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from _server import ServerProcess, start_server
+from _server import ServerProcess
 
 
 @pytest.fixture(scope="module")
 def salon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = start_server(tmp_path_factory.mktemp("friends") / "data")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve(tmp_path_factory, "friends")
 
 
 def _args(server: str, **extra: Any) -> argparse.Namespace:
-    values: dict[str, Any] = {
-        "server": server,
-        "name": "Bob",
-        "password": "secret-pass",
-        "register": False,
-        "table": None,
-        "invite": None,
-        "preset": None,
-        "option": [],
-        "bots": 1,
-        "level": None,
-        "seats": None,
-        "private": False,
-        "lang": "en",
-    }
-    values.update(extra)
-    return argparse.Namespace(**values)
+    return online_args(server, **{"name": "Bob", "password": "secret-pass", **extra})
 
 
 def _read_notes(client: SalonClient, notes: list[str], until: str, seconds: float = 15) -> None:

@@ -11,43 +11,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _online import online_args, serve
 
 from zanzibar.cli.online import play_online
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.games import get_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from _server import ServerProcess, start_server
+from _server import ServerProcess
 from _wsclient import WsClient
 
 
 def _args(server: str, **extra: Any) -> argparse.Namespace:
-    values: dict[str, Any] = {
-        "server": server,
-        "name": "Tess",
-        "password": None,
-        "register": False,
-        "table": None,
-        "invite": None,
-        "preset": None,
-        "option": [],
-        "bots": 1,
-        "level": None,
-        "seats": None,
-        "private": False,
-        "lang": "en",
-    }
-    values.update(extra)
-    return argparse.Namespace(**values)
+    return online_args(server, **extra)
 
 
 @pytest.fixture(scope="module")
 def salon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = start_server(tmp_path_factory.mktemp("swiss") / "data")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve(tmp_path_factory, "swiss")
 
 
 async def _open(url: str, name: str) -> int:

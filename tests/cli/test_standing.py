@@ -16,8 +16,9 @@ from sqlalchemy import delete, select, update
 sys.path.insert(0, str(Path(__file__).parents[1] / "salon"))
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 
+from _online import online_args, serve
 from _salonkit import Client, make_salon, play_with_bot_brain
-from _server import ServerProcess, start_server
+from _server import ServerProcess
 
 from zanzibar.cli.main import main
 from zanzibar.cli.online import play_online
@@ -105,31 +106,13 @@ def test_rebuild_without_a_database_is_one_clear_line(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = start_server(tmp_path_factory.mktemp("standing") / "data")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve(tmp_path_factory, "standing")
 
 
 def _online_args(server: str, **extra: Any) -> argparse.Namespace:
-    values: dict[str, Any] = {
-        "server": server,
-        "name": "Rita",
-        "password": "correct horse battery",
-        "register": False,
-        "table": None,
-        "invite": None,
-        "preset": None,
-        "option": [],
-        "bots": 1,
-        "level": "simple",
-        "seats": None,
-        "private": False,
-        "lang": "en",
-    }
-    values.update(extra)
-    return argparse.Namespace(**values)
+    return online_args(
+        server, **{"name": "Rita", "password": "correct horse battery", "level": "simple", **extra}
+    )
 
 
 def test_the_terminal_reads_ones_rating_and_rank(server: ServerProcess) -> None:
