@@ -347,11 +347,16 @@ def play_zilch_step(player: Player) -> None:
         kind, keep = choose_keep(view)
         for index in keep:
             player.press(f"Digit{index + 1}")
-        # Select a die that is not kept, then take it back with Shift.
+        # Take a die back with Shift at every choice, so each game says "not selected":
+        # a spare die is selected then taken back; with none, a kept die is taken back
+        # and selected again.
         spare = next((i for i in range(len(view["state"]["roll"])) if i not in keep), None)
         if spare is not None:
             player.press(f"Digit{spare + 1}")
             player.press(f"Shift+Digit{spare + 1}")
+        elif keep:
+            player.press(f"Shift+Digit{keep[0] + 1}")
+            player.press(f"Digit{keep[0] + 1}")
         selected = player.app("[...app.ui.game.selected].sort()")
         assert selected == sorted(keep)
         player.press("KeyB" if kind == "bank" else "KeyR")
