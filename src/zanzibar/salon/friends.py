@@ -31,11 +31,12 @@ from sqlalchemy import delete, insert, select, update
 
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
-from zanzibar.salon.accounts import NAME_MAX, AccountBook, User, name_skeletons
+from zanzibar.salon.accounts import AccountBook, User
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL
 from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.names import NAME_MAX, name_skeletons
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import strip_invisible

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon import play, seating
-from zanzibar.salon.accounts import User, clean_lang
+from zanzibar.salon.accounts import User
 from zanzibar.salon.actor import TableActor
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.chat import clean_text
@@ -34,6 +34,7 @@ from zanzibar.salon.history import CHANNELS
 from zanzibar.salon.limits import take_tokens
 from zanzibar.salon.lobby import page_limit
 from zanzibar.salon.mailbox import kept_sentence
+from zanzibar.salon.names import clean_lang
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import is_well_formed, strip_invisible
 
