@@ -26,6 +26,7 @@ from zanzibar.salon.fields import (
     PROTOCOL,
     error_reply,
     int_field,
+    ok_reply,
     request_id,
     since_field,
 )
@@ -254,12 +255,7 @@ class Gateway:
     @staticmethod
     def ok(conn: Connection, message: dict[str, Any], **fields: Any) -> None:
         """The ``ok`` answer to ``message``."""
-        reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
-        reply_id = request_id(message)
-        if reply_id is not None:
-            reply["id"] = reply_id
-        reply.update(fields)
-        conn.put(reply)
+        conn.put(ok_reply(message, **fields))
 
     # -- hello, ping, lobby, games --------------------------------------------------------
 

@@ -58,6 +58,7 @@ from zanzibar.salon.fields import log_failure
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
+from zanzibar.salon.lease_keeper import LeaseKeeper
 from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
@@ -68,6 +69,7 @@ from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
 from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import Table
+from zanzibar.salon.tournament_ports import TournamentPorts
 from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
@@ -155,6 +157,8 @@ class Salon:
             leases or LocalLeases(), link, None if leases is None else self._load_claimed
         )
         self.tables = TablesView(self.router)
+        #: Renews this node's leases; only shared leases lapse, so only they need it.
+        self.lease_keeper = None if leases is None else LeaseKeeper(leases)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.tables,
@@ -176,7 +180,22 @@ class Salon:
             mark=self.standing.mark,
         )
         #: Swiss tournaments (issue 14): their messages, a game's result, the runner.
-        self.tournaments = Tournaments(self)
+        self.tournaments = Tournaments(
+            TournamentPorts(
+                store=self.store,
+                leases=self.router.leases,
+                rules_for=rules_for,
+                next_id=self.next_id,
+                context=lambda: self.ctx,
+                open_table=self.open_table,
+                actor_of=self.router.local,
+                online=lambda user_id: self.online(user_id),
+                conns_of=self.gateway.conns_of,
+                name_of=self._name_of,
+                spawn=self.spawn,
+                takeover_delay=lambda: self.takeover_delay,
+            )
+        )
         self.ctx = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
@@ -253,6 +272,8 @@ class Salon:
         for table_id in set(claimed) - {t.id for t in loaded}:
             await self.router.release(table_id)
         self._started = True
+        if self.lease_keeper is not None:
+            self.lease_keeper.start()
         self.tournaments.resume()
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
@@ -345,6 +366,7 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        await self.tournaments.release_runner()  # another node takes over at once
         await self.standing.stop()
         if self.ids is not None:
             await self.ids.close()
@@ -361,6 +383,8 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
+        if self.lease_keeper is not None:
+            await self.lease_keeper.stop()
         tasks = [t for t in (self._janitor_task, self.lobby.task) if t is not None]
         for task in tasks:
             task.cancel()
