@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon import play, seating
@@ -31,6 +31,7 @@ from zanzibar.salon.fields import (
     since_field,
 )
 from zanzibar.salon.friends import find_account
+from zanzibar.salon.gateway_host import GatewayHost
 from zanzibar.salon.history import CHANNELS
 from zanzibar.salon.limits import take_tokens
 from zanzibar.salon.lobby import page_limit
@@ -38,9 +39,6 @@ from zanzibar.salon.mailbox import kept_sentence
 from zanzibar.salon.names import clean_lang
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import is_well_formed, strip_invisible
-
-if TYPE_CHECKING:
-    from zanzibar.salon.service import Salon
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +77,7 @@ def _seen(user_id: int, online: bool) -> Callable[[Table, TableContext, Command]
 class Gateway:
     """The sockets of this node and who is behind each."""
 
-    def __init__(self, salon: Salon) -> None:
+    def __init__(self, salon: GatewayHost) -> None:
         self.salon = salon
         self.connections: dict[int, Connection] = {}
         self.user_conns: dict[int, set[Connection]] = {}

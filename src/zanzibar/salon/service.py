@@ -196,7 +196,7 @@ class Salon:
                 takeover_delay=lambda: self.takeover_delay,
             )
         )
-        self.ctx = TableContext(
+        self.ctx: TableContext = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
             new_game_id=self._take_game_id,
