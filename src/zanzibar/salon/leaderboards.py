@@ -215,11 +215,12 @@ class Leaderboards:
             "hidden": is_hidden if viewer == user_id else False,
             "ratings": ratings,
             "games": await self._last_games(user_id, viewer),
-            "stats": await self._stats(user_id),
+            "stats": await self.stats(user_id),
             "provisional_games": PROVISIONAL_GAMES,
         }
 
-    async def _stats(self, user_id: int) -> dict[str, dict[str, int]]:
+    async def stats(self, user_id: int) -> dict[str, dict[str, int]]:
+        """Games played, won, lost (and drawn) per game by one person (finished games)."""
         rows = await self.store.read(
             select(m.games.c.game, m.game_players.c.result)
             .join(m.games, m.games.c.id == m.game_players.c.game_id)

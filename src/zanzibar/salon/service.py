@@ -36,8 +36,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import select
-
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
 from zanzibar.engine.events import Event
@@ -46,7 +44,6 @@ from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon import deadlines, seating, tablestore
-from zanzibar.salon import models as m
 from zanzibar.salon.accounts import AccountBook, Session, User
 from zanzibar.salon.actor import ActorServices, TableActor
 from zanzibar.salon.bots import Thinker
@@ -67,7 +64,6 @@ from zanzibar.salon.persistence import Store
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
-from zanzibar.salon.stats import stats_from_rows
 from zanzibar.salon.tables import Table
 from zanzibar.salon.tournament_ports import TournamentPorts
 from zanzibar.salon.tournaments import Tournaments
@@ -564,18 +560,7 @@ class Salon:
         found = await self.accounts.find(name)
         if found is None:
             return None
-        user_id = found.id
-        rows = await self.store.read(
-            select(m.games.c.game, m.game_players.c.result)
-            .join(m.games, m.games.c.id == m.game_players.c.game_id)
-            .where((m.game_players.c.user_id == user_id) & (m.games.c.status == "finished"))
-        )
-        user = self.accounts.users[user_id]
-        return {
-            "user": user.name,
-            "id": user.id,
-            "games": stats_from_rows((r[0], r[1]) for r in rows),
-        }
+        return {"user": found.name, "id": found.id, "games": await self.standing.stats(found.id)}
 
     # -- for tests and tools ------------------------------------------------------------
 

@@ -78,8 +78,7 @@ class TournamentRunner(TournamentTables):
         restores its tables, so that nothing waits between restoring and resuming);
         take the runner's lease if it is free."""
         store = self.ports.store
-        rows = await store.read(select(func.max(m.tournaments.c.id)))
-        self._next_id = int(rows[0][0] or 0) + 1
+        self._next_id = await self._largest_id() + 1
         open_games = await store.read(
             select(m.tournament_games, m.tournaments.c.state)
             .join(m.tournaments, m.tournaments.c.id == m.tournament_games.c.tournament_id)
@@ -96,6 +95,10 @@ class TournamentRunner(TournamentTables):
                     bots.get(row.tournament_id, frozenset()),
                 )
         await self.take_runner()
+
+    async def _largest_id(self) -> int:
+        rows = await self.ports.store.read(select(func.max(m.tournaments.c.id)))
+        return int(rows[0][0] or 0)
 
     def resume(self) -> None:
         """Start the runner: every open tournament is advanced soon, then every ``tick``."""

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon import models as m
@@ -130,11 +131,8 @@ class Tournaments(TournamentRunner):
             raise SalonError(
                 "quota", f"you already host {MAX_OPEN_PER_HOST} open tournaments, the most allowed"
             )
-        tid = self._next_id
-        self._next_id += 1
         now = time.time()
         row = {
-            "id": tid,
             "name": name,
             "game": rules.name,
             "preset": preset,
@@ -151,14 +149,26 @@ class Tournaments(TournamentRunner):
             "finished": None,
             "note": None,
         }
-        try:
-            await ports.store.write([(insert(m.tournaments), row)])
-        except Exception:
-            raise SalonError(
-                "internal", "the change could not be stored; nothing was changed"
-            ) from None
+        tid = await self._insert(row)
         stored = await self._row(tid)
         conn.put(ok_reply(message, tournament=await self.summary(stored, conn.lang)))
+
+    async def _insert(self, row: dict[str, Any]) -> int:
+        """Store a new tournament under the next free id; the id.
+
+        Another process on the database may have taken the id this one expected:
+        the key refuses the second, which reads the largest id again and retries."""
+        for _ in range(5):
+            tid = self._next_id
+            self._next_id += 1
+            try:
+                await self.ports.store.write([(insert(m.tournaments), {**row, "id": tid})])
+                return tid
+            except IntegrityError:
+                self._next_id = await self._largest_id() + 1
+            except Exception:
+                break
+        raise SalonError("internal", "the change could not be stored; nothing was changed")
 
     async def _entry_change(self, conn: Connection, message: dict[str, Any], change: str) -> None:
         ports = self.ports
