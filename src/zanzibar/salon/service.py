@@ -36,6 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from zanzibar.cluster.local import LocalLeases
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
 from zanzibar.engine.events import Event
@@ -146,9 +147,6 @@ class Salon:
         # One node alone loads every open table at start: a table it does not run does
         # not exist, and an unknown id costs no database write. Among several nodes, a
         # table nobody runs (its owner died) is claimed by the first node asked for it.
-        # imported here: zanzibar.cluster.local imports the salon's chat limits
-        from zanzibar.cluster.local import LocalLeases
-
         self.router = Router(
             leases or LocalLeases(), link, None if leases is None else self._load_claimed
         )
