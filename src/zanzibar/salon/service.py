@@ -14,7 +14,13 @@ This module only wires the parts together; each concern has its module:
 - :mod:`~zanzibar.salon.deadlines`: bot moves, turn clocks, pauses, takeovers;
 - :mod:`~zanzibar.salon.tablestore`: storing a change, loading the open tables;
 - :mod:`~zanzibar.salon.mirror`: the fan-out of committed changes to followers;
-- :mod:`~zanzibar.salon.lobby`: the table list and the games offered.
+- :mod:`~zanzibar.salon.lobby`: the table list and the games offered;
+- :mod:`~zanzibar.salon.accounts`, :mod:`~zanzibar.salon.standing`,
+  :mod:`~zanzibar.salon.tournaments`: people, ratings, Swiss tournaments.
+
+The parts never import this module: what they need of the salon comes through
+small typed protocols (:mod:`~zanzibar.salon.gateway_host`,
+:mod:`~zanzibar.salon.tournament_ports`), so imports go one way, this on top.
 
 Rules the whole salon keeps:
 

@@ -3,9 +3,11 @@
 The stored facts of a tournament (its row, its entrants, its boards and their
 results) read from the database, the standings computed from them, and the
 sentences and messages that tell entrants about them, in each one's language.
-:class:`TournamentBook` is the lowest layer of :class:`zanzibar.salon.tournaments.Tournaments`
-(then the tables, :mod:`~zanzibar.salon.tournament_tables`; the runner,
-:mod:`~zanzibar.salon.tournament_runner`; the requests, :mod:`~zanzibar.salon.tournaments`); :class:`Board` and :func:`game_points` say
+:class:`TournamentBook` is the lowest layer of
+:class:`zanzibar.salon.tournaments.Tournaments` (above it: the tables,
+:mod:`~zanzibar.salon.tournament_tables`; the runner,
+:mod:`~zanzibar.salon.tournament_runner`; the requests,
+:mod:`~zanzibar.salon.tournaments`). :class:`Board` and :func:`game_points` say
 what a finished tournament game is worth.
 """
 
@@ -80,7 +82,7 @@ def game_points(board: Board, outcome: Outcome | None, absent: Sequence[bool]) -
 
 
 class TournamentBook:
-    """Reading and telling: the half of :class:`~zanzibar.salon.tournaments.Tournaments`
+    """Reading and telling: the layer of :class:`~zanzibar.salon.tournaments.Tournaments`
     that never changes a tournament."""
 
     ports: TournamentPorts
