@@ -38,8 +38,10 @@ from typing import Any
 
 from sqlalchemy import select
 
+from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
+from zanzibar.cluster.wiring import NodePorts, local_ports
 from zanzibar.engine.events import Event
 from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
@@ -95,8 +97,10 @@ class Salon:
     ``rules_for``/``games``: where games come from (the registry by default;
     tests may pass their own).
     ``limits``: quotas and rates against abuse (:class:`zanzibar.salon.limits.Limits`).
-    ``leases``/``link``: who owns which table, and the way to other nodes
-    (in-process by default: this salon owns every table).
+    ``ports``: the node's leases, link, bus, presence and lobby
+    (:mod:`zanzibar.cluster.wiring`: in-process by default, where this salon
+    owns every table; Redis for a node of several). ``leases``/``link``
+    replace those two ports alone (tests of two salons on one database).
     """
 
     def __init__(
@@ -117,6 +121,7 @@ class Salon:
         games: Callable[[], list[str]] = lambda: list(REGISTERED_GAMES),
         leases: Leases | None = None,
         link: Link | None = None,
+        ports: NodePorts | None = None,
     ) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
@@ -148,12 +153,18 @@ class Salon:
         # One node alone loads every open table at start: a table it does not run does
         # not exist, and an unknown id costs no database write. Among several nodes, a
         # table nobody runs (its owner died) is claimed by the first node asked for it.
-        # imported here: zanzibar.cluster.local imports the salon's chat limits
-        from zanzibar.cluster.local import LocalLeases
-
+        self.ports = ports or local_ports()
+        if leases is not None:
+            self.ports.leases = leases
+        if link is not None:
+            self.ports.link = link
+        shared = self.ports.shared or leases is not None
+        #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
+        self.hub = LinkHub(self.ports.link)
         self.router = Router(
-            leases or LocalLeases(), link, None if leases is None else self._load_claimed
+            self.ports.leases, self.ports.link, self._load_claimed if shared else None
         )
+        self._renewing: asyncio.Task[None] | None = None
         self.tables = TablesView(self.router)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
@@ -231,6 +242,7 @@ class Salon:
 
     async def start(self) -> None:
         """Apply migrations, load users, restore every open table and game."""
+        await self.ports.start()
         await self.store.start()
         self.ids = SalonIds(await ids_for(self.store))
         await self.ids.fill()
@@ -256,6 +268,31 @@ class Salon:
         self.tournaments.resume()
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
+        if self.ports.shared:
+            self._renewing = asyncio.ensure_future(self._renew_leases())
+            self._renewing.add_done_callback(log_failure)
+
+    async def _renew_leases(self) -> None:
+        """Keep this node's leases alive; a table whose lease was lost stops here at once.
+
+        The fence in the database is what makes a lost lease safe (the next
+        write of a stale owner fails); stopping its actor here only spares
+        the refused write and frees the table's followers sooner.
+        """
+        period = float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000
+        while True:
+            await asyncio.sleep(period)
+            try:
+                lost = await self.ports.leases.renew()
+            except Exception:
+                log.exception("renewing the table leases failed; retrying")
+                continue
+            for table_id in lost:
+                actor = self.router.actors.get(table_id)
+                log.warning("table %s: its lease was lost; it stops here", table_id)
+                if actor is not None:
+                    await actor.stop()
+                    self._table_closed(actor.table)
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
         """The actor of a table just loaded from the database, its stored deadlines armed."""
@@ -350,18 +387,23 @@ class Salon:
             await self.ids.close()
         self.friends.close()
         self.accounts.close()
+        for table_id in list(self.router.lease_of):  # a clean stop frees its tables at once
+            with contextlib.suppress(Exception):
+                await self.router.release(table_id)
+        await self.ports.close()
         await self.store.stop()
 
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
         await self.standing.stop()
+        await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
 
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
-        tasks = [t for t in (self._janitor_task, self.lobby.task) if t is not None]
+        tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
