@@ -27,6 +27,7 @@ from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.router import Router
 from zanzibar.salon.standing import Standing
+from zanzibar.salon.table_quota import TableQuota
 from zanzibar.salon.tables import Table
 
 
@@ -44,7 +45,7 @@ class GatewayHost(Protocol):
     chat_limit: RateLimiter
     message_rate_user: TokenBuckets
     message_rate_address: TokenBuckets
-    table_address: dict[int, str]
+    table_quota: TableQuota
     hello_hooks: list[Callable[[Connection, User], Awaitable[None]]]
 
     @property
@@ -53,9 +54,6 @@ class GatewayHost(Protocol):
 
     async def next_id(self, kind: IdKind) -> int:
         """A new row id, unique over every process."""
-
-    def check_table_quota(self, user: User, address: str | None) -> None:
-        """Refuse a new table beyond the account's or address's share."""
 
     async def open_table(self, table: Table, change: Change, cmd: Command) -> None:
         """Run a new table here; its creation stored as its first change."""

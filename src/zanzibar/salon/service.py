@@ -14,13 +14,10 @@ This module only wires the parts together; each concern has its module:
 - :mod:`~zanzibar.salon.deadlines`: bot moves, turn clocks, pauses, takeovers;
 - :mod:`~zanzibar.salon.tablestore`: storing a change, loading the open tables;
 - :mod:`~zanzibar.salon.mirror`: the fan-out of committed changes to followers;
-- :mod:`~zanzibar.salon.lobby`: the table list and the games offered;
-- :mod:`~zanzibar.salon.accounts`, :mod:`~zanzibar.salon.standing`,
-  :mod:`~zanzibar.salon.tournaments`: people, ratings, Swiss tournaments.
+- :mod:`~zanzibar.salon.lobby`: the table list and the games offered.
 
-The parts never import this module: what they need of the salon comes through
-small typed protocols (:mod:`~zanzibar.salon.gateway_host`,
-:mod:`~zanzibar.salon.tournament_ports`), so imports go one way, this on top.
+The parts never import this module (they see the salon through small typed
+protocols: ``gateway_host``, ``tournament_ports``): imports go one way.
 
 Rules the whole salon keeps:
 
@@ -42,9 +39,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from zanzibar.cluster.local import LocalLeases
+from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
+from zanzibar.cluster.wiring import NodePorts, local_ports
 from zanzibar.engine.events import Event
 from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
@@ -62,8 +60,7 @@ from zanzibar.salon.fields import log_failure
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
-from zanzibar.salon.lease_keeper import LeaseKeeper
-from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
+from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
@@ -71,8 +68,10 @@ from zanzibar.salon.persistence import Store
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
+from zanzibar.salon.table_quota import TableQuota
 from zanzibar.salon.tables import Table
 from zanzibar.salon.tournament_ports import TournamentPorts
+from zanzibar.salon.tournament_runner import RUNNER_LEASE
 from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
@@ -100,8 +99,10 @@ class Salon:
     ``rules_for``/``games``: where games come from (the registry by default;
     tests may pass their own).
     ``limits``: quotas and rates against abuse (:class:`zanzibar.salon.limits.Limits`).
-    ``leases``/``link``: who owns which table, and the way to other nodes
-    (in-process by default: this salon owns every table).
+    ``ports``: the node's leases, link, bus, presence and lobby
+    (:mod:`zanzibar.cluster.wiring`: in-process by default, where this salon
+    owns every table; Redis for a node of several). ``leases``/``link``
+    replace those two ports alone (tests of two salons on one database).
     """
 
     def __init__(
@@ -122,6 +123,7 @@ class Salon:
         games: Callable[[], list[str]] = lambda: list(REGISTERED_GAMES),
         leases: Leases | None = None,
         link: Link | None = None,
+        ports: NodePorts | None = None,
     ) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
@@ -139,13 +141,8 @@ class Salon:
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
         self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
-        self.gate = RateGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
         self.message_rate_address = TokenBuckets(self.limits.message_rate_address)
-        self._create_rate_user = rates(self.limits.table_create_rate_user)
-        self._create_rate_address = rates(self.limits.table_create_rate_address)
-        #: The address each table was created from (in memory: quotas restart empty).
-        self.table_address: dict[int, str] = {}
         self.ids: SalonIds | None = None
         self._janitor_task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[Any]] = set()
@@ -153,12 +150,20 @@ class Salon:
         # One node alone loads every open table at start: a table it does not run does
         # not exist, and an unknown id costs no database write. Among several nodes, a
         # table nobody runs (its owner died) is claimed by the first node asked for it.
+        self.ports = ports or local_ports()
+        if leases is not None:
+            self.ports.leases = leases
+        if link is not None:
+            self.ports.link = link
+        shared = self.ports.shared or leases is not None
+        #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
+        self.hub = LinkHub(self.ports.link)
         self.router = Router(
-            leases or LocalLeases(), link, None if leases is None else self._load_claimed
+            self.ports.leases, self.ports.link, self._load_claimed if shared else None
         )
+        self._renewing: asyncio.Task[None] | None = None
         self.tables = TablesView(self.router)
-        #: Renews this node's leases; only shared leases lapse, so only they need it.
-        self.lease_keeper = None if leases is None else LeaseKeeper(leases)
+        self.table_quota = TableQuota(self.limits, self.tables)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.tables,
@@ -250,6 +255,7 @@ class Salon:
 
     async def start(self) -> None:
         """Apply migrations, load users, restore every open table and game."""
+        await self.ports.start()
         await self.store.start()
         self.ids = SalonIds(await ids_for(self.store))
         await self.ids.fill()
@@ -272,11 +278,34 @@ class Salon:
         for table_id in set(claimed) - {t.id for t in loaded}:
             await self.router.release(table_id)
         self._started = True
-        if self.lease_keeper is not None:
-            self.lease_keeper.start()
         self.tournaments.resume()
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
+        if self.ports.shared:
+            self._renewing = asyncio.ensure_future(self._renew_leases())
+            self._renewing.add_done_callback(log_failure)
+
+    async def _renew_leases(self) -> None:
+        """Keep this node's leases alive; a table whose lease was lost stops here at once.
+
+        The fence in the database is what makes a lost lease safe (the next
+        write of a stale owner fails); stopping its actor here only spares
+        the refused write and frees the table's followers sooner.
+        """
+        period = float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000
+        while True:
+            await asyncio.sleep(period)
+            try:
+                lost = await self.ports.leases.renew()
+            except Exception:
+                log.exception("renewing the table leases failed; retrying")
+                continue
+            for table_id in lost - {RUNNER_LEASE}:  # the runner notices through held()
+                actor = self.router.actors.get(table_id)
+                log.warning("table %s: its lease was lost; it stops here", table_id)
+                if actor is not None:
+                    await actor.stop()
+                    self._table_closed(actor.table)
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
         """The actor of a table just loaded from the database, its stored deadlines armed."""
@@ -352,7 +381,7 @@ class Salon:
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
-        self.table_address.pop(table.id, None)
+        self.table_quota.closed(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
@@ -372,20 +401,23 @@ class Salon:
             await self.ids.close()
         self.friends.close()
         self.accounts.close()
+        for table_id in list(self.router.lease_of):  # a clean stop frees its tables at once
+            with contextlib.suppress(Exception):
+                await self.router.release(table_id)
+        await self.ports.close()
         await self.store.stop()
 
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
         await self.standing.stop()
+        await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
 
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
-        if self.lease_keeper is not None:
-            await self.lease_keeper.stop()
-        tasks = [t for t in (self._janitor_task, self.lobby.task) if t is not None]
+        tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -437,33 +469,6 @@ class Salon:
     def _take_game_id(self) -> int:
         assert self.ids is not None, "the salon is not started"
         return self.ids.take_game()
-
-    def check_table_quota(self, user: User, address: str | None) -> None:
-        """``quota`` if the account or address hosts its share of open tables;
-        ``rate_limited`` (and nothing counted) if it created too many lately."""
-        hosted = sum(1 for table in self.tables.values() if table.host == user.id)
-        if hosted >= self.limits.tables_per_user:
-            raise SalonError(
-                "quota",
-                f"you already host {hosted} tables, the most allowed;"
-                " leave one before opening another",
-            )
-        checks = [(self._create_rate_user, f"user:{user.id}")]
-        if not self.limits.exempt(address):
-            held = sum(
-                1
-                for tid, where in self.table_address.items()
-                if where == address and tid in self.tables
-            )
-            if held >= self.limits.tables_per_address:
-                log.warning("table refused: %s already hosts %d tables", address, held)
-                raise SalonError(
-                    "quota",
-                    f"{held} tables are already open from your address, the most allowed;"
-                    " close one before opening another",
-                )
-            checks.append((self._create_rate_address, f"address:{address}"))
-        self.gate.take(checks, "new tables")
 
     # =============================================================================
     # connections (kept by the :class:`Gateway`)

@@ -13,8 +13,8 @@ negative id: no table has it) advances tournaments; the others' pokes (a game
 finished on their table, a tournament full) do nothing, since the runner's tick
 sees the same facts in the database within ``tick`` seconds. The lease is taken
 at load, tried again at every tick and at every poke, and renewed with every
-other lease of the node (:class:`zanzibar.salon.lease_keeper.LeaseKeeper`); when
-its node dies it lapses and the next node to try takes it over. Two runners at
+other lease of the node (``Salon._renew_leases``); when its node dies it lapses
+and the next node to try takes it over. Two runners at
 once (a node paused past its lease) still cannot both start, pair or end a
 tournament: those writes are fenced on the state or round they were decided
 from (:func:`zanzibar.salon.persistence.fenced`), and the loser says nothing.

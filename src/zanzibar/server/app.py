@@ -783,6 +783,10 @@ def _make_salon(settings: Settings) -> SalonService:
     # Imported late: the transport only needs the salon when it builds one.
     salon_class = importlib.import_module("zanzibar.salon").Salon
     settings.prepare()
+    ports = None
+    if settings.redis_url:  # one node of several: the ports shared over Redis
+        wiring = importlib.import_module("zanzibar.cluster.wiring")
+        ports = wiring.redis_ports(settings.redis_url, settings.node_name)
     salon: SalonService = salon_class(
         db_url=settings.database_url,
         bot_delay=settings.bot_delay,
@@ -790,6 +794,7 @@ def _make_salon(settings: Settings) -> SalonService:
         takeover_delay=settings.takeover_delay,
         durable=settings.durable,
         limits=settings.limits,
+        ports=ports,
     )
     return salon
 
