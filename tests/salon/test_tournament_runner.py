@@ -145,3 +145,37 @@ async def test_a_single_salon_is_the_runner_with_its_own_leases(tmp_path: Path) 
         assert salon.tournaments.is_runner
     finally:
         await salon.stop()
+
+
+async def test_two_runners_at_once_start_or_cancel_a_tournament_once(db_url: str) -> None:
+    """A node paused past its lease still believes it runs the tournaments: here each
+    salon has leases of its own, so both are runners. The database lets one of them
+    start (or cancel) a tournament, and only that one tells the entrants."""
+    node_a = make_salon(db_url)
+    node_a.tournaments.tick = 0.02
+    await node_a.start()
+    node_b: Salon | None = None
+    try:
+        anna_a = await Client(node_a, "Anna").sign_in()
+        node_b = make_salon(db_url)
+        node_b.tournaments.tick = 0.02
+        await node_b.start()
+        anna_b = await Client(node_b, "Anna").sign_in(token=anna_a.token)
+        assert node_a.tournaments.is_runner and node_b.tournaments.is_runner
+        lonely = await _bots_tournament(anna_a, bots=0, start_in=1)
+        await anna_a.ok("tournament.register", tournament=lonely)
+        full = await _bots_tournament(anna_a, bots=1, start_in=1)
+        await anna_a.ok("tournament.register", tournament=full)
+        await _until(node_b, lonely, {"cancelled"})
+        await _until(node_b, full, {"running", "finished"})
+        for _ in range(10):
+            await asyncio.sleep(0.02)
+        await node_a.settle()
+        await node_b.settle()
+        for tid, kind in ((lonely, "cancelled"), (full, "started")):
+            told = _events(anna_a, tid, kind) + _events(anna_b, tid, kind)
+            assert len(told) == 1, (kind, told)
+    finally:
+        if node_b is not None:
+            await node_b.stop()
+        await node_a.stop()
