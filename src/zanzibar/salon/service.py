@@ -238,7 +238,7 @@ class Salon:
             lambda user_id: list(self.gateway.conns_of(user_id)),
             grace=takeover_delay,
         )
-        self.gateway.add_handlers(friend_handlers(self))
+        self.gateway.add_handlers(friend_handlers(self.friends))
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
