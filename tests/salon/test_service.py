@@ -294,7 +294,11 @@ async def test_idle_tables_are_closed(db_url: str) -> None:
         await bob.disconnect()
         import asyncio
 
-        await asyncio.sleep(0.3)
+        # closed after 0.05 s idle; a busy machine may take longer to store it
+        for _ in range(200):
+            if dropped not in salon.tables:
+                break
+            await asyncio.sleep(0.05)
         assert kept in salon.tables and dropped not in salon.tables
     finally:
         await salon.stop()
