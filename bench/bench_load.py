@@ -28,9 +28,10 @@ this tree's: the last lines set their CPU per action, actions/s and latencies
 side by side. ``--rounds N`` alternates N pairs and keeps each side's best
 (least CPU per action) round; ``--reference none`` runs this tree alone.
 With 200 players at 60 tables, 2 rounds, on the 2-CPU machine shared with
-other jobs (load average about 15): 2.82 ms of server CPU per player action
-for 0a9f166, 1.75 ms for issue 11's cheaper actions (ratio 0.62; another
-run, load average 11: 2.89 and 2.10 ms, ratio 0.72).
+other jobs (load average 11-13): 2.49 ms of server CPU per player action
+for 0a9f166, 1.74 ms for this tree (ratio 0.70; the same pair measured over
+45 s of steady load, load average 6-14: 2.54 and 1.61 ms, ratio 0.63).
+docs/cluster.md says where the rest goes.
 
 Loops are bounded by ``--duration`` and by the number of players; only
 127.0.0.1 is ever contacted.

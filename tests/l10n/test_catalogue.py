@@ -228,3 +228,37 @@ def test_a_message_keeps_its_hash_and_words_through_pickling() -> None:
     again = pickle.loads(pickle.dumps(nested))
     assert again == nested and hash(again) == hash(nested)
     assert again.seats() == frozenset({0})
+
+
+def test_numbers_written_beforehand_read_exactly_as_fluent_writes_them() -> None:
+    """Every message of every language, every variable a number: the same sentence both ways.
+
+    ``Voice`` writes a number itself where the message only prints it
+    (``Catalogue.plain_variables``); selectors and function arguments stay numbers.
+    """
+    catalogue = CATALOGUE
+    checked = plain_seen = 0
+    for code, language in catalogue.languages.items():
+        bundle = catalogue.bundle(code)
+        for _, message in language.messages():
+            if message.value is None:
+                continue
+            names = _variables(message.value)
+            plain = catalogue.plain_variables(code, message.id.name)
+            assert plain <= names
+            compiled = bundle.get_message(message.id.name).value
+            assert compiled is not None
+            for value in (0, 1, 2, 5, 12345, -3):
+                args = {name: value for name in names}
+                written = {
+                    k: catalogue.number_text(code, v) if k in plain else v for k, v in args.items()
+                }
+                assert bundle.format_pattern(compiled, written) == bundle.format_pattern(
+                    compiled, args
+                ), (code, message.id.name, value)
+                checked += 1
+            plain_seen += bool(plain)
+    assert checked > 1000 and plain_seen > 50
+    assert catalogue.plain_variables("en", "dice421-roll") == {"name", "roll", "throw"}
+    assert catalogue.number_text("fr", 12345) == "12\u202f345"
+    assert catalogue.number_text("en", 12345) == "12,345"

@@ -485,3 +485,55 @@ def test_an_insert_with_a_column_default_is_left_to_sqlalchemy() -> None:
         assert plan.rows([{"a": "z", "id": 5}]) == [(5, "z")]
         # "a" would get its default from SQLAlchemy: not a plain insert of the given keys
         assert plans.plan(conn, insert(defaulted), ("id",)) is None
+
+
+async def test_the_compiled_fenced_update_stores_what_sqlalchemy_stores_and_still_fences(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The table's fenced write, run on the cursor: same bytes, same refusal of a stale version."""
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+    from zanzibar.salon import persistence
+    from zanzibar.salon.persistence import Fenced
+    from zanzibar.salon.tablestore import FENCE
+
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'fence.sqlite3'}")
+    await store.start()
+    try:
+        user = {"id": 1, "name": "Zoé", "name_key": "zoe", "password_hash": None}
+        user |= {"lang": "fr", "guest": True, "created": 1.5}
+        row = {"game": "421", "preset": None, "options": {}, "capacity": 3, "private": False}
+        row |= {"invite": None, "host_id": 1, "state": "waiting", "hold": True, "clock": None}
+        row |= {"game_id": None, "seats": [], "banned": [], "created": 2.25}
+        await store.write([(insert(m.users), user)])
+        await store.write([(insert(m.tables), {**row, "id": 7, "epoch": 1, "version": 1})])
+        await store.write([(insert(m.tables), {**row, "id": 8, "epoch": 1, "version": 1})])
+
+        def fence(table: int, version: int) -> dict[str, Any]:
+            seats = [{"user": 1, "name": "Zoé ☃", "bot": None}]
+            return {"state": "playing", "seats": seats, "options": {"tokens": 21}, "hold": False}
+
+        def values(table: int, version: int) -> dict[str, Any]:
+            fence_of = {"fence_id": table, "fence_epoch": 1, "fence_version": version}
+            return {**fence(table, version), "version": version + 1, **fence_of}
+
+        await store.write([(FENCE, values(7, 1))])  # the compiled path
+        assert len(store._inserts._plans) == 3  # users and tables inserts, and the fence
+        with pytest.raises(Fenced):
+            await store.write([(FENCE, values(7, 1))])  # version 1 is gone: nothing changes
+        monkeypatch.setattr(persistence, "_fast_update", lambda *args: False)
+        await store.write([(FENCE, values(8, 1))])  # SQLAlchemy's path
+        with pytest.raises(Fenced):
+            await store.write([(FENCE, values(8, 1))])
+        async with store.engine.connect() as conn:
+            rows = (
+                await conn.exec_driver_sql(
+                    "SELECT version, state, typeof(seats), seats, options, typeof(hold), hold"
+                    " FROM tables ORDER BY id"
+                )
+            ).all()
+        assert rows[0] == rows[1]
+        assert rows[0][:3] == (2, "playing", "text")
+    finally:
+        await store.stop()

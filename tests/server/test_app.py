@@ -11,9 +11,11 @@ import pytest
 from _fakesalon import FakeSalon
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 from zanzibar.salon.connections import Shared
 from zanzibar.server.app import Outbox, create_app, to_jsonable
+from zanzibar.server.guards import Writer
 from zanzibar.server.schemas import MAX_FRAME_BYTES
 from zanzibar.server.settings import TransportLimits
 
@@ -416,3 +418,103 @@ def test_http_refusals_speak_the_client_language(
     answer = getattr(client, method)(path, headers=headers, **kwargs)
     assert answer.status_code == plain.status_code
     assert answer.json() == {"code": code, "message": french}
+
+
+class _BatchedSocket:
+    """A protocol's batched writer (guards.Writer) that records each write."""
+
+    def __init__(self) -> None:
+        self.writes: list[list[str]] = []
+        self.ready = asyncio.Event()
+        self.ready.set()
+        self.gone = False
+
+    def write(self, texts: Any) -> None:
+        if self.gone:
+            raise ClientDisconnected()
+        self.writes.append(list(texts))
+
+    def writer(self) -> Writer:
+        return Writer(self.write, self.ready.is_set, self.ready.wait)
+
+
+def test_outbox_sends_what_one_turn_queued_in_one_write() -> None:
+    """Messages queued in one turn of the loop go out in one write, in order; no drain task."""
+    socket = _BatchedSocket()
+
+    async def scenario() -> None:
+        outbox = Outbox(None, TransportLimits(), writer=socket.writer())  # type: ignore[arg-type]
+        outbox.start()
+        assert outbox.task is None
+        for n in range(3):
+            outbox.put_message({"n": n})
+        assert socket.writes == []  # not before the turn ends
+        await asyncio.sleep(0)
+        assert socket.writes == [['{"n":0}', '{"n":1}', '{"n":2}']]
+        outbox.put_message({"n": 3})
+        await asyncio.sleep(0)
+        assert socket.writes[1:] == [['{"n":3}']]
+        assert not outbox.queue and outbox.queued_bytes == 0
+
+    asyncio.run(scenario())
+
+
+def test_outbox_waits_for_a_full_socket_then_writes_everything() -> None:
+    socket = _BatchedSocket()
+    socket.ready.clear()  # the client reads slower than we write
+
+    async def scenario() -> None:
+        outbox = Outbox(None, TransportLimits(), writer=socket.writer())  # type: ignore[arg-type]
+        outbox.put_message({"n": 0})
+        await asyncio.sleep(0.01)
+        outbox.put_message({"n": 1})
+        await asyncio.sleep(0.01)
+        assert socket.writes == [] and len(outbox.queue) == 2
+        socket.ready.set()
+        await asyncio.sleep(0.01)
+        assert socket.writes == [['{"n":0}', '{"n":1}']]
+
+    asyncio.run(scenario())
+
+
+def test_outbox_with_a_full_socket_still_cuts_a_client_too_far_behind() -> None:
+    socket = _BatchedSocket()
+    socket.ready.clear()
+    aborted: list[bool] = []
+
+    class Closing:
+        scope = {"client": ("10.0.0.3", 7)}
+
+        async def close(self, code: int, reason: str) -> None:
+            pass
+
+    async def scenario() -> None:
+        limits = TransportLimits(outbox_max_messages=5)
+        outbox = Outbox(Closing(), limits, lambda: aborted.append(True), socket.writer())  # type: ignore[arg-type]
+        for n in range(6):
+            outbox.put_message({"n": n})
+        assert outbox.too_slow and outbox.closed and outbox.gone.is_set()
+        socket.ready.set()
+        await outbox.close()
+        assert socket.writes == []  # what was queued was dropped, not sent
+
+    asyncio.run(scenario())
+
+
+def test_outbox_on_a_gone_client_stops_and_close_flushes_the_rest() -> None:
+    socket = _BatchedSocket()
+
+    async def scenario() -> None:
+        outbox = Outbox(None, TransportLimits(), writer=socket.writer())  # type: ignore[arg-type]
+        outbox.put_message({"n": 0})
+        await outbox.close()  # flushes at once
+        assert socket.writes == [['{"n":0}']]
+        other = Outbox(None, TransportLimits(), writer=socket.writer())  # type: ignore[arg-type]
+        socket.gone = True
+        other.put_message({"n": 1})
+        await asyncio.sleep(0)
+        assert other.closed and other.gone.is_set() and not other.queue
+        other.put_message({"n": 2})  # nothing more is queued
+        assert not other.queue
+
+    asyncio.run(scenario())

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from fluent.runtime import FluentBundle
+from fluent.runtime.types import FluentInt
 from fluent.syntax import FluentParser, ast
 
 #: Where the shipped languages live.
@@ -93,6 +95,10 @@ class Catalogue:
             raise RuntimeError(f"no {SOURCE_LANGUAGE!r} messages under {self.root}")
         #: Changes whenever any file changes: the web export's ETag.
         self.etag = digest.hexdigest()[:20]
+        self._index: dict[str, dict[str, ast.Message]] = {}
+        self._plain: dict[tuple[str, str], frozenset[str]] = {}
+        self._numbers: dict[tuple[str, int], str] = {}
+        self._locales: dict[str, Locale] = {}
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -104,6 +110,46 @@ class Catalogue:
         bundle = self.languages[lang].bundle
         assert bundle is not None
         return bundle
+
+    def plain_variables(self, lang: str, msg_id: str) -> frozenset[str]:
+        """The variables of a message's value that are only ever printed as they are.
+
+        Not used as a selector, nor given to a function or a term, in a message
+        that references no other message: Fluent only writes such a variable's
+        value, so a number there can be written beforehand (:meth:`number_text`)
+        with exactly the text Fluent would give it. (Fluent formats every number
+        through babel each time: most of the cost of a short game sentence.)
+        """
+        key = (lang, msg_id)
+        known = self._plain.get(key)
+        if known is None:
+            known = self._plain[key] = _plain_variables(self._message(lang, msg_id))
+        return known
+
+    def number_text(self, lang: str, value: int) -> str:
+        """An integer as Fluent writes ``{ $n }`` in ``lang`` (remembered per value)."""
+        key = (lang, value)
+        text = self._numbers.get(key)
+        if text is None:
+            locale = self._locales.get(lang)
+            if locale is None:  # the locale Fluent's bundle takes (babel's default if unknown)
+                try:
+                    locale = Locale.parse(lang.replace("-", "_"))
+                except UnknownLocaleError:
+                    locale = Locale.default()
+                self._locales[lang] = locale
+            if len(self._numbers) >= 10_000:
+                self._numbers.clear()
+            text = self._numbers[key] = FluentInt(value).format(locale)
+        return text
+
+    def _message(self, lang: str, msg_id: str) -> ast.Message | None:
+        index = self._index.get(lang)
+        if index is None:
+            index = self._index[lang] = {}
+            for _, message in self.languages[lang].messages():
+                index.setdefault(message.id.name, message)  # Fluent keeps the first one
+        return index.get(msg_id)
 
     def ids(self, lang: str) -> set[str]:
         """Every message id of ``lang``."""
@@ -125,6 +171,39 @@ class Catalogue:
                             out.append(f"{code}: {key} defined in {seen[key]}.ftl and {name}.ftl")
                         seen[key] = name
         return out
+
+
+def _plain_variables(message: ast.Message | None) -> frozenset[str]:
+    """See :meth:`Catalogue.plain_variables` (empty when in doubt)."""
+    if message is None or message.value is None:
+        return frozenset()
+    printed: set[str] = set()
+    other: set[str] = set()
+    pending: list[Any] = [message.value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Pattern):
+            pending.extend(node.elements)
+        elif isinstance(node, ast.Placeable):
+            inner = node.expression
+            if isinstance(inner, ast.VariableReference):
+                printed.add(inner.id.name)
+            else:
+                pending.append(inner)
+        elif isinstance(node, ast.SelectExpression):
+            pending.append(node.selector)
+            pending.extend(variant.value for variant in node.variants)
+        elif isinstance(node, ast.VariableReference):  # a selector, a function's argument
+            other.add(node.id.name)
+        elif isinstance(node, ast.FunctionReference | ast.TermReference):
+            if node.arguments is not None:
+                pending.extend(node.arguments.positional)
+                pending.extend(arg.value for arg in node.arguments.named)
+        elif isinstance(node, ast.MessageReference):
+            return frozenset()  # it reads the same variables: not followed, so none is plain
+        elif not isinstance(node, ast.TextElement | ast.StringLiteral | ast.NumberLiteral):
+            return frozenset()  # a node this walk does not know
+    return frozenset(printed - other)
 
 
 @functools.cache

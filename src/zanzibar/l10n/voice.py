@@ -185,6 +185,12 @@ class Voice:
         if message.value is None:
             self._problem(f"message {msg_id!r} has no value in {lang!r}", (lang, msg_id))
             return msg_id
+        plain = self.catalogue.plain_variables(lang, msg_id)
+        if plain:  # numbers Fluent would only print: their text, remembered
+            args = {
+                k: self.catalogue.number_text(lang, v) if type(v) is int and k in plain else v
+                for k, v in args.items()
+            }
         text, errors = bundle.format_pattern(message.value, args)
         if errors:
             self._problem(f"{lang} {msg_id}: {'; '.join(map(str, errors))}", (lang, msg_id))

@@ -54,7 +54,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql import Executable
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.dml import Insert, Update
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,16 @@ class Fenced(Exception):
 def fenced(statement: Executable) -> Executable:
     """``statement`` (an UPDATE) that must change exactly one row, else :class:`Fenced`."""
     return statement.execution_options(**{FENCE: True})
+
+
+#: Execution option marking an UPDATE built once and reused (a module constant): the
+#: SQLite writer compiles it once per set of parameters and runs it on the DBAPI cursor.
+BUILT_ONCE = "zanzibar_built_once"
+
+
+def built_once(statement: Executable) -> Executable:
+    """``statement`` (an UPDATE made once, at import) marked for the writer's compiled path."""
+    return statement.execution_options(**{BUILT_ONCE: True})
 
 
 def _log_failure(exc: Exception) -> None:
@@ -450,22 +460,26 @@ class InsertPlans:
     def __init__(self) -> None:
         self._plans: dict[tuple[Any, Any, tuple[str, ...]], InsertPlan | None] = {}
 
-    def plan(self, conn: Connection, statement: Insert, keys: tuple[str, ...]) -> InsertPlan | None:
+    def plan(
+        self, conn: Connection, statement: Insert | Update, keys: tuple[str, ...]
+    ) -> InsertPlan | None:
         dialect = conn.dialect
-        cache_key = (dialect, statement.table, keys)
+        # an insert is known by its table; an update (built once, a module constant) by itself
+        target = statement.table if isinstance(statement, Insert) else statement
+        cache_key = (dialect, target, keys)
         if cache_key in self._plans:
             return self._plans[cache_key]
         plan: InsertPlan | None = None
         compiled = statement.compile(dialect=dialect, column_keys=list(keys))
         order = compiled.positiontup
-        table = statement.table
+        binds = compiled.binds
         if (
             order is not None
             and sorted(order) == sorted(keys)
-            and all(key in table.c for key in order)
+            and all(key in binds for key in order)
         ):
             processors = tuple(
-                table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in order
+                binds[key].type.dialect_impl(dialect).bind_processor(dialect) for key in order
             )
             plan = InsertPlan(compiled.string, tuple(order), processors)
         if len(self._plans) > 256:  # bounded: the salon has a handful of kinds of insert
@@ -478,8 +492,42 @@ def _execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None
     for statement, params in ops:
         if params is None:
             _check_fence(statement, conn.execute(statement).rowcount)
-        elif plans is None or not _fast_insert(conn, statement, params, plans):
+        elif plans is None or not (
+            _fast_insert(conn, statement, params, plans)
+            or _fast_update(conn, statement, params, plans)
+        ):
             _check_fence(statement, conn.execute(statement, params).rowcount)
+
+
+def _fast_update(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
+    """Run a built-once UPDATE of one parameter set on the DBAPI cursor (False: not one).
+
+    The fence is checked on the cursor's row count, as for ``conn.execute``.
+    Only statements marked :func:`built_once` qualify (the table's fenced write,
+    :data:`zanzibar.salon.tablestore.FENCE`): a plan is kept per statement
+    object, and a statement built per call would only fill the cache.
+    """
+    if not isinstance(statement, Update) or not statement.get_execution_options().get(BUILT_ONCE):
+        return False
+    if not isinstance(params, dict) or statement._values or statement._returning:
+        return False
+    plan = plans.plan(conn, statement, tuple(params))
+    if plan is None:
+        return False
+    parameters = plan.rows([params])[0]
+    dbapi_error = conn.dialect.loaded_dbapi.Error
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(plan.sql, parameters)
+        rowcount = cursor.rowcount
+    except dbapi_error as exc:  # raised as SQLAlchemy raises it
+        raise DBAPIError.instance(
+            plan.sql, parameters, exc, dbapi_error, dialect=conn.dialect
+        ) from exc
+    finally:
+        cursor.close()
+    _check_fence(statement, rowcount)
+    return True
 
 
 def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:

@@ -79,6 +79,8 @@ class Table:
     texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict)
     #: Game items' named seats by seq (None: the game words events itself, any seat may differ).
     named: dict[int, frozenset[int] | None] = field(default_factory=dict)
+    #: Game items' events by seq, decoded once for every audience that renders them.
+    events: dict[int, Event] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
@@ -198,11 +200,20 @@ class Table:
             return self.named[seq]
         named: frozenset[int] | None = None
         if type(self.rules).render_event is GameRules.render_event:
-            named = self.rules.message_of(Event.from_json(data["event"])).seats()
+            named = self.rules.message_of(self._event(seq, data)).seats()
         if len(self.named) >= TEXT_CACHE_SIZE:
             self.named.clear()
         self.named[seq] = named
         return named
+
+    def _event(self, seq: int, data: dict[str, Any]) -> Event:
+        """A game item's event (decoded once per item: every audience renders it)."""
+        event = self.events.get(seq)
+        if event is None:
+            if len(self.events) >= TEXT_CACHE_SIZE:
+                self.events.clear()
+            event = self.events[seq] = Event.from_json(data["event"])
+        return event
 
     def render(
         self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
@@ -222,7 +233,7 @@ class Table:
             else:
                 info = self.games.get(int(data["game_id"]))
                 names = display_names(info.names, lang) if info else []
-                event = Event.from_json(data["event"])
+                event = self._event(item.seq, data)
                 text = self.rules.render_event(event, lang, key[2], names)
             if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again
                 self.texts.clear()

@@ -21,7 +21,7 @@ from zanzibar.engine.rules import GameRules
 from zanzibar.salon import models as m
 from zanzibar.salon.changes import Change
 from zanzibar.salon.history import History, Item
-from zanzibar.salon.persistence import Op, Store, fenced
+from zanzibar.salon.persistence import Op, Store, built_once, fenced
 from zanzibar.salon.records import read_match_record
 from zanzibar.salon.seats import Seat
 from zanzibar.salon.tables import GameInfo, Table
@@ -31,11 +31,13 @@ log = logging.getLogger(__name__)
 
 #: The fenced write of a table: its changed columns and ``version = v + 1`` are the
 #: parameters (built once: building a statement per commit cost more than running it).
-FENCE = fenced(
-    update(m.tables).where(
-        (m.tables.c.id == bindparam("fence_id"))
-        & (m.tables.c.epoch == bindparam("fence_epoch"))
-        & (m.tables.c.version == bindparam("fence_version"))
+FENCE = built_once(
+    fenced(
+        update(m.tables).where(
+            (m.tables.c.id == bindparam("fence_id"))
+            & (m.tables.c.epoch == bindparam("fence_epoch"))
+            & (m.tables.c.version == bindparam("fence_version"))
+        )
     )
 )
 INSERT_TABLE = insert(m.tables)

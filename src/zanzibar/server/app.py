@@ -41,7 +41,14 @@ from zanzibar.l10n.msg import Msg
 from zanzibar.l10n.voice import Voice
 from zanzibar.salon.connections import Shared
 from zanzibar.server import openapi
-from zanzibar.server.guards import BodyLimit, abort_function, client_of, lang_of
+from zanzibar.server.guards import (
+    BodyLimit,
+    Writer,
+    abort_function,
+    client_of,
+    lang_of,
+    writer_of,
+)
 from zanzibar.server.l10n_api import l10n_messages
 from zanzibar.server.node import health, node_parts
 from zanzibar.server.schemas import MAX_FRAME_BYTES, PROTOCOL_VERSION, ProtocolError, check_incoming
@@ -491,9 +498,17 @@ class Outbox:
         websocket: WebSocket,
         limits: TransportLimits | None = None,
         abort: Callable[[], None] | None = None,
+        writer: Writer | None = None,
     ) -> None:
         limits = limits or TransportLimits()
         self.websocket = websocket
+        #: The protocol's batched writer (our uvicorn protocol): then no drain task is
+        #: needed, and what one turn of the loop queued goes out in one write.
+        self.writer = writer
+        self._loop = asyncio.get_running_loop() if writer is not None else None
+        self._flush_armed = False
+        #: Waits for a full transport buffer to drain (batched writer only).
+        self._waiting: asyncio.Task[None] | None = None
         self.max_messages = limits.outbox_max_messages
         self.max_bytes = limits.outbox_max_bytes
         self.abort = abort
@@ -515,8 +530,9 @@ class Outbox:
         return client_of(self.websocket.scope)
 
     def start(self) -> None:
-        """Start draining the queue into the socket."""
-        self.task = asyncio.create_task(self._drain())
+        """Start draining the queue into the socket (a task, unless the writer is batched)."""
+        if self.writer is None:
+            self.task = asyncio.create_task(self._drain())
 
     async def send(self, message: dict[str, Any]) -> None:
         """Queue one message; never raises (see :meth:`put_message`)."""
@@ -567,7 +583,11 @@ class Outbox:
             return
         self.queue.append(text)
         self.queued_bytes += size
-        self._ready.set()
+        if self._loop is None:
+            self._ready.set()
+        elif not self._flush_armed:
+            self._flush_armed = True
+            self._loop.call_soon(self._flush)
 
     def cut(self, code: int, reason: str) -> None:
         """Stop serving this socket: drop its queue, close it (or drop it), log why."""
@@ -622,9 +642,36 @@ class Outbox:
                 self.cut(CLOSE_SEND_FAILED, f"a message could not be sent: {exc!r}")
                 return
 
+    def _flush(self) -> None:
+        """Hand everything queued to the batched writer at once, or wait until it can take it."""
+        self._flush_armed = False
+        writer = self.writer
+        if not self.queue or writer is None or self._waiting is not None:
+            return
+        if not writer.writable():  # the client reads slower than we write: wait for it
+            self._waiting = self.task = asyncio.ensure_future(self._flush_later(writer))
+            return
+        batch = list(self.queue)
+        self.queue.clear()
+        self.queued_bytes = 0
+        try:
+            writer.write(batch)
+        except (OSError, ClientDisconnected, RuntimeError):  # gone, or already closed
+            self.closed = True
+            self.gone.set()
+        except Exception as exc:
+            self.cut(CLOSE_SEND_FAILED, f"a message could not be sent: {exc!r}")
+
+    async def _flush_later(self, writer: Writer) -> None:
+        await writer.wait_writable()
+        self._waiting = None
+        self._flush()
+
     async def close(self) -> None:
         """Flush what is queued (a few seconds at most), then stop the writer."""
         self.closed = True
+        if self.writer is not None:
+            self._flush()
         self._ready.set()
         if self.task is not None and not self.task.done():
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
@@ -691,7 +738,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     salon: SalonService = websocket.app.state.salon
     limits: TransportLimits = websocket.app.state.limits
     await websocket.accept()
-    outbox = Outbox(websocket, limits, abort_function(websocket.scope))
+    outbox = Outbox(websocket, limits, abort_function(websocket.scope), writer_of(websocket.scope))
     outbox.start()
     try:
         conn = await salon.connect(outbox, address=client_address(websocket))
