@@ -65,6 +65,7 @@ from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.reaper import Reaper
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
@@ -165,6 +166,18 @@ class Salon:
             self.ports.leases, self.ports.link, self._load_claimed if shared else None
         )
         self._renewing: asyncio.Task[None] | None = None
+        self._reaping: asyncio.Task[None] | None = None
+        #: Takes over the open tables nobody runs (their owner died): shared nodes only.
+        self.reaper: Reaper | None = None
+        if shared:
+            self.reaper = Reaper(
+                self.ports.leases,
+                lambda: tablestore.open_table_ids(self.store),
+                lambda: self.router.actors.keys() | self.router.lease_of.keys(),
+                self.ports.presence.live_nodes,
+                self.router.adopt,
+                grace=float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000 + 1.0,
+            )
         self.tables = TablesView(self.router)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
@@ -271,28 +284,77 @@ class Salon:
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self._renew_leases())
             self._renewing.add_done_callback(log_failure)
+        if self.reaper is not None:
+            self._reaping = asyncio.ensure_future(self.reaper.run())
+            self._reaping.add_done_callback(log_failure)
 
     async def _renew_leases(self) -> None:
-        """Keep this node's leases alive; a table whose lease was lost stops here at once.
+        """Keep this node's leases alive; a table whose lease was lost is taken back or let go.
 
         The fence in the database is what makes a lost lease safe (the next
-        write of a stale owner fails); stopping its actor here only spares
-        the refused write and frees the table's followers sooner.
+        write of a stale owner fails). A lease is lost when this node could not
+        renew in time (it hung) or when Redis forgot every key (it restarted):
+        this node then tries to take the table again at once (:meth:`_retake`);
+        if another node was quicker the table stops here.
         """
         period = float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000
+        failing = False
         while True:
             await asyncio.sleep(period)
             try:
                 lost = await self.ports.leases.renew()
-            except Exception:
-                log.exception("renewing the table leases failed; retrying")
+            except Exception as exc:
+                if not failing:  # Redis is down: keep running, the database fence stays
+                    log.warning("renewing the table leases failed (%s); retrying", exc)
+                failing = True
                 continue
+            failing = False
             for table_id in lost:
+                self.router.lease_of.pop(table_id, None)
                 actor = self.router.actors.get(table_id)
-                log.warning("table %s: its lease was lost; it stops here", table_id)
                 if actor is not None:
-                    await actor.stop()
-                    self._table_closed(actor.table)
+                    await self._retake(actor)
+
+    async def _retake(self, actor: TableActor) -> None:
+        """The lease of a table running here was lost: take it again, or let it go.
+
+        The actor finishes the change it is storing, then stops. If the lease
+        can be taken again (Redis restarted and forgot it; nobody claimed it)
+        the table is loaded afresh under a new epoch, as any claimer does, and
+        keeps its spectators: every acknowledged change is in the database, and
+        a command that was waiting is refused (the client resends it).
+        Otherwise another node runs it now and it is forgotten here.
+        """
+        table = actor.table
+        for _ in range(200):  # never cancel a change halfway through its commit
+            if not actor.processing:
+                break
+            await asyncio.sleep(0.01)
+        await actor.stop()
+        self.router.actors.pop(table.id, None)
+        try:
+            lease = await self.ports.leases.acquire(table.id, floor=table.epoch)
+        except Exception:
+            log.exception("table %s: taking its lost lease again failed", table.id)
+            lease = None
+        if lease is None:
+            log.warning("table %s: its lease was lost to another node; it stops here", table.id)
+            self._table_closed(table)
+            return
+        self.router.lease_of[table.id] = lease
+        try:
+            again = await self._load_claimed(table.id)
+        except Exception:
+            log.exception("table %s: reloading it after its lease was lost failed", table.id)
+            again = None
+        if again is None:
+            self._table_closed(table)
+            return
+        again.table.spectators |= table.spectators
+        self.router.run(again)
+        log.warning(
+            "table %s: its lease was lost and taken again (epoch %s)", table.id, again.table.epoch
+        )
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
         """The actor of a table just loaded from the database, its stored deadlines armed."""
@@ -403,7 +465,8 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
-        tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
+        running = (self._janitor_task, self.lobby.task, self._renewing, self._reaping)
+        tasks = [t for t in running if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

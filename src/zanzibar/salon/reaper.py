@@ -1,0 +1,152 @@
+"""The reaper: open tables that no node runs any more are taken over, spread over the nodes.
+
+A table's owner holds its lease (:class:`~zanzibar.cluster.ports.Leases`) and
+renews it every third of its ttl. When the owner dies (``kill -9``, a lost
+machine) or hangs, the lease lapses and the table is run nowhere: its bots do
+not move and its clocks do not tick until someone claims it. On a node of a
+shared salon the reaper looks every :attr:`Reaper.period` seconds for open
+tables (from the database, the only truth) that no node holds, and claims
+them: lease, a new epoch in the database (which fences the old owner, should
+it wake up), then the table is loaded with its stored deadlines re-armed.
+
+Which node takes which table is decided by rendezvous hashing of the table id
+over the live nodes (:func:`rank`): every node computes the same order
+without talking to the others, a dead node's tables spread evenly over the
+survivors, and when a node joins or leaves only its share moves. The first
+node in a table's order claims it as soon as it sees it vacant; the next one
+waits :attr:`Reaper.step` seconds more, and so on, so a table whose first
+choice is itself dead (its heartbeat outlives its leases by a second or so)
+or slow is still taken over a moment later. Two nodes racing for one table
+is harmless: the lease grants it to one of them.
+
+A table whose lease the store does not remember at all (Redis restarted and
+forgot every key) may still run on its owner, which re-acquires it at its
+next renewal (``Salon._renew_leases``). Those tables wait :attr:`Reaper.grace`
+seconds more (one renewal period and a margin) so that the owner keeps them
+instead of every table of the salon moving at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import Any
+
+from zanzibar.cluster.ports import Leases
+
+log = logging.getLogger(__name__)
+
+
+def weight(node: str, table: int) -> int:
+    """A node's score for a table: the same on every node, spread evenly (64-bit BLAKE2b)."""
+    digest = hashlib.blake2b(f"{table}\0{node}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def rank(node: str, table: int, nodes: Sequence[str]) -> int:
+    """``node``'s place (0: first) in the order the nodes take ``table`` over.
+
+    >>> nodes = ["n1", "n2", "n3"]
+    >>> sorted(rank(n, 7, nodes) for n in nodes)
+    [0, 1, 2]
+    >>> rank("n9", 7, nodes) in (0, 1, 2, 3)  # a node not in the list counts itself in
+    True
+    """
+    everyone = set(nodes) | {node}
+    mine = (weight(node, table), node)
+    return sum(1 for other in everyone if (weight(other, table), other) > mine)
+
+
+class Reaper:
+    """Finds open tables no node holds and claims those that fall to this node.
+
+    ``open_tables``: the ids of every open table (the database); ``running``:
+    the tables this node runs or is loading (never claimed again here);
+    ``live_nodes``: the nodes whose heartbeat is fresh; ``adopt``: claims and
+    loads one table (None or False if another node got it first).
+    """
+
+    def __init__(
+        self,
+        leases: Leases,
+        open_tables: Callable[[], Awaitable[list[int]]],
+        running: Callable[[], Collection[int]],
+        live_nodes: Callable[[], Awaitable[list[str]]],
+        adopt: Callable[[int], Awaitable[Any]],
+        *,
+        period: float = 1.0,
+        step: float = 1.0,
+        grace: float = 3.0,
+    ) -> None:
+        self.leases = leases
+        self.open_tables = open_tables
+        self.running = running
+        self.live_nodes = live_nodes
+        self.adopt = adopt
+        #: Seconds between two sweeps.
+        self.period = period
+        #: Extra seconds each later node in a table's order waits before stepping in.
+        self.step = step
+        #: Extra seconds for a table the lease store forgot (its owner may take it back).
+        self.grace = grace
+        #: When each vacant table was first seen vacant (monotonic seconds).
+        self._vacant_since: dict[int, float] = {}
+        #: Tables this node took over, with the seconds each stayed vacant (for logs, tests).
+        self.taken: dict[int, float] = {}
+        self._failing = False
+
+    @property
+    def node(self) -> str:
+        return self.leases.node
+
+    async def sweep(self) -> list[int]:
+        """One look: claim the vacant tables that are this node's to take now; their ids."""
+        running = set(self.running())
+        candidates = [t for t in await self.open_tables() if t not in running]
+        vacant = await self.leases.vacant(candidates) if candidates else {}
+        for table in list(self._vacant_since):
+            if table not in vacant:
+                del self._vacant_since[table]
+        if not vacant:
+            return []
+        nodes = await self.live_nodes()
+        now = time.monotonic()
+        taken: list[int] = []
+        for table, remembered in sorted(vacant.items()):
+            since = self._vacant_since.setdefault(table, now)
+            wait = rank(self.node, table, nodes) * self.step + (0.0 if remembered else self.grace)
+            if now - since < wait:
+                continue
+            try:
+                actor = await self.adopt(table)
+            except Exception:
+                log.exception("taking over table %s failed; trying again at the next sweep", table)
+                continue
+            if actor:
+                self._vacant_since.pop(table, None)
+                self.taken[table] = now - since
+                taken.append(table)
+                log.warning(
+                    "node %s took over table %s (vacant for %.1f s)", self.node, table, now - since
+                )
+        return taken
+
+    async def run(self) -> None:
+        """Sweep every :attr:`period` seconds until cancelled; a failing sweep is retried."""
+        while True:
+            await asyncio.sleep(self.period)
+            try:
+                await self.sweep()
+            except Exception as exc:
+                if not self._failing:
+                    log.warning(
+                        "the reaper's sweep failed (%s); retrying every %.1f s", exc, self.period
+                    )
+                self._failing = True
+                continue
+            if self._failing:
+                log.warning("the reaper's sweep works again")
+            self._failing = False

@@ -1,0 +1,280 @@
+"""Ownership that heals itself: a dead node's tables run again elsewhere, games going on.
+
+The live tests run two or three :class:`Salon` nodes in this process on the
+private PostgreSQL and Redis (each node with its own connections, leases and
+heartbeat, as separate processes would have); a node is "killed" by
+:meth:`Salon.crash` (nothing more is written, its leases are left to lapse)
+and its heartbeat stops without leaving ``zn:alive``, as after ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from _salonkit import Client, make_salon
+
+from zanzibar.cluster.local import LocalLeases
+from zanzibar.salon import Salon
+from zanzibar.salon.reaper import Reaper, rank
+
+pytestmark = pytest.mark.anyio
+
+
+# -- the order in which nodes take a table over ----------------------------------------------
+
+
+def test_rendezvous_spreads_tables_evenly_and_moves_only_a_leaving_nodes_share() -> None:
+    nodes = ["n1", "n2", "n3"]
+    first = {t: next(n for n in nodes if rank(n, t, nodes) == 0) for t in range(3000)}
+    counts = {n: sum(1 for owner in first.values() if owner == n) for n in nodes}
+    assert all(900 < c < 1100 for c in counts.values()), counts
+    survivors = ["n1", "n3"]
+    after = {t: next(n for n in survivors if rank(n, t, survivors) == 0) for t in range(3000)}
+    moved = {t for t in first if first[t] != after[t]}
+    assert moved == {t for t, owner in first.items() if owner == "n2"}  # only n2's share moved
+    # the dead node's tables spread over both survivors
+    heirs = {after[t] for t in moved}
+    assert heirs == {"n1", "n3"}
+
+
+def test_every_node_agrees_on_the_order() -> None:
+    nodes = ["a", "b", "c", "d"]
+    for table in range(50):
+        assert sorted(rank(n, table, nodes) for n in nodes) == [0, 1, 2, 3]
+
+
+async def test_the_reaper_takes_a_vacant_table_first_in_its_order_and_waits_otherwise() -> None:
+    leases = LocalLeases("n1")
+    adopted: list[int] = []
+
+    async def adopt(table: int) -> bool:
+        adopted.append(table)
+        return await leases.acquire(table) is not None
+
+    nodes = ["n1", "n2"]
+    mine = next(t for t in range(1, 100) if rank("n1", t, nodes) == 0)
+    theirs = next(t for t in range(1, 100) if rank("n1", t, nodes) == 1)
+    held = next(t for t in range(1, 100) if t not in (mine, theirs))
+    await leases.acquire(held)
+    for table in (mine, theirs):  # leased once, then lapsed: the store remembers them
+        await leases.acquire(table)
+        await leases.release(table)
+
+    async def live() -> list[str]:
+        return nodes
+
+    async def open_tables() -> list[int]:
+        return [mine, theirs, held]
+
+    reaper = Reaper(leases, open_tables, set, live, adopt, step=0.3, grace=5.0)
+    assert await reaper.sweep() == [mine]  # first in its order: at once
+    assert adopted == [mine]
+    assert await reaper.sweep() == []  # the other node's: not yet
+    await asyncio.sleep(0.35)
+    assert await reaper.sweep() == [theirs]  # n2 did not take it: this node steps in
+    assert await reaper.sweep() == []  # nothing vacant any more
+    assert adopted == [mine, theirs]
+
+
+async def test_a_table_the_store_forgot_waits_for_its_owner_to_take_it_back() -> None:
+    leases = LocalLeases("n1")
+
+    async def adopt(table: int) -> bool:
+        return await leases.acquire(table) is not None
+
+    async def live() -> list[str]:
+        return ["n1"]
+
+    async def open_tables() -> list[int]:
+        return [5]
+
+    reaper = Reaper(leases, open_tables, set, live, adopt, step=0.3, grace=0.3)
+    assert await leases.vacant([5]) == {5: False}  # never leased: as after a Redis restart
+    assert await reaper.sweep() == []
+    await asyncio.sleep(0.35)
+    assert await reaper.sweep() == [5]
+
+
+# -- live: nodes on the private PostgreSQL and Redis -------------------------------------------
+
+#: The leases of the live tests: 1.5 s (production: 5 s), renewed every 0.5 s.
+TTL_MS = 1500
+
+
+@dataclass
+class Cluster:
+    """Salon nodes sharing one database and one Redis, each with its heartbeat."""
+
+    db_url: str
+    redis_url: str
+    ttl_ms: int = TTL_MS
+    salons: dict[str, Salon] = field(default_factory=dict)
+    nodes: dict[str, Any] = field(default_factory=dict)
+
+    async def start(self, name: str, **settings: Any) -> Salon:
+        from zanzibar.cluster.node import Node
+        from zanzibar.cluster.redis_leases import RedisLeases
+        from zanzibar.cluster.wiring import redis_ports
+
+        node = Node(self.redis_url, name, ttl_ms=self.ttl_ms + 500)
+        await node.start()
+        self.nodes[name] = node
+        ports = redis_ports(self.redis_url, name)
+        await ports.leases.close()
+        ports.leases = RedisLeases(self.redis_url, name, ttl_ms=self.ttl_ms)
+        salon = make_salon(self.db_url, ports=ports, **settings)
+        assert salon.reaper is not None
+        salon.reaper.period = 0.2
+        salon.reaper.step = 0.5
+        salon.reaper.grace = self.ttl_ms / 3000 + 0.5
+        await salon.start()
+        self.salons[name] = salon
+        return salon
+
+    async def kill(self, name: str) -> None:
+        """What ``kill -9`` leaves: leases and heartbeat lapse by themselves."""
+        salon = self.salons.pop(name)
+        node = self.nodes.pop(name)
+        await salon.crash()
+        await node._stop_beating()
+        await node.redis.aclose()
+
+    async def stop(self) -> None:
+        for name in list(self.salons):
+            await self.salons.pop(name).stop()
+        for name in list(self.nodes):
+            await self.nodes.pop(name).stop()
+
+    def runner(self, table_id: int) -> str | None:
+        """The node running ``table_id`` now (None: nobody)."""
+        found = [n for n, s in self.salons.items() if table_id in s.tables]
+        assert len(found) <= 1, f"table {table_id} runs on {found}"
+        return found[0] if found else None
+
+
+@pytest.fixture
+async def cluster(pg_url: str, redis_url: str) -> AsyncIterator[Cluster]:
+    made = Cluster(pg_url, redis_url)
+    try:
+        yield made
+    finally:
+        await made.stop()
+
+
+async def wait_for(what: Callable[[], Any], seconds: float, step: float = 0.05) -> Any:
+    """``what()`` once it is truthy; AssertionError after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = what()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s")
+        await asyncio.sleep(step)
+
+
+async def bot_table(salon: Salon, name: str, clock: bool = True) -> tuple[Client, int]:
+    """A running race between ``name`` and a bot, with a turn clock of 0.6 s (scaled)."""
+    host = await Client(salon, name).sign_in()
+    table_id = (await host.ok("table.create", game="race", seats=2, options={"target": 100}))[
+        "table"
+    ]["id"]
+    await host.ok("table.add_bot", table=table_id)
+    if clock:
+        await host.ok("table.clock", table=table_id, seconds=30)
+    await host.ok("table.start", table=table_id)
+    return host, table_id
+
+
+def kinds(salon: Salon, table_id: int) -> list[Any]:
+    return [i.data.get("kind") for i in salon.tables[table_id].history.items]
+
+
+SETTINGS: dict[str, Any] = {"clock_scale": 0.02, "bot_delay": 0.05, "takeover_delay": 60}
+
+
+@pytest.mark.live
+async def test_a_killed_nodes_tables_run_again_on_the_others_and_their_games_go_on(
+    cluster: Cluster,
+) -> None:
+    n1 = await cluster.start("n1", **SETTINGS)
+    await cluster.start("n2", **SETTINGS)
+    await cluster.start("n3", **SETTINGS)
+    tables = [(await bot_table(n1, f"Host{i}"))[1] for i in range(4)]
+    assert {cluster.runner(t) for t in tables} == {"n1"}
+    await asyncio.sleep(0.3)
+    before = {t: await stored_epoch(n1, t) for t in tables}
+    killed = time.monotonic()
+    await cluster.kill("n1")
+    await wait_for(lambda: all(cluster.runner(t) for t in tables), 10)
+    took = time.monotonic() - killed
+    # a lease lapses within its ttl; then a sweep (0.2 s), and a step (0.5 s) if the
+    # dead node was first in the table's order (its heartbeat outlives its leases)
+    assert took < TTL_MS / 1000 + 0.2 + 0.5 + 1.0, took
+    print(f"takeover of 4 tables after a kill: {took:.2f} s (lease ttl {TTL_MS / 1000} s)")
+    for table_id in tables:
+        owner = cluster.salons[cluster.runner(table_id) or ""]
+        assert owner.tables[table_id].epoch == before[table_id] + 1  # the dead node is fenced
+        seen = len(owner.tables[table_id].history.items)
+        # its game goes on: the clock runs out for the absent host, the bot plays on
+        await wait_for(lambda o=owner, t=table_id, s=seen: "clock_timeout" in kinds(o, t)[s:], 5)
+        match = owner.tables[table_id].match
+        assert match is not None
+        length = len(match.log)
+        await wait_for(lambda m=match, n=length: len(m.log) > n, 5)
+
+
+async def stored_epoch(salon: Salon, table_id: int) -> int:
+    from sqlalchemy import select
+
+    from zanzibar.salon import models as m
+
+    (row,) = await salon.store.read(select(m.tables.c.epoch).where(m.tables.c.id == table_id))
+    return int(row.epoch)
+
+
+@pytest.mark.live
+async def test_the_takeover_time_with_the_production_lease(pg_url: str, redis_url: str) -> None:
+    """``kill -9`` of a node with the real ttl (5 s): its table runs again within ttl + ~1 s."""
+    from zanzibar.cluster.redis_leases import TTL_MS as PRODUCTION_TTL
+
+    cluster = Cluster(pg_url, redis_url, ttl_ms=PRODUCTION_TTL)
+    try:
+        n1 = await cluster.start("n1", **SETTINGS)
+        await cluster.start("n2", **SETTINGS)
+        for salon in cluster.salons.values():
+            assert salon.reaper is not None
+            salon.reaper.period = 1.0  # the production sweep
+            salon.reaper.step = 1.0
+        _host, table_id = await bot_table(n1, "Anna")
+        killed = time.monotonic()
+        await cluster.kill("n1")
+        await wait_for(lambda: cluster.runner(table_id), 15)
+        took = time.monotonic() - killed
+        print(f"takeover with the production lease: {took:.2f} s (ttl {PRODUCTION_TTL / 1000} s)")
+        assert took < PRODUCTION_TTL / 1000 + 1.0 + 1.0 + 0.5, took
+    finally:
+        await cluster.stop()
+
+
+@pytest.mark.live
+async def test_a_restarted_node_takes_only_the_tables_nobody_runs(cluster: Cluster) -> None:
+    n1 = await cluster.start("n1", **SETTINGS)
+    n2 = await cluster.start("n2", **SETTINGS)
+    _anna, on_n1 = await bot_table(n1, "Anna")
+    _bob, on_n2 = await bot_table(n2, "Bob")
+    await cluster.kill("n1")
+    # n1 comes back at once, before its leases lapsed: it takes nothing held
+    n1 = await cluster.start("n1", **SETTINGS)
+    assert on_n2 not in n1.tables and cluster.runner(on_n2) == "n2"
+    await wait_for(lambda: cluster.runner(on_n1), 5)  # its old table: whoever is first
+    with contextlib.suppress(AssertionError):
+        await wait_for(lambda: False, 1.0)  # a second more: nothing moves twice
+    assert cluster.runner(on_n2) == "n2"
+    assert cluster.runner(on_n1) in ("n1", "n2")
