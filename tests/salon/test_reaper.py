@@ -278,3 +278,124 @@ async def test_a_restarted_node_takes_only_the_tables_nobody_runs(cluster: Clust
         await wait_for(lambda: False, 1.0)  # a second more: nothing moves twice
     assert cluster.runner(on_n2) == "n2"
     assert cluster.runner(on_n1) in ("n1", "n2")
+
+
+# -- Redis and PostgreSQL restarted mid-game -----------------------------------------------
+
+#: Bots answer quickly, no turn clock: the table waits for its host between turns.
+QUIET: dict[str, Any] = {"bot_delay": 0.02, "takeover_delay": 60}
+#: Refusals a client meets while a service restarts, and retries.
+TRANSIENT = ("internal", "not_found", "rate_limited")
+
+
+async def acked(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
+    """Send until the salon acknowledges (a client retrying through a restart)."""
+    for _ in range(100):
+        reply = await client.request(kind, **fields)
+        if reply["type"] != "error" or reply["code"] not in TRANSIENT:
+            assert reply["type"] == "ok", reply
+            return reply
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{kind} was never acknowledged: {reply}")
+
+
+async def host_turn(cluster: Cluster, client: Client, table_id: int) -> None:
+    """Wait for the host's turn (seat 0) wherever the table runs, then roll and bank."""
+
+    def my_turn() -> bool:
+        name = cluster.runner(table_id)
+        if name is None:
+            return False
+        match = cluster.salons[name].tables[table_id].match
+        return match is not None and match.to_act == 0
+
+    await wait_for(my_turn, 10)
+    await acked(client, "game.action", table=table_id, action={"type": "roll"})
+    name = cluster.runner(table_id)
+    assert name is not None
+    match = cluster.salons[name].tables[table_id].match
+    if match is not None and match.to_act == 0:  # no 1 rolled: bank the points
+        await acked(client, "game.action", table=table_id, action={"type": "stop"})
+
+
+async def stored_snapshot(db_url: str, table_id: int) -> dict[str, Any]:
+    """What a fresh one-node salon restores of the table from the database."""
+    alone = make_salon(db_url, takeover_delay=60, bot_delay=60)
+    await alone.start()
+    try:
+        return alone.snapshot(table_id)
+    finally:
+        await alone.stop()
+
+
+def chat_texts(snapshot: dict[str, Any]) -> list[str]:
+    return [data.get("text") for _seq, channel, data in snapshot["history"] if channel == "chat"]
+
+
+async def final_state(cluster: Cluster, table_id: int) -> dict[str, Any]:
+    """The table as its owner holds it once idle (the host's turn): what was acknowledged."""
+    name = cluster.runner(table_id)
+    assert name is not None
+    owner = cluster.salons[name]
+    await owner.settle()
+    return owner.snapshot(table_id)
+
+
+@pytest.mark.live
+async def test_a_redis_restart_mid_game_loses_no_acknowledged_action(
+    cluster: Cluster, redis_server: Any
+) -> None:
+    n1 = await cluster.start("n1", **QUIET)
+    await cluster.start("n2", **QUIET)
+    anna, table_id = await bot_table(n1, "Anna", clock=False)
+    epoch = n1.tables[table_id].epoch
+    await acked(anna, "chat.say", table=table_id, text="before")
+    await host_turn(cluster, anna, table_id)
+    redis_server.stop()
+    try:
+        # Redis is down: the owner keeps running its table (the database fences writes)
+        await acked(anna, "chat.say", table=table_id, text="while Redis is down")
+        await host_turn(cluster, anna, table_id)
+        await asyncio.sleep(TTL_MS / 1000)  # renewals fail meanwhile, and the lease's ttl passes
+    finally:
+        redis_server.start()  # empty: every lease, heartbeat and presence count is gone
+    # the owner finds its leases forgotten and takes them back before anyone else
+    await wait_for(lambda: table_id in n1.tables and n1.tables[table_id].epoch > epoch, 5)
+    assert cluster.runner(table_id) == "n1"
+    await acked(anna, "chat.say", table=table_id, text="after")
+    await host_turn(cluster, anna, table_id)
+    acknowledged = await final_state(cluster, table_id)
+    assert cluster.runner(table_id) == "n1"  # it never moved
+    await cluster.stop()
+    stored = await stored_snapshot(cluster.db_url, table_id)
+    assert stored == acknowledged
+    assert chat_texts(stored) == ["before", "while Redis is down", "after"]
+
+
+@pytest.mark.live
+async def test_a_postgresql_restart_on_a_shared_node_loses_no_acknowledged_action(
+    cluster: Cluster, postgres_server: Any
+) -> None:
+    n1 = await cluster.start("n1", **QUIET)
+    await cluster.start("n2", **QUIET)
+    anna, table_id = await bot_table(n1, "Anna", clock=False)
+    await acked(anna, "chat.say", table=table_id, text="before")
+    await host_turn(cluster, anna, table_id)
+    postgres_server.stop("fast")
+    try:
+        # nothing can be stored: refused as internal, and nothing of it stays in memory
+        before = n1.snapshot(table_id)
+        reply = await anna.refused("chat.say", "internal", table=table_id, text="lost")
+        assert "nothing was changed" in reply["message"]
+        assert n1.snapshot(table_id) == before
+        await asyncio.sleep(TTL_MS / 1000)  # leases are renewed meanwhile (Redis is up)
+    finally:
+        postgres_server.start()
+    await acked(anna, "chat.say", table=table_id, text="after")
+    await host_turn(cluster, anna, table_id)
+    assert cluster.runner(table_id) == "n1"
+    acknowledged = await final_state(cluster, table_id)
+    await cluster.stop()
+    stored = await stored_snapshot(cluster.db_url, table_id)
+    assert stored == acknowledged
+    assert chat_texts(stored) == ["before", "after"]
