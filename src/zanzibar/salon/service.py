@@ -36,7 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.pg_ids import ids_for
@@ -60,7 +60,15 @@ from zanzibar.salon.fields import log_failure
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
-from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
+from zanzibar.salon.limits import (
+    Gate,
+    Limits,
+    LocalGate,
+    TokenBuckets,
+    rates,
+    share_buckets,
+    share_limiter,
+)
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
@@ -140,7 +148,8 @@ class Salon:
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
         self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
-        self.gate = RateGate()
+        #: The table creation rates (shared by every node on a node of several).
+        self.gate: Gate = LocalGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
         self.message_rate_address = TokenBuckets(self.limits.message_rate_address)
         self._create_rate_user = rates(self.limits.table_create_rate_user)
@@ -160,6 +169,12 @@ class Salon:
         if link is not None:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
+        if self.ports.limits is not None:  # every per-account limit counts salon-wide
+            self.gate = self.ports.limits.gate
+            counts = self.ports.limits.counts
+            share_buckets(counts, "mu", self.message_rate_user)
+            share_buckets(counts, "ma", self.message_rate_address)
+            share_limiter(counts, "chat", self.chat_limit)
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
@@ -242,7 +257,20 @@ class Salon:
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
+        if self.ports.limits is not None:
+            self.hello_hooks.append(self._follow_counts)
         self._started = False
+
+    async def _follow_counts(self, conn: Connection, user: User) -> None:
+        """A socket signed in here: count the account's (and address's) events on every
+        node from now on, not only from its first message here (``RedisCounts``)."""
+        assert self.ports.limits is not None
+        counts = self.ports.limits.counts
+        counts.note("mu", str(user.id), 0)
+        counts.note("chat", str(user.id), 0)
+        address = self.gateway.addresses.get(conn.id)
+        if address is not None and not self.limits.exempt(address):
+            counts.note("ma", address, 0)
 
     @property
     def rules_for(self) -> Callable[[str], GameRules[Any, Any]]:
@@ -519,10 +547,16 @@ class Salon:
         assert self.ids is not None, "the salon is not started"
         return self.ids.take_game()
 
-    def check_table_quota(self, user: User, address: str | None) -> None:
+    async def check_table_quota(self, user: User, address: str | None) -> None:
         """``quota`` if the account or address hosts its share of open tables;
-        ``rate_limited`` (and nothing counted) if it created too many lately."""
-        hosted = sum(1 for table in self.tables.values() if table.host == user.id)
+        ``rate_limited`` (and nothing counted) if it created too many lately.
+
+        On a node of several every count covers the whole salon: the tables an
+        account hosts are counted in the database, those of an address through
+        :class:`~zanzibar.salon.limits.AddressTables`, the creation rates by the
+        shared gate.
+        """
+        hosted = await self._hosted(user.id)
         if hosted >= self.limits.tables_per_user:
             raise SalonError(
                 "quota",
@@ -531,11 +565,8 @@ class Salon:
             )
         checks = [(self._create_rate_user, f"user:{user.id}")]
         if not self.limits.exempt(address):
-            held = sum(
-                1
-                for tid, where in self.table_address.items()
-                if where == address and tid in self.tables
-            )
+            assert address is not None
+            held = await self._opened_from(address)
             if held >= self.limits.tables_per_address:
                 log.warning("table refused: %s already hosts %d tables", address, held)
                 raise SalonError(
@@ -544,7 +575,45 @@ class Salon:
                     " close one before opening another",
                 )
             checks.append((self._create_rate_address, f"address:{address}"))
-        self.gate.take(checks, "new tables")
+        await self.gate.take(checks, "new tables")
+
+    async def _hosted(self, user_id: int) -> int:
+        """Open tables the account hosts: here, or on every node (the database)."""
+        if self.ports.limits is None:
+            return sum(1 for table in self.tables.values() if table.host == user_id)
+        rows = await self.store.read(
+            select(func.count())
+            .select_from(m.tables)
+            .where((m.tables.c.host_id == user_id) & m.tables.c.closed.is_(None))
+        )
+        return int(rows[0][0])
+
+    async def _opened_from(self, address: str) -> int:
+        """Open tables created from ``address``: here, or on every node."""
+        shared = self.ports.limits
+        if shared is None:
+            return sum(
+                1
+                for tid, where in self.table_address.items()
+                if where == address and tid in self.tables
+            )
+        ids = await shared.address_tables.tables(address)
+        if not ids:
+            return 0
+        rows = await self.store.read(
+            select(m.tables.c.id).where(m.tables.c.id.in_(ids) & m.tables.c.closed.is_(None))
+        )
+        still = {int(row.id) for row in rows}
+        await shared.address_tables.forget(address, ids - still)
+        return len(still)
+
+    async def opened_from(self, table_id: int, address: str | None) -> None:
+        """Table ``table_id`` was opened from ``address`` (counted for its quota)."""
+        if address is None:
+            return
+        self.table_address[table_id] = address
+        if self.ports.limits is not None and not self.limits.exempt(address):
+            await self.ports.limits.address_tables.add(address, table_id)
 
     # =============================================================================
     # connections (kept by the :class:`Gateway`)
