@@ -264,6 +264,8 @@ async def test_a_redis_restart_mid_game_loses_no_acknowledged_action(
     n1 = await cluster.start("n1", **QUIET)
     await cluster.start("n2", **QUIET)
     anna, table_id = await bot_table(n1, "Anna", clock=False)
+    bob = await Client(n1, "Bob").sign_in()
+    await bob.ok("table.watch", table=table_id)
     epoch = n1.tables[table_id].epoch
     await acked(anna, "chat.say", table=table_id, text="before")
     await host_turn(cluster, anna, table_id)
@@ -278,10 +280,14 @@ async def test_a_redis_restart_mid_game_loses_no_acknowledged_action(
     # the owner finds its leases forgotten and takes them back before anyone else
     await wait_for(lambda: table_id in n1.tables and n1.tables[table_id].epoch > epoch, 5)
     assert cluster.runner(table_id) == "n1"
+    assert n1.reaper is not None and table_id not in n1.reaper.taken  # its owner, not the reaper
+    assert bob.user_id in n1.tables[table_id].spectators  # reloaded in place: still watching
+    heard = len(bob.stream(table_id))
     await acked(anna, "chat.say", table=table_id, text="after")
     await host_turn(cluster, anna, table_id)
     acknowledged = await final_state(cluster, table_id)
     assert cluster.runner(table_id) == "n1"  # it never moved
+    assert "after" in [m.get("text") for m in bob.stream(table_id)[heard:]]  # still followed
     await cluster.stop()
     stored = await stored_snapshot(cluster.db_url, table_id)
     assert stored == acknowledged

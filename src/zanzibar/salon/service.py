@@ -182,13 +182,15 @@ class Salon:
         )
         self._renewing: asyncio.Task[None] | None = None
         self._reaping: asyncio.Task[None] | None = None
+        #: Tables whose lost lease this node is taking back (the reaper leaves them alone).
+        self._retaking: set[int] = set()
         #: Takes over the open tables nobody runs (their owner died): shared nodes only.
         self.reaper: Reaper | None = None
         if shared:
             self.reaper = Reaper(
                 self.ports.leases,
                 lambda: tablestore.open_table_ids(self.store),
-                lambda: self.router.actors.keys() | self.router.lease_of.keys(),
+                lambda: self.router.actors.keys() | self.router.lease_of.keys() | self._retaking,
                 self.ports.presence.live_nodes,
                 self.router.adopt,
                 grace=float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000 + 1.0,
@@ -348,38 +350,38 @@ class Salon:
 
         The actor finishes the change it is storing, then stops. If the lease
         can be taken again (Redis restarted and forgot it; nobody claimed it)
-        the table is loaded afresh under a new epoch, as any claimer does, and
+        the table is loaded afresh under a new epoch through the router's claim
+        (:meth:`Router.adopt`, as the reaper and a command for a vacant table), and
         keeps its spectators: every acknowledged change is in the database, and
         a command that was waiting is refused (the client resends it).
         Otherwise another node runs it now and it is forgotten here.
         """
+        table = actor.table
+        self._retaking.add(table.id)
+        try:
+            await self._take_back(actor)
+        finally:
+            self._retaking.discard(table.id)
+
+    async def _take_back(self, actor: TableActor) -> None:
         table = actor.table
         for _ in range(200):  # never cancel a change halfway through its commit
             if not actor.processing:
                 break
             await asyncio.sleep(0.01)
         await actor.stop()
-        self.router.actors.pop(table.id, None)
-        try:
-            lease = await self.ports.leases.acquire(table.id, floor=table.epoch)
-        except Exception:
-            log.exception("table %s: taking its lost lease again failed", table.id)
-            lease = None
-        if lease is None:
-            log.warning("table %s: its lease was lost to another node; it stops here", table.id)
-            self._table_closed(table)
-            return
-        self.router.lease_of[table.id] = lease
-        try:
-            again = await self._load_claimed(table.id)
+        if self.router.actors.get(table.id) is actor:
+            del self.router.actors[table.id]
+        try:  # the router's claim: a command arriving meanwhile waits for it, then finds it
+            again = await self.router.adopt(table.id)
         except Exception:
             log.exception("table %s: reloading it after its lease was lost failed", table.id)
             again = None
         if again is None:
+            log.warning("table %s: its lease was lost to another node; it stops here", table.id)
             self._table_closed(table)
             return
         again.table.spectators |= table.spectators
-        self.router.run(again)
         log.warning(
             "table %s: its lease was lost and taken again (epoch %s)", table.id, again.table.epoch
         )
