@@ -321,3 +321,22 @@ async def test_a_postgresql_restart_on_a_shared_node_loses_no_acknowledged_actio
     stored = await stored_snapshot(cluster.db_url, table_id)
     assert stored == acknowledged
     assert chat_texts(stored) == ["before", "after"]
+
+
+@pytest.mark.live
+async def test_a_node_that_hung_past_its_lease_lets_the_table_go_to_its_new_owner(
+    cluster: Cluster,
+) -> None:
+    n1 = await cluster.start("n1", **QUIET)
+    n2 = await cluster.start("n2", **QUIET)
+    _anna, table_id = await bot_table(n1, "Anna", clock=False)  # waits for its host: idle
+    renewing = n1._renewing
+    assert renewing is not None
+    renewing.cancel()  # n1 hangs: it renews nothing, its lease lapses
+    await wait_for(lambda: table_id in n2.tables, 5)  # n2's reaper took it over
+    epoch = n2.tables[table_id].epoch
+    assert table_id in n1.tables  # n1 does not know yet
+    n1._renewing = asyncio.ensure_future(n1._renew_leases())  # n1 wakes up
+    await wait_for(lambda: table_id not in n1.tables, 3)  # its renewal says lost: it lets go
+    assert cluster.runner(table_id) == "n2"
+    assert n2.tables[table_id].epoch == epoch == await stored_epoch(n2, table_id)

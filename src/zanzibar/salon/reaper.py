@@ -80,6 +80,7 @@ class Reaper:
         period: float = 1.0,
         step: float = 1.0,
         grace: float = 3.0,
+        together: int = 16,
     ) -> None:
         self.leases = leases
         self.open_tables = open_tables
@@ -92,6 +93,9 @@ class Reaper:
         self.step = step
         #: Extra seconds for a table the lease store forgot (its owner may take it back).
         self.grace = grace
+        #: Tables claimed and loaded at once (each is a few queries: a dead node's hundreds
+        #: of tables are not loaded one after the other).
+        self.together = together
         #: When each vacant table was first seen vacant (monotonic seconds).
         self._vacant_since: dict[int, float] = {}
         #: Tables this node took over, with the seconds each stayed vacant (for logs, tests).
@@ -114,24 +118,32 @@ class Reaper:
             return []
         nodes = await self.live_nodes()
         now = time.monotonic()
-        taken: list[int] = []
+        due: list[tuple[int, float]] = []
         for table, remembered in sorted(vacant.items()):
             since = self._vacant_since.setdefault(table, now)
             wait = rank(self.node, table, nodes) * self.step + (0.0 if remembered else self.grace)
-            if now - since < wait:
-                continue
-            try:
-                actor = await self.adopt(table)
-            except Exception:
-                log.exception("taking over table %s failed; trying again at the next sweep", table)
-                continue
-            if actor:
-                self._vacant_since.pop(table, None)
-                self.taken[table] = now - since
-                taken.append(table)
-                log.warning(
-                    "node %s took over table %s (vacant for %.1f s)", self.node, table, now - since
-                )
+            if now - since >= wait:
+                due.append((table, now - since))
+        taken: list[int] = []
+        for start in range(0, len(due), self.together):  # a dead node's many tables: in parallel
+            batch = due[start : start + self.together]
+            results = await asyncio.gather(
+                *(self.adopt(table) for table, _ in batch), return_exceptions=True
+            )
+            for (table, waited), actor in zip(batch, results, strict=True):
+                if isinstance(actor, BaseException):
+                    log.error(
+                        "taking over table %s failed (%s); trying again at the next sweep",
+                        table,
+                        actor,
+                    )
+                elif actor:
+                    self._vacant_since.pop(table, None)
+                    self.taken[table] = waited
+                    taken.append(table)
+                    log.warning(
+                        "node %s took over table %s (vacant for %.1f s)", self.node, table, waited
+                    )
         return taken
 
     async def run(self) -> None:
