@@ -232,3 +232,27 @@ async def test_tables_opened_from_one_address_count_over_both_nodes(cluster: Clu
     assert (await create(elsewhere))["type"] == "ok"  # another address is not touched
     await anna.ok("table.leave", table=first)  # closed on n1: n2 stops counting it
     assert (await create(cleo))["type"] == "ok"
+
+
+@pytest.mark.live
+async def test_without_redis_table_limits_fail_closed_and_message_rates_open(
+    cluster: Cluster, redis_server: Any
+) -> None:
+    n1 = await cluster.start("n1")
+    anna = await FromAddress(n1, "Anna", "203.0.113.9").sign_in()
+    redis_server.stop()
+    try:
+        for _ in range(3):
+            await anna.ok("ping")  # messages still flow: each node's own limits hold
+        refused = await create(anna)  # table limits cannot be counted: refused, nothing made
+        assert (refused["type"], refused["code"]) == ("error", "rate_limited"), refused
+        assert "limits" in refused["message"]
+        assert not n1.tables
+    finally:
+        redis_server.start()
+    for _ in range(50):  # the client's connections come back
+        reply = await create(anna)
+        if reply["type"] == "ok":
+            break
+        await asyncio.sleep(0.1)
+    assert reply["type"] == "ok", reply

@@ -26,7 +26,8 @@ from collections.abc import Callable
 
 from redis.asyncio import Redis
 
-from zanzibar.cluster.redis_common import connect
+from zanzibar.cluster.redis_common import CONNECTION_ERRORS, connect
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon.chat import RATE_COUNT, RATE_WINDOW
 from zanzibar.salon.errors import SalonError
 
@@ -235,14 +236,24 @@ class RedisAddressTables:
         self.redis = connect(url) if isinstance(url, str) else url
 
     async def add(self, address: str, table: int) -> None:
-        await self.redis.sadd(f"za:{address}", table)
+        try:
+            await self.redis.sadd(f"za:{address}", table)
+        except CONNECTION_ERRORS as exc:  # the table exists: it is just not counted
+            log.warning("table %s of %s not counted (Redis): %s", table, address, exc)
 
     async def tables(self, address: str) -> set[int]:
-        return {int(t) for t in await self.redis.smembers(f"za:{address}")}
+        try:
+            return {int(t) for t in await self.redis.smembers(f"za:{address}")}
+        except CONNECTION_ERRORS as exc:  # closed, as the other creation limits
+            log.warning("tables per address unavailable (Redis): %s", exc)
+            raise SalonError(
+                "rate_limited", Msg("error-limits-unavailable"), retry_after=2
+            ) from None
 
     async def forget(self, address: str, tables: set[int]) -> None:
         if tables:
-            await self.redis.srem(f"za:{address}", *tables)
+            with contextlib.suppress(*CONNECTION_ERRORS):  # pruned again next time
+                await self.redis.srem(f"za:{address}", *tables)
 
     async def close(self) -> None:
         await self.redis.aclose()
