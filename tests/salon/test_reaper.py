@@ -336,7 +336,7 @@ async def test_a_node_that_hung_past_its_lease_lets_the_table_go_to_its_new_owne
     await wait_for(lambda: table_id in n2.tables, 5)  # n2's reaper took it over
     epoch = n2.tables[table_id].epoch
     assert table_id in n1.tables  # n1 does not know yet
-    n1._renewing = asyncio.ensure_future(n1._renew_leases())  # n1 wakes up
+    n1._renewing = asyncio.ensure_future(n1.keeper.run())  # n1 wakes up
     await wait_for(lambda: table_id not in n1.tables, 3)  # its renewal says lost: it lets go
     assert cluster.runner(table_id) == "n2"
     assert n2.tables[table_id].epoch == epoch == await stored_epoch(n2, table_id)

@@ -1,4 +1,4 @@
-"""The reaper: open tables that no node runs any more are taken over, spread over the nodes.
+"""Ownership that heals itself: the reaper takes over tables no node runs; leases kept.
 
 A table's owner holds its lease (:class:`~zanzibar.cluster.ports.Leases`) and
 renews it every third of its ttl. When the owner dies (``kill -9``, a lost
@@ -21,9 +21,12 @@ is harmless: the lease grants it to one of them.
 
 A table whose lease the store does not remember at all (Redis restarted and
 forgot every key) may still run on its owner, which re-acquires it at its
-next renewal (``Salon._renew_leases``). Those tables wait :attr:`Reaper.grace`
+next renewal (:class:`LeaseKeeper`). Those tables wait :attr:`Reaper.grace`
 seconds more (one renewal period and a margin) so that the owner keeps them
 instead of every table of the salon moving at once.
+
+:class:`LeaseKeeper` renews the leases of the tables this node runs and
+takes a lost one back. docs/cluster.md, "Ownership that heals itself".
 """
 
 from __future__ import annotations
@@ -33,9 +36,14 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zanzibar.cluster.ports import Leases
+
+if TYPE_CHECKING:
+    from zanzibar.salon.actor import TableActor
+    from zanzibar.salon.router import Router
+    from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +160,7 @@ class Reaper:
             await asyncio.sleep(self.period)
             try:
                 await self.sweep()
+                stop_if_cancelled()
             except Exception as exc:
                 if not self._failing:
                     log.warning(
@@ -162,3 +171,92 @@ class Reaper:
             if self._failing:
                 log.warning("the reaper's sweep works again")
             self._failing = False
+
+
+def stop_if_cancelled() -> None:
+    """Raise ``CancelledError`` if this task was asked to stop.
+
+    A cancellation that lands inside a driver's call (claiming and loading a
+    table, a Redis round trip) was seen swallowed there, once in dozens of
+    stops: the loop then went on and the salon's stop waited for it forever.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+class LeaseKeeper:
+    """Renews this node's leases every third of their ttl; a lost one is taken back or let go.
+
+    The fence in the database is what makes a lost lease safe (the next write
+    of a stale owner fails). A lease is lost when this node could not renew it
+    in time (it hung) or when Redis forgot every key (it restarted): the table
+    is then taken again at once through the router's claim (:meth:`retake`);
+    if another node was quicker the table stops here (``closed``).
+    """
+
+    def __init__(self, router: Router, closed: Callable[[Table], None]) -> None:
+        self.router = router
+        self.closed = closed
+        #: Tables whose lost lease is being taken back (the reaper leaves them alone).
+        self.retaking: set[int] = set()
+
+    async def run(self) -> None:
+        """Renew until cancelled; while Redis is down keep running (failures logged once)."""
+        leases = self.router.leases
+        period = float(getattr(leases, "ttl_ms", 5000)) / 3000
+        failing = False
+        while True:
+            await asyncio.sleep(period)
+            try:
+                lost = await leases.renew()
+                stop_if_cancelled()
+            except Exception as exc:
+                if not failing:  # the database fence keeps the tables safe meanwhile
+                    log.warning("renewing the table leases failed (%s); retrying", exc)
+                failing = True
+                continue
+            failing = False
+            for table_id in lost:
+                self.router.lease_of.pop(table_id, None)
+                actor = self.router.actors.get(table_id)
+                if actor is not None:
+                    await self.retake(actor)
+
+    async def retake(self, actor: TableActor) -> None:
+        """The lease of a table running here was lost: take it again, or let it go.
+
+        The actor finishes the change it is storing, then stops. The table goes
+        through the router's claim (:meth:`Router.adopt`, as for the reaper and
+        a command for a vacant table: lease, new epoch, load), so a command
+        arriving meanwhile waits, then finds the new actor. The table keeps its
+        spectators; every acknowledged change is in the database; a command
+        that was queued on the old actor is refused (the client resends it).
+        """
+        table = actor.table
+        self.retaking.add(table.id)
+        try:
+            for _ in range(200):  # never cancel a change halfway through its commit
+                if not actor.processing:
+                    break
+                await asyncio.sleep(0.01)
+            await actor.stop()
+            if self.router.actors.get(table.id) is actor:
+                del self.router.actors[table.id]
+            try:
+                again = await self.router.adopt(table.id)
+            except Exception:
+                log.exception("table %s: reloading it after its lease was lost failed", table.id)
+                again = None
+            if again is None:
+                log.warning("table %s: its lease was lost to another node; it stops here", table.id)
+                self.closed(table)
+                return
+            again.table.spectators |= table.spectators
+            log.warning(
+                "table %s: its lease was lost and taken again (epoch %s)",
+                table.id,
+                again.table.epoch,
+            )
+        finally:
+            self.retaking.discard(table.id)

@@ -36,7 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.pg_ids import ids_for
@@ -60,20 +60,13 @@ from zanzibar.salon.fields import log_failure
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
-from zanzibar.salon.limits import (
-    Gate,
-    Limits,
-    LocalGate,
-    TokenBuckets,
-    rates,
-    share_buckets,
-    share_limiter,
-)
+from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
-from zanzibar.salon.reaper import Reaper
+from zanzibar.salon.quotas import TableQuotas, follow_counts, share_rates
+from zanzibar.salon.reaper import LeaseKeeper, Reaper
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
@@ -148,14 +141,8 @@ class Salon:
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
         self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
-        #: The table creation rates (shared by every node on a node of several).
-        self.gate: Gate = LocalGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
         self.message_rate_address = TokenBuckets(self.limits.message_rate_address)
-        self._create_rate_user = rates(self.limits.table_create_rate_user)
-        self._create_rate_address = rates(self.limits.table_create_rate_address)
-        #: The address each table was created from (in memory: quotas restart empty).
-        self.table_address: dict[int, str] = {}
         self.ids: SalonIds | None = None
         self._janitor_task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[Any]] = set()
@@ -170,11 +157,12 @@ class Salon:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
         if self.ports.limits is not None:  # every per-account limit counts salon-wide
-            self.gate = self.ports.limits.gate
-            counts = self.ports.limits.counts
-            share_buckets(counts, "mu", self.message_rate_user)
-            share_buckets(counts, "ma", self.message_rate_address)
-            share_limiter(counts, "chat", self.chat_limit)
+            share_rates(
+                self.ports.limits.counts,
+                self.message_rate_user,
+                self.message_rate_address,
+                self.chat_limit,
+            )
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
@@ -182,20 +170,24 @@ class Salon:
         )
         self._renewing: asyncio.Task[None] | None = None
         self._reaping: asyncio.Task[None] | None = None
-        #: Tables whose lost lease this node is taking back (the reaper leaves them alone).
-        self._retaking: set[int] = set()
+        #: Renews this node's leases; takes a lost one back (or lets the table go).
+        self.keeper = LeaseKeeper(self.router, self._table_closed)
         #: Takes over the open tables nobody runs (their owner died): shared nodes only.
         self.reaper: Reaper | None = None
         if shared:
             self.reaper = Reaper(
                 self.ports.leases,
                 lambda: tablestore.open_table_ids(self.store),
-                lambda: self.router.actors.keys() | self.router.lease_of.keys() | self._retaking,
+                lambda: (
+                    self.router.actors.keys() | self.router.lease_of.keys() | self.keeper.retaking
+                ),
                 self.ports.presence.live_nodes,
                 self.router.adopt,
                 grace=float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000 + 1.0,
             )
         self.tables = TablesView(self.router)
+        #: Open tables per account and address, and their creation rates.
+        self.quotas = TableQuotas(self.limits, self.store, self.tables, self.ports.limits)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.tables,
@@ -264,15 +256,12 @@ class Salon:
         self._started = False
 
     async def _follow_counts(self, conn: Connection, user: User) -> None:
-        """A socket signed in here: count the account's (and address's) events on every
-        node from now on, not only from its first message here (``RedisCounts``)."""
+        """A socket signed in here: its account's (and address's) events on every node
+        count here from now on, not only from its first message here."""
         assert self.ports.limits is not None
-        counts = self.ports.limits.counts
-        counts.note("mu", str(user.id), 0)
-        counts.note("chat", str(user.id), 0)
         address = self.gateway.addresses.get(conn.id)
-        if address is not None and not self.limits.exempt(address):
-            counts.note("ma", address, 0)
+        exempt = self.limits.exempt(address)
+        follow_counts(self.ports.limits.counts, user.id, None if exempt else address)
 
     @property
     def rules_for(self) -> Callable[[str], GameRules[Any, Any]]:
@@ -312,79 +301,11 @@ class Salon:
         self._janitor_task = asyncio.ensure_future(self._janitor())
         self._janitor_task.add_done_callback(log_failure)
         if self.ports.shared:
-            self._renewing = asyncio.ensure_future(self._renew_leases())
+            self._renewing = asyncio.ensure_future(self.keeper.run())
             self._renewing.add_done_callback(log_failure)
         if self.reaper is not None:
             self._reaping = asyncio.ensure_future(self.reaper.run())
             self._reaping.add_done_callback(log_failure)
-
-    async def _renew_leases(self) -> None:
-        """Keep this node's leases alive; a table whose lease was lost is taken back or let go.
-
-        The fence in the database is what makes a lost lease safe (the next
-        write of a stale owner fails). A lease is lost when this node could not
-        renew in time (it hung) or when Redis forgot every key (it restarted):
-        this node then tries to take the table again at once (:meth:`_retake`);
-        if another node was quicker the table stops here.
-        """
-        period = float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000
-        failing = False
-        while True:
-            await asyncio.sleep(period)
-            try:
-                lost = await self.ports.leases.renew()
-            except Exception as exc:
-                if not failing:  # Redis is down: keep running, the database fence stays
-                    log.warning("renewing the table leases failed (%s); retrying", exc)
-                failing = True
-                continue
-            failing = False
-            for table_id in lost:
-                self.router.lease_of.pop(table_id, None)
-                actor = self.router.actors.get(table_id)
-                if actor is not None:
-                    await self._retake(actor)
-
-    async def _retake(self, actor: TableActor) -> None:
-        """The lease of a table running here was lost: take it again, or let it go.
-
-        The actor finishes the change it is storing, then stops. If the lease
-        can be taken again (Redis restarted and forgot it; nobody claimed it)
-        the table is loaded afresh under a new epoch through the router's claim
-        (:meth:`Router.adopt`, as the reaper and a command for a vacant table), and
-        keeps its spectators: every acknowledged change is in the database, and
-        a command that was waiting is refused (the client resends it).
-        Otherwise another node runs it now and it is forgotten here.
-        """
-        table = actor.table
-        self._retaking.add(table.id)
-        try:
-            await self._take_back(actor)
-        finally:
-            self._retaking.discard(table.id)
-
-    async def _take_back(self, actor: TableActor) -> None:
-        table = actor.table
-        for _ in range(200):  # never cancel a change halfway through its commit
-            if not actor.processing:
-                break
-            await asyncio.sleep(0.01)
-        await actor.stop()
-        if self.router.actors.get(table.id) is actor:
-            del self.router.actors[table.id]
-        try:  # the router's claim: a command arriving meanwhile waits for it, then finds it
-            again = await self.router.adopt(table.id)
-        except Exception:
-            log.exception("table %s: reloading it after its lease was lost failed", table.id)
-            again = None
-        if again is None:
-            log.warning("table %s: its lease was lost to another node; it stops here", table.id)
-            self._table_closed(table)
-            return
-        again.table.spectators |= table.spectators
-        log.warning(
-            "table %s: its lease was lost and taken again (epoch %s)", table.id, again.table.epoch
-        )
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
         """The actor of a table just loaded from the database, its stored deadlines armed."""
@@ -460,7 +381,7 @@ class Salon:
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
-        self.table_address.pop(table.id, None)
+        self.quotas.closed(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
@@ -550,72 +471,12 @@ class Salon:
         return self.ids.take_game()
 
     async def check_table_quota(self, user: User, address: str | None) -> None:
-        """``quota`` if the account or address hosts its share of open tables;
-        ``rate_limited`` (and nothing counted) if it created too many lately.
-
-        On a node of several every count covers the whole salon: the tables an
-        account hosts are counted in the database, those of an address through
-        :class:`~zanzibar.salon.limits.AddressTables`, the creation rates by the
-        shared gate.
-        """
-        hosted = await self._hosted(user.id)
-        if hosted >= self.limits.tables_per_user:
-            raise SalonError(
-                "quota",
-                f"you already host {hosted} tables, the most allowed;"
-                " leave one before opening another",
-            )
-        checks = [(self._create_rate_user, f"user:{user.id}")]
-        if not self.limits.exempt(address):
-            assert address is not None
-            held = await self._opened_from(address)
-            if held >= self.limits.tables_per_address:
-                log.warning("table refused: %s already hosts %d tables", address, held)
-                raise SalonError(
-                    "quota",
-                    f"{held} tables are already open from your address, the most allowed;"
-                    " close one before opening another",
-                )
-            checks.append((self._create_rate_address, f"address:{address}"))
-        await self.gate.take(checks, "new tables")
-
-    async def _hosted(self, user_id: int) -> int:
-        """Open tables the account hosts: here, or on every node (the database)."""
-        if self.ports.limits is None:
-            return sum(1 for table in self.tables.values() if table.host == user_id)
-        rows = await self.store.read(
-            select(func.count())
-            .select_from(m.tables)
-            .where((m.tables.c.host_id == user_id) & m.tables.c.closed.is_(None))
-        )
-        return int(rows[0][0])
-
-    async def _opened_from(self, address: str) -> int:
-        """Open tables created from ``address``: here, or on every node."""
-        shared = self.ports.limits
-        if shared is None:
-            return sum(
-                1
-                for tid, where in self.table_address.items()
-                if where == address and tid in self.tables
-            )
-        ids = await shared.address_tables.tables(address)
-        if not ids:
-            return 0
-        rows = await self.store.read(
-            select(m.tables.c.id).where(m.tables.c.id.in_(ids) & m.tables.c.closed.is_(None))
-        )
-        still = {int(row.id) for row in rows}
-        await shared.address_tables.forget(address, ids - still)
-        return len(still)
+        """``quota`` or ``rate_limited`` if ``user`` may not open a table now (salon/quotas.py)."""
+        await self.quotas.check(user.id, address)
 
     async def opened_from(self, table_id: int, address: str | None) -> None:
         """Table ``table_id`` was opened from ``address`` (counted for its quota)."""
-        if address is None:
-            return
-        self.table_address[table_id] = address
-        if self.ports.limits is not None and not self.limits.exempt(address):
-            await self.ports.limits.address_tables.add(address, table_id)
+        await self.quotas.opened(table_id, address)
 
     # =============================================================================
     # connections (kept by the :class:`Gateway`)
