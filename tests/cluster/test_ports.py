@@ -168,6 +168,18 @@ async def test_epochs_rise_above_the_floor(backend: Backend) -> None:
     assert lease is not None and lease.epoch == 43
 
 
+async def test_vacant_tables_are_told_apart_from_held_and_forgotten_ones(backend: Backend) -> None:
+    a = await backend.leases("node-a")
+    b = await backend.leases("node-b")
+    assert await b.acquire(21) is not None  # held
+    assert await a.acquire(22) is not None
+    assert await a.release(22)  # leased once, given up: vacant, remembered
+    assert await a.vacant([21, 22, 23]) == {22: True, 23: False}  # 23: never leased
+    assert await b.vacant([]) == {}
+    many = list(range(100, 1300))  # more than one round trip's worth
+    assert await a.vacant(many) == dict.fromkeys(many, False)
+
+
 async def test_many_nodes_racing_for_a_table_get_one_lease(backend: Backend) -> None:
     nodes = [await backend.leases(f"n{i}") for i in range(8)]
     won = await asyncio.gather(*(node.acquire(9) for node in nodes))

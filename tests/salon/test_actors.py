@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -229,6 +230,9 @@ class SharedLeases:
 
     async def renew(self) -> set[int]:
         return set()
+
+    async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
+        return {t: t in self.epochs for t in tables if t not in self.board}
 
     async def release(self, table: int) -> bool:
         lease = self.board.get(table)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from zanzibar.cluster.delivery import Deliveries
@@ -84,6 +84,9 @@ class LocalLeases:
 
     async def renew(self) -> set[int]:
         return set()
+
+    async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
+        return {t: t in self._epochs for t in tables if t not in self._leases}
 
     async def release(self, table: int) -> bool:
         return self._leases.pop(table, None) is not None

@@ -37,7 +37,7 @@ Changes from the design sketch (docs/cluster.md says more):
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -124,6 +124,15 @@ class Leases(Protocol):
 
     async def renew(self) -> set[int]:
         """Extend every lease this node holds; return the tables whose lease was lost."""
+
+    async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
+        """Of ``tables``, those no node holds now, each with whether a grant is remembered.
+
+        True: a lease was granted and lapsed or was released (its owner died or
+        left). False: this store knows nothing of the table (never leased, or it
+        forgot, as Redis does when it restarts): its owner may still be running
+        and about to take it back. One round trip for the lot (the reaper's sweep).
+        """
 
     async def release(self, table: int) -> bool:
         """Give the table up if this node still holds that very lease; True if it did."""

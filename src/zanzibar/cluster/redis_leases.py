@@ -15,6 +15,8 @@ database's epoch fence is what makes that harmless (see docs/cluster.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from redis.asyncio import Redis
 
 from zanzibar.cluster.ports import Lease
@@ -22,6 +24,8 @@ from zanzibar.cluster.redis_common import connect
 
 #: Milliseconds a lease lasts unless renewed (renew every third of it).
 TTL_MS = 5000
+#: Tables asked about per ``MGET`` in :meth:`RedisLeases.vacant`.
+VACANT_CHUNK = 500
 
 _ACQUIRE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -112,6 +116,17 @@ class RedisLeases:
         for table in lost:
             del self._held[table]
         return lost
+
+    async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
+        out: dict[int, bool] = {}
+        for start in range(0, len(tables), VACANT_CHUNK):
+            chunk = tables[start : start + VACANT_CHUNK]
+            keys = [k for t in chunk for k in (_key(t), f"{_key(t)}:e")]
+            values = await self.redis.mget(keys)
+            for index, table in enumerate(chunk):
+                if values[2 * index] is None:
+                    out[table] = values[2 * index + 1] is not None
+        return out
 
     async def release(self, table: int) -> bool:
         lease = self._held.pop(table, None)

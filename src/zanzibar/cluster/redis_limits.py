@@ -1,4 +1,11 @@
-"""Per-account rate limits on Redis: one sliding window per key, shared by every node.
+"""Per-account limits on Redis, shared by every node.
+
+:class:`RedisCounts` keeps the salon's own limiters (the message token buckets,
+the chat window) salon-wide without a round trip per event;
+:class:`RedisAddressTables` counts the tables opened per address;
+:func:`shared_limits` builds them with the table-creation gate.
+
+:class:`RedisRateLimits`: one sliding window per key (the ``RateLimits`` port).
 
 A window is a sorted set ``zr:{name}:{key}`` of event times (the Redis clock,
 in microseconds, so nodes with skewed clocks agree). :meth:`check` drops the
@@ -10,13 +17,21 @@ once: the limit is a courtesy against floods, not a budget.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import secrets
+import time
+from collections.abc import Callable
 
 from redis.asyncio import Redis
 
-from zanzibar.cluster.redis_common import connect
+from zanzibar.cluster.redis_common import CONNECTION_ERRORS, connect
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon.chat import RATE_COUNT, RATE_WINDOW
 from zanzibar.salon.errors import SalonError
+
+log = logging.getLogger(__name__)
 
 _NOW_US = "local t = redis.call('TIME'); local now = t[1] * 1000000 + t[2]"
 
@@ -69,6 +84,176 @@ class RedisRateLimits:
 
     async def record(self, key: int) -> None:
         await self._record(keys=[self._key(key)], args=[self._window_us, secrets.token_hex(8)])
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+
+# KEYS: one tally (hash node -> events) per key; ARGV[1]: this node, ARGV[2]: ttl in ms,
+# ARGV[2 + i]: this node's events of KEYS[i] since the last sync. Returns, per key, the
+# events every other node counted (cumulative: the caller keeps the difference).
+_SYNC = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local n = tonumber(ARGV[i + 2])
+  if n ~= 0 then
+    redis.call('HINCRBY', key, ARGV[1], n)
+    redis.call('PEXPIRE', key, ARGV[2])
+  end
+  local others = 0
+  local values = redis.call('HGETALL', key)
+  for j = 1, #values, 2 do
+    if values[j] ~= ARGV[1] then others = others + tonumber(values[j + 1]) end
+  end
+  out[i] = others
+end
+return out
+"""
+
+#: Keys per sync script call.
+SYNC_CHUNK = 500
+
+
+class RedisCounts:
+    """Events counted on each node, summed over the salon every :attr:`period` seconds.
+
+    Every node adds its new events of each key to the hash ``zc:{name}:{key}``
+    (one field per node, cumulative) and reads the other fields' sum back in
+    the same script call, for every key at once: one round trip per period
+    whatever the traffic. What the others counted since the last sync is
+    charged to this node's limiter. So each node's limiter sees every event of
+    the key, late by at most a period: a flood spread over N nodes gets at most
+    N periods' worth through before every node refuses it.
+
+    A key is followed while it had events here in the last :attr:`follow`
+    seconds (a user with no socket here sends nothing here). A key's first
+    event here syncs at once, to set the baseline of the others' tally: what
+    they counted before it is not charged here (a tally is not a window: it
+    cannot tell an old event from a recent one), so an account gets at most
+    one budget more per node it *starts* using within a window. When Redis cannot be reached each node's own limits
+    still hold (fail open: messages are the salon's use, not an attack surface
+    like sign-in); a Redis restart starts the tallies afresh.
+    """
+
+    def __init__(
+        self, url: str | Redis, node: str, period: float = 0.25, follow: float = 120.0
+    ) -> None:
+        self.redis = connect(url) if isinstance(url, str) else url
+        self.node = node
+        self.period = period
+        self.follow = follow
+        self._sync = self.redis.register_script(_SYNC)
+        self._charges: dict[str, Callable[[str, int], None]] = {}
+        self._pending: dict[tuple[str, str], int] = {}
+        self._others: dict[tuple[str, str], int] = {}
+        self._active: dict[tuple[str, str], float] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._failing = False
+
+    def register(self, name: str, charge: Callable[[str, int], None]) -> None:
+        self._charges[name] = charge
+
+    def note(self, name: str, key: str, count: int = 1) -> None:
+        pair = (name, key)
+        if pair not in self._active:
+            self._wake.set()  # sync now: the baseline, before the other nodes' next events
+        self._pending[pair] = self._pending.get(pair, 0) + count
+        self._active[pair] = time.monotonic()
+
+    async def sync(self) -> None:
+        """Send this node's new events, charge the other nodes' (one script call per 500 keys)."""
+        now = time.monotonic()
+        for pair in [p for p, at in self._active.items() if now - at > self.follow]:
+            del self._active[pair]
+            self._others.pop(pair, None)
+        pairs = list(self._active)
+        if not pairs:
+            return
+        pending = {pair: self._pending.pop(pair, 0) for pair in pairs}
+        try:
+            results: list[int] = []
+            for start in range(0, len(pairs), SYNC_CHUNK):
+                chunk = pairs[start : start + SYNC_CHUNK]
+                got = await self._sync(
+                    keys=[f"zc:{name}:{key}" for name, key in chunk],
+                    args=[self.node, int(self.follow * 1000), *(pending[p] for p in chunk)],
+                )
+                results += [int(n) for n in got]
+                for pair in chunk:  # stored: never sent twice
+                    pending[pair] = 0
+        finally:
+            for pair, count in pending.items():
+                if count:
+                    self._pending[pair] = self._pending.get(pair, 0) + count
+        for pair, others in zip(pairs, results, strict=False):
+            before = self._others.get(pair)
+            self._others[pair] = others
+            if before is None or others <= before:  # first sync, or Redis forgot
+                continue
+            charge = self._charges.get(pair[0])
+            if charge is not None:
+                charge(pair[1], others - before)
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="redis-counts")
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.period)
+            self._wake.clear()
+            try:
+                await self.sync()
+            except Exception as exc:
+                if not self._failing:
+                    log.warning("sharing rate counts failed (%s): limits hold per node", exc)
+                self._failing = True
+                continue
+            self._failing = False
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self.redis.aclose()
+
+
+class RedisAddressTables:
+    """The tables opened from each address: a set ``za:{address}`` of table ids.
+
+    Closed tables are dropped when counted (the salon asks the database which
+    are still open), so a table closed on another node, or left by a dead one,
+    stops counting without anyone having to remember its address. Redis
+    forgetting the sets lets addresses open tables afresh, as a restarted
+    one-process salon does.
+    """
+
+    def __init__(self, url: str | Redis) -> None:
+        self.redis = connect(url) if isinstance(url, str) else url
+
+    async def add(self, address: str, table: int) -> None:
+        try:
+            await self.redis.sadd(f"za:{address}", table)
+        except CONNECTION_ERRORS as exc:  # the table exists: it is just not counted
+            log.warning("table %s of %s not counted (Redis): %s", table, address, exc)
+
+    async def tables(self, address: str) -> set[int]:
+        try:
+            return {int(t) for t in await self.redis.smembers(f"za:{address}")}
+        except CONNECTION_ERRORS as exc:  # closed, as the other creation limits
+            log.warning("tables per address unavailable (Redis): %s", exc)
+            raise SalonError(
+                "rate_limited", Msg("error-limits-unavailable"), retry_after=2
+            ) from None
+
+    async def forget(self, address: str, tables: set[int]) -> None:
+        if tables:
+            with contextlib.suppress(*CONNECTION_ERRORS):  # pruned again next time
+                await self.redis.srem(f"za:{address}", *tables)
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -14,9 +14,13 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from zanzibar.cluster.local import LocalBus, LocalLeases, LocalLink, LocalLobby, LocalPresence
 from zanzibar.cluster.ports import Leases, Link, Lobby, Presence, TableBus, check_node_name
+
+if TYPE_CHECKING:  # not at run time: the salon package imports this module
+    from zanzibar.salon.limits import SharedLimits
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,10 @@ class NodePorts:
     shared: bool = False
     #: Called in order by :meth:`start` (e.g. subscribing to Redis channels).
     starts: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    #: The per-account limits counted over every node (None: this node alone counts).
+    limits: SharedLimits | None = None
+    #: Called by :meth:`close` after the ports (what ``starts`` started beside them).
+    closes: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     async def start(self) -> None:
         """Connect and subscribe (the link, presence and lobby follow their channels)."""
@@ -52,6 +60,11 @@ class NodePorts:
                 await port.close()
             except Exception:
                 log.exception("closing the %s port failed", type(port).__name__)
+        for close in self.closes:
+            try:
+                await close()
+            except Exception:
+                log.exception("closing %s failed", close)
 
 
 def local_ports(node: str = "local") -> NodePorts:
@@ -70,14 +83,18 @@ def redis_ports(url: str, node: str) -> NodePorts:
     """The ports of one node of a salon shared over Redis at ``url`` (needs the cluster extra)."""
     # imported here: a salon without --redis never imports redis-py
     from zanzibar.cluster.redis_bus import RedisBus
+    from zanzibar.cluster.redis_gate import RedisGate
     from zanzibar.cluster.redis_leases import RedisLeases
+    from zanzibar.cluster.redis_limits import RedisAddressTables, RedisCounts
     from zanzibar.cluster.redis_link import RedisLink
     from zanzibar.cluster.redis_lobby import RedisLobby
     from zanzibar.cluster.redis_presence import RedisPresence
+    from zanzibar.salon.limits import SharedLimits
 
     check_node_name(node)
     presence = RedisPresence(url, node)
     lobby = RedisLobby(url)
+    counts, gate, tables = RedisCounts(url, node), RedisGate(url), RedisAddressTables(url)
     return NodePorts(
         node=node,
         leases=RedisLeases(url, node),
@@ -86,7 +103,9 @@ def redis_ports(url: str, node: str) -> NodePorts:
         presence=presence,
         lobby=lobby,
         shared=True,
-        starts=[presence.start, lobby.start],
+        starts=[presence.start, lobby.start, counts.start],
+        limits=SharedLimits(counts, gate, tables),
+        closes=[counts.close, gate.close, tables.close],
     )
 
 

@@ -68,6 +68,9 @@ class RateLimiter:
         self.window = window
         self.clock = clock
         self._times: dict[int, deque[float]] = {}
+        #: Told of each recorded (True) or taken back (False) event: the salon's other
+        #: nodes count it too (``salon/limits.py``'s :func:`share_limiter`).
+        self.on_record: Callable[[int, bool], None] | None = None
 
     def check(self, key: int) -> None:
         """Raise ``rate_limited`` if ``key`` may not send now (records nothing)."""
@@ -81,12 +84,23 @@ class RateLimiter:
     def record(self, key: int) -> None:
         """Count one message of ``key``."""
         self._prune(key).append(self.clock())
+        if self.on_record is not None:
+            self.on_record(key, True)
+
+    def charge(self, key: int, count: int) -> None:
+        """Count ``count`` messages ``key`` sent through the salon's other nodes, as of now."""
+        times = self._prune(key)
+        now = self.clock()
+        for _ in range(min(count, self.count)):
+            times.append(now)
 
     def forget_last(self, key: int) -> None:
         """Take back the last recorded message of ``key`` (it could not be stored)."""
         times = self._times.get(key)
         if times:
             times.pop()
+            if self.on_record is not None:
+                self.on_record(key, False)
 
     def allow(self, key: int) -> bool:
         """Check and record in one step; False if over the limit."""

@@ -346,13 +346,13 @@ class Gateway:
         assert user is not None
         table, change = seating.create(salon.rules_for, 0, user, message)
         address = self.addresses.get(conn.id)
-        salon.table_quota.check(user, address)
+        await salon.quotas.check(user.id, address)
         table.id = await salon.next_id("table")
         change.ops += salon.standing.on_create(table.id, user.guest, message)
         await salon.open_table(
             table, change, Command("table.create", user, conn.lang, message, conn)
         )
-        salon.table_quota.opened(table.id, address)
+        await salon.quotas.opened(table.id, address)
 
     async def _history(self, conn: Connection, message: dict[str, Any]) -> None:
         """A page of a table's history (read here, from the table this node runs)."""

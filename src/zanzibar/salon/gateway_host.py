@@ -25,9 +25,9 @@ from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
+from zanzibar.salon.quotas import TableQuotas
 from zanzibar.salon.router import Router
 from zanzibar.salon.standing import Standing
-from zanzibar.salon.table_quota import TableQuota
 from zanzibar.salon.tables import Table
 
 
@@ -45,7 +45,7 @@ class GatewayHost(Protocol):
     chat_limit: RateLimiter
     message_rate_user: TokenBuckets
     message_rate_address: TokenBuckets
-    table_quota: TableQuota
+    quotas: TableQuotas
     hello_hooks: list[Callable[[Connection, User], Awaitable[None]]]
 
     @property

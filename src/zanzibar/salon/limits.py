@@ -277,6 +277,8 @@ class TokenBuckets:
         #: key -> [tokens of each window..., time of the last refill]
         self._state: dict[str, list[float]] = {}
         self._checks = 0
+        #: Told of each token spent: the salon's other nodes count it too (:func:`share_buckets`).
+        self.on_spend: Callable[[str], None] | None = None
 
     def _refilled(self, key: str, now: float) -> list[float]:
         state = self._state.get(key)
@@ -304,9 +306,21 @@ class TokenBuckets:
         state = self._state[key]
         for index in range(len(self.windows)):
             state[index] -= 1.0
+        if self.on_spend is not None:
+            self.on_spend(key)
         self._checks += 1
         if self._checks % self.PRUNE_EVERY == 0:
             self._prune(state[-1])
+
+    def charge(self, key: str, count: int) -> None:
+        """Spend ``count`` tokens ``key`` used on the salon's other nodes (may go below zero).
+
+        A bucket is never charged below minus its amount: the wait it imposes stays
+        within one window however late the other nodes' counts arrive.
+        """
+        state = self._refilled(key, self.clock())
+        for index, (amount, _seconds) in enumerate(self.windows):
+            state[index] = max(-amount, state[index] - count)
 
     def wait(self, key: str) -> float:
         """Spend a token if there is one (0.0), else the seconds to wait (nothing spent)."""
@@ -345,3 +359,71 @@ def take_tokens(checks: list[tuple[TokenBuckets, str]], what: str) -> None:
             )
     for buckets, key in checks:
         buckets.spend(key)
+
+
+# -- limits that hold for the whole salon ---------------------------------------------------
+
+
+class Counts(Protocol):
+    """Events of this node shared with the salon's other nodes, without a round trip each.
+
+    Each node counts its own events (:meth:`note`) and, every fraction of a
+    second, adds them to a shared tally and learns how many the other nodes
+    counted since; those are charged to this node's own limiter
+    (:meth:`register`'s callback), so every node's limiter sees every event of
+    the key, a moment late (``cluster/redis_limits.py``'s :class:`RedisCounts`).
+    """
+
+    def note(self, name: str, key: str, count: int = 1) -> None:
+        """``count`` events (or, negative, taken back) of ``key`` under ``name`` on this node."""
+
+    def register(self, name: str, charge: Callable[[str, int], None]) -> None:
+        """Call ``charge(key, count)`` with the events other nodes counted under ``name``."""
+
+
+class AddressTables(Protocol):
+    """The tables opened from each address, over the whole salon (for ``tables_per_address``)."""
+
+    async def add(self, address: str, table: int) -> None:
+        """``table`` was opened from ``address``."""
+
+    async def tables(self, address: str) -> set[int]:
+        """The tables opened from ``address`` (closed ones too, until :meth:`forget`)."""
+
+    async def forget(self, address: str, tables: set[int]) -> None:
+        """These tables of ``address`` are closed: stop counting them."""
+
+
+@dataclass
+class SharedLimits:
+    """What a node of several needs so that every per-account limit holds salon-wide.
+
+    ``counts``: the message and chat rates (synced, no round trip per event);
+    ``gate``: the table creation rates (several windows, rare events: asked each
+    time); ``address_tables``: the tables per address. Tables hosted per account
+    are counted in the database.
+    """
+
+    counts: Counts
+    gate: Gate
+    address_tables: AddressTables
+
+
+def share_buckets(counts: Counts, name: str, buckets: TokenBuckets) -> None:
+    """Make ``buckets`` count the tokens spent under the same key on every node."""
+    buckets.on_spend = lambda key: counts.note(name, key)
+    counts.register(name, buckets.charge)
+
+
+def share_limiter(counts: Counts, name: str, limiter: Any) -> None:
+    """Make a ``salon/chat.py`` :class:`RateLimiter` count every node's events of a key."""
+
+    def recorded(key: int, added: bool) -> None:
+        counts.note(name, str(key), 1 if added else -1)
+
+    def charge(key: str, count: int) -> None:
+        if key.lstrip("-").isdigit():
+            limiter.charge(int(key), count)
+
+    limiter.on_record = recorded
+    counts.register(name, charge)

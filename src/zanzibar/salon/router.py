@@ -94,6 +94,10 @@ class Router:
             "internal", Msg("error-table-elsewhere", table=str(table_id), node=lease.node)
         )
 
+    async def adopt(self, table_id: int) -> TableActor | None:
+        """Claim and load a table nobody runs (the reaper's way in); None if another node won."""
+        return await self._claim_and_load(table_id)
+
     async def _claim_and_load(self, table_id: int) -> TableActor | None:
         if self.load is None:
             return None

@@ -48,7 +48,7 @@ from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.l10n.msg import Msg
-from zanzibar.salon import deadlines, seating, tablestore
+from zanzibar.salon import deadlines, tablestore
 from zanzibar.salon.accounts import AccountBook, Session, User
 from zanzibar.salon.actor import ActorServices, TableActor
 from zanzibar.salon.bots import Thinker
@@ -60,18 +60,19 @@ from zanzibar.salon.fields import log_failure
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
+from zanzibar.salon.janitor import sweep_idle_tables
 from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.quotas import TableQuotas, follow_counts, share_rates
+from zanzibar.salon.reaper import LeaseKeeper, Reaper
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
-from zanzibar.salon.table_quota import TableQuota
 from zanzibar.salon.tables import Table
 from zanzibar.salon.tournament_ports import TournamentPorts
-from zanzibar.salon.tournament_runner import RUNNER_LEASE
 from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
@@ -156,14 +157,38 @@ class Salon:
         if link is not None:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
+        if self.ports.limits is not None:  # every per-account limit counts salon-wide
+            share_rates(
+                self.ports.limits.counts,
+                self.message_rate_user,
+                self.message_rate_address,
+                self.chat_limit,
+            )
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
             self.ports.leases, self.ports.link, self._load_claimed if shared else None
         )
         self._renewing: asyncio.Task[None] | None = None
+        self._reaping: asyncio.Task[None] | None = None
+        #: Renews this node's leases; takes a lost one back (or lets the table go).
+        self.keeper = LeaseKeeper(self.router, self._table_closed)
+        #: Takes over the open tables nobody runs (their owner died): shared nodes only.
+        self.reaper: Reaper | None = None
+        if shared:
+            self.reaper = Reaper(
+                self.ports.leases,
+                lambda: tablestore.open_table_ids(self.store),
+                lambda: (
+                    self.router.actors.keys() | self.router.lease_of.keys() | self.keeper.retaking
+                ),
+                self.ports.presence.live_nodes,
+                self.router.adopt,
+                grace=float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000 + 1.0,
+            )
         self.tables = TablesView(self.router)
-        self.table_quota = TableQuota(self.limits, self.tables)
+        #: Open tables per account and address, and their creation rates.
+        self.quotas = TableQuotas(self.limits, self.store, self.tables, self.ports.limits)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.tables,
@@ -242,7 +267,17 @@ class Salon:
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
+        if self.ports.limits is not None:
+            self.hello_hooks.append(self._follow_counts)
         self._started = False
+
+    async def _follow_counts(self, conn: Connection, user: User) -> None:
+        """A socket signed in here: its account's (and address's) events on every node
+        count here from now on, not only from its first message here."""
+        assert self.ports.limits is not None
+        address = self.gateway.addresses.get(conn.id)
+        exempt = self.limits.exempt(address)
+        follow_counts(self.ports.limits.counts, user.id, None if exempt else address)
 
     @property
     def rules_for(self) -> Callable[[str], GameRules[Any, Any]]:
@@ -279,33 +314,16 @@ class Salon:
             await self.router.release(table_id)
         self._started = True
         self.tournaments.resume()
-        self._janitor_task = asyncio.ensure_future(self._janitor())
+        self._janitor_task = asyncio.ensure_future(
+            sweep_idle_tables(self.router, self.store, self.gateway.connected, self.idle_close)
+        )
         self._janitor_task.add_done_callback(log_failure)
         if self.ports.shared:
-            self._renewing = asyncio.ensure_future(self._renew_leases())
+            self._renewing = asyncio.ensure_future(self.keeper.run())
             self._renewing.add_done_callback(log_failure)
-
-    async def _renew_leases(self) -> None:
-        """Keep this node's leases alive; a table whose lease was lost stops here at once.
-
-        The fence in the database is what makes a lost lease safe (the next
-        write of a stale owner fails); stopping its actor here only spares
-        the refused write and frees the table's followers sooner.
-        """
-        period = float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000
-        while True:
-            await asyncio.sleep(period)
-            try:
-                lost = await self.ports.leases.renew()
-            except Exception:
-                log.exception("renewing the table leases failed; retrying")
-                continue
-            for table_id in lost - {RUNNER_LEASE}:  # the runner notices through held()
-                actor = self.router.actors.get(table_id)
-                log.warning("table %s: its lease was lost; it stops here", table_id)
-                if actor is not None:
-                    await actor.stop()
-                    self._table_closed(actor.table)
+        if self.reaper is not None:
+            self._reaping = asyncio.ensure_future(self.reaper.run())
+            self._reaping.add_done_callback(log_failure)
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
         """The actor of a table just loaded from the database, its stored deadlines armed."""
@@ -324,34 +342,6 @@ class Salon:
         await self.standing.load_flags([table_id])
         log.info("table %s claimed and loaded (epoch %s)", table_id, tables[0].epoch)
         return self._actor_of(tables[0], time.time())
-
-    async def _janitor(self) -> None:
-        """Close tables left idle: no game running, nobody watching, no seated person online."""
-        idle_since: dict[int, float] = {}
-        pruned = time.monotonic()
-        while True:
-            await asyncio.sleep(min(60.0, max(self.idle_close / 4, 0.01)))
-            now = time.monotonic()
-            if now - pruned >= 60.0:
-                pruned = now
-                try:
-                    await tablestore.prune_applied(self.store, time.time())
-                except Exception:
-                    log.exception("pruning applied commands failed")
-            for actor in list(self.router.actors.values()):
-                table = actor.table
-                busy = (
-                    table.running
-                    or table.spectators
-                    or any(self.gateway.connected(u) for u in table.humans())
-                )
-                if busy:
-                    idle_since.pop(table.id, None)
-                    continue
-                since = idle_since.setdefault(table.id, now)
-                if now - since >= self.idle_close:
-                    idle_since.pop(table.id, None)
-                    actor.post(lambda t, c, _cmd: seating.close_idle(t, c))
 
     async def open_table(self, table: Table, change: Change, cmd: Command) -> None:
         """Run a new table here; its creation is stored (or refused) as its first change."""
@@ -381,7 +371,7 @@ class Salon:
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
-        self.table_quota.closed(table.id)
+        self.quotas.closed(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
@@ -417,7 +407,8 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
-        tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
+        running = (self._janitor_task, self.lobby.task, self._renewing, self._reaping)
+        tasks = [t for t in running if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

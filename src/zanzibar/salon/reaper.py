@@ -1,0 +1,264 @@
+"""Ownership that heals itself: the reaper takes over tables no node runs; leases kept.
+
+A table's owner holds its lease (:class:`~zanzibar.cluster.ports.Leases`) and
+renews it every third of its ttl. When the owner dies (``kill -9``, a lost
+machine) or hangs, the lease lapses and the table is run nowhere: its bots do
+not move and its clocks do not tick until someone claims it. On a node of a
+shared salon the reaper looks every :attr:`Reaper.period` seconds for open
+tables (from the database, the only truth) that no node holds, and claims
+them: lease, a new epoch in the database (which fences the old owner, should
+it wake up), then the table is loaded with its stored deadlines re-armed.
+
+Which node takes which table is decided by rendezvous hashing of the table id
+over the live nodes (:func:`rank`): every node computes the same order
+without talking to the others, a dead node's tables spread evenly over the
+survivors, and when a node joins or leaves only its share moves. The first
+node in a table's order claims it as soon as it sees it vacant; the next one
+waits :attr:`Reaper.step` seconds more, and so on, so a table whose first
+choice is itself dead (its heartbeat outlives its leases by a second or so)
+or slow is still taken over a moment later. Two nodes racing for one table
+is harmless: the lease grants it to one of them.
+
+A table whose lease the store does not remember at all (Redis restarted and
+forgot every key) may still run on its owner, which re-acquires it at its
+next renewal (:class:`LeaseKeeper`). Those tables wait :attr:`Reaper.grace`
+seconds more (one renewal period and a margin) so that the owner keeps them
+instead of every table of the salon moving at once.
+
+:class:`LeaseKeeper` renews the leases of the tables this node runs and
+takes a lost one back. docs/cluster.md, "Ownership that heals itself".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from zanzibar.cluster.ports import Leases
+
+if TYPE_CHECKING:
+    from zanzibar.salon.actor import TableActor
+    from zanzibar.salon.router import Router
+    from zanzibar.salon.tables import Table
+
+log = logging.getLogger(__name__)
+
+
+def weight(node: str, table: int) -> int:
+    """A node's score for a table: the same on every node, spread evenly (64-bit BLAKE2b)."""
+    digest = hashlib.blake2b(f"{table}\0{node}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def rank(node: str, table: int, nodes: Sequence[str]) -> int:
+    """``node``'s place (0: first) in the order the nodes take ``table`` over.
+
+    >>> nodes = ["n1", "n2", "n3"]
+    >>> sorted(rank(n, 7, nodes) for n in nodes)
+    [0, 1, 2]
+    >>> rank("n9", 7, nodes) in (0, 1, 2, 3)  # a node not in the list counts itself in
+    True
+    """
+    everyone = set(nodes) | {node}
+    mine = (weight(node, table), node)
+    return sum(1 for other in everyone if (weight(other, table), other) > mine)
+
+
+class Reaper:
+    """Finds open tables no node holds and claims those that fall to this node.
+
+    ``open_tables``: the ids of every open table (the database); ``running``:
+    the tables this node runs or is loading (never claimed again here);
+    ``live_nodes``: the nodes whose heartbeat is fresh; ``adopt``: claims and
+    loads one table (None or False if another node got it first).
+    """
+
+    def __init__(
+        self,
+        leases: Leases,
+        open_tables: Callable[[], Awaitable[list[int]]],
+        running: Callable[[], Collection[int]],
+        live_nodes: Callable[[], Awaitable[list[str]]],
+        adopt: Callable[[int], Awaitable[Any]],
+        *,
+        period: float = 1.0,
+        step: float = 1.0,
+        grace: float = 3.0,
+        together: int = 16,
+    ) -> None:
+        self.leases = leases
+        self.open_tables = open_tables
+        self.running = running
+        self.live_nodes = live_nodes
+        self.adopt = adopt
+        #: Seconds between two sweeps.
+        self.period = period
+        #: Extra seconds each later node in a table's order waits before stepping in.
+        self.step = step
+        #: Extra seconds for a table the lease store forgot (its owner may take it back).
+        self.grace = grace
+        #: Tables claimed and loaded at once (each is a few queries: a dead node's hundreds
+        #: of tables are not loaded one after the other).
+        self.together = together
+        #: When each vacant table was first seen vacant (monotonic seconds).
+        self._vacant_since: dict[int, float] = {}
+        #: Tables this node took over, with the seconds each stayed vacant (for logs, tests).
+        self.taken: dict[int, float] = {}
+        self._failing = False
+
+    @property
+    def node(self) -> str:
+        return self.leases.node
+
+    async def sweep(self) -> list[int]:
+        """One look: claim the vacant tables that are this node's to take now; their ids."""
+        running = set(self.running())
+        candidates = [t for t in await self.open_tables() if t not in running]
+        vacant = await self.leases.vacant(candidates) if candidates else {}
+        for table in list(self._vacant_since):
+            if table not in vacant:
+                del self._vacant_since[table]
+        if not vacant:
+            return []
+        nodes = await self.live_nodes()
+        now = time.monotonic()
+        due: list[tuple[int, float]] = []
+        for table, remembered in sorted(vacant.items()):
+            since = self._vacant_since.setdefault(table, now)
+            wait = rank(self.node, table, nodes) * self.step + (0.0 if remembered else self.grace)
+            if now - since >= wait:
+                due.append((table, now - since))
+        taken: list[int] = []
+        for start in range(0, len(due), self.together):  # a dead node's many tables: in parallel
+            batch = due[start : start + self.together]
+            results = await asyncio.gather(
+                *(self.adopt(table) for table, _ in batch), return_exceptions=True
+            )
+            for (table, waited), actor in zip(batch, results, strict=True):
+                if isinstance(actor, BaseException):
+                    log.error(
+                        "taking over table %s failed (%s); trying again at the next sweep",
+                        table,
+                        actor,
+                    )
+                elif actor:
+                    self._vacant_since.pop(table, None)
+                    self.taken[table] = waited
+                    taken.append(table)
+                    log.warning(
+                        "node %s took over table %s (vacant for %.1f s)", self.node, table, waited
+                    )
+        return taken
+
+    async def run(self) -> None:
+        """Sweep every :attr:`period` seconds until cancelled; a failing sweep is retried."""
+        while True:
+            await asyncio.sleep(self.period)
+            try:
+                await self.sweep()
+                stop_if_cancelled()
+            except Exception as exc:
+                if not self._failing:
+                    log.warning(
+                        "the reaper's sweep failed (%s); retrying every %.1f s", exc, self.period
+                    )
+                self._failing = True
+                continue
+            if self._failing:
+                log.warning("the reaper's sweep works again")
+            self._failing = False
+
+
+def stop_if_cancelled() -> None:
+    """Raise ``CancelledError`` if this task was asked to stop.
+
+    A cancellation that lands inside a driver's call (claiming and loading a
+    table, a Redis round trip) was seen swallowed there, once in dozens of
+    stops: the loop then went on and the salon's stop waited for it forever.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+class LeaseKeeper:
+    """Renews this node's leases every third of their ttl; a lost one is taken back or let go.
+
+    The fence in the database is what makes a lost lease safe (the next write
+    of a stale owner fails). A lease is lost when this node could not renew it
+    in time (it hung) or when Redis forgot every key (it restarted): the table
+    is then taken again at once through the router's claim (:meth:`retake`);
+    if another node was quicker the table stops here (``closed``).
+    """
+
+    def __init__(self, router: Router, closed: Callable[[Table], None]) -> None:
+        self.router = router
+        self.closed = closed
+        #: Tables whose lost lease is being taken back (the reaper leaves them alone).
+        self.retaking: set[int] = set()
+
+    async def run(self) -> None:
+        """Renew until cancelled; while Redis is down keep running (failures logged once)."""
+        leases = self.router.leases
+        period = float(getattr(leases, "ttl_ms", 5000)) / 3000
+        failing = False
+        while True:
+            await asyncio.sleep(period)
+            try:
+                lost = await leases.renew()
+                stop_if_cancelled()
+            except Exception as exc:
+                if not failing:  # the database fence keeps the tables safe meanwhile
+                    log.warning("renewing the table leases failed (%s); retrying", exc)
+                failing = True
+                continue
+            failing = False
+            for table_id in lost:
+                if table_id < 0:  # not a table (the tournament runner's lease): its owner checks
+                    continue
+                self.router.lease_of.pop(table_id, None)
+                actor = self.router.actors.get(table_id)
+                if actor is not None:
+                    await self.retake(actor)
+
+    async def retake(self, actor: TableActor) -> None:
+        """The lease of a table running here was lost: take it again, or let it go.
+
+        The actor finishes the change it is storing, then stops. The table goes
+        through the router's claim (:meth:`Router.adopt`, as for the reaper and
+        a command for a vacant table: lease, new epoch, load), so a command
+        arriving meanwhile waits, then finds the new actor. The table keeps its
+        spectators; every acknowledged change is in the database; a command
+        that was queued on the old actor is refused (the client resends it).
+        """
+        table = actor.table
+        self.retaking.add(table.id)
+        try:
+            for _ in range(200):  # never cancel a change halfway through its commit
+                if not actor.processing:
+                    break
+                await asyncio.sleep(0.01)
+            await actor.stop()
+            if self.router.actors.get(table.id) is actor:
+                del self.router.actors[table.id]
+            try:
+                again = await self.router.adopt(table.id)
+            except Exception:
+                log.exception("table %s: reloading it after its lease was lost failed", table.id)
+                again = None
+            if again is None:
+                log.warning("table %s: its lease was lost to another node; it stops here", table.id)
+                self.closed(table)
+                return
+            again.table.spectators |= table.spectators
+            log.warning(
+                "table %s: its lease was lost and taken again (epoch %s)",
+                table.id,
+                again.table.epoch,
+            )
+        finally:
+            self.retaking.discard(table.id)
