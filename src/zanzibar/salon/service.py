@@ -57,6 +57,7 @@ from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
+from zanzibar.salon.forwarding import Forwarder
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
@@ -159,6 +160,8 @@ class Salon:
         if link is not None:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
+        if shared:  # other nodes create accounts too, even on one SQLite file (tests)
+            self.accounts.shared = True
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
@@ -212,6 +215,11 @@ class Salon:
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
         self.services.committed.append(self.tournaments.committed)
+        #: Commands for tables run elsewhere, and frames for sockets held elsewhere.
+        self.forwarder = Forwarder(self)
+        self.services.stepped = self.forwarder.stepped
+        self.services.moved = self.forwarder.moved
+        self.router.forward = self.forwarder.forward
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
             self.store, self.limits, lambda: self.next_id("private"), self.online
@@ -267,6 +275,7 @@ class Salon:
         self._started = True
         self.tournaments.resume()
         self._janitor_task = asyncio.ensure_future(self._janitor())
+        self.forwarder.start()
         self._janitor_task.add_done_callback(log_failure)
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self._renew_leases())
@@ -292,6 +301,8 @@ class Salon:
                 log.warning("table %s: its lease was lost; it stops here", table_id)
                 if actor is not None:
                     await actor.stop()
+                    self.forwarder.moved(actor.table)
+                    self.mirror.closed(table_id)
                     self._table_closed(actor.table)
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
@@ -403,6 +414,7 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
+        await self.forwarder.stop()
         tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
         for task in tasks:
             task.cancel()
