@@ -174,6 +174,34 @@ async def test_history_pages_and_hello_places_for_a_table_run_elsewhere(
     carl = await Client(a, "Carl").sign_in()
     await carl.refused("history", "forbidden", table=table_id, since=0)
     await carl.refused("history", "not_found", table=table_id + 100, since=0)
+    # hello on any node lists the places, whoever runs the tables
+    await carl.ok("table.watch", table=table_id)
+    c = salons["c"]
+    bob_on_c = await Client(c, "Bob").sign_in(token=bob.token)
+    welcome = bob_on_c.last("welcome")
+    assert welcome["tables"] == [{"table": table_id, "seat": 1, "game": "race"}]
+    carl_on_c = await Client(c, "Carl").sign_in(token=carl.token)
+    assert carl_on_c.last("welcome")["tables"] == [
+        {"table": table_id, "seat": None, "game": "race"}
+    ]
+    await bob.ok("table.leave", table=table_id)
+    again = await Client(c, "Bob").sign_in(token=bob.token)
+    assert again.last("welcome")["tables"] == []
+    assert await members_stored(b, table_id) == {anna.user_id: 0, carl.user_id: None}
+    await carl.ok("table.leave", table=table_id)
+    await anna.ok("table.leave", table=table_id)  # the last one leaves: closed
+    await settle(salons)
+    assert table_id not in b.tables
+    assert await members_stored(b, table_id) == {}
+
+
+async def members_stored(salon: Salon, table_id: int) -> dict[int, int | None]:
+    rows = await salon.store.read(
+        select(m.table_members.c.user_id, m.table_members.c.seat).where(
+            m.table_members.c.table_id == table_id
+        )
+    )
+    return {int(r[0]): r[1] for r in rows}
 
 
 async def test_an_answer_lost_on_the_way_is_resent_and_applied_once(

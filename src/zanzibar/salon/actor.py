@@ -36,6 +36,7 @@ from zanzibar.salon import models as m
 from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.members import member_ops, members_of
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Fenced
 from zanzibar.salon.snapshots import Snapshot
@@ -286,6 +287,10 @@ class TableActor:
             raise
         if change is None:
             return
+        before = members_of(snap.seats, snap.spectators) if table.stored_row else {}
+        after = members_of(table.seats, table.spectators)
+        if before != after or change.close:
+            change.ops += member_ops(table.id, before, after, change.close)
         started = time.time()
         deadlines.refresh(table, self.services.timing, started)
         if cmd.cmd_id is not None and _writes(table, change):  # a question stores nothing

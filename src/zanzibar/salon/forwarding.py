@@ -648,6 +648,8 @@ class Forwarder:
         step that committed nothing wait for the answer of the command.
         """
         outbox, self.outbox = self.outbox, []
+        if not self.salon.shared:
+            return  # a lone node: no other node follows anything
         if not committed:
             for proxy, message in outbox:
                 self._loose.setdefault(proxy.id, []).append(message)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from zanzibar.engine.errors import ZanzibarError
-from zanzibar.salon import play, seating
+from zanzibar.salon import members, play, seating
 from zanzibar.salon.accounts import User, clean_lang
 from zanzibar.salon.actor import TableActor
 from zanzibar.salon.changes import Change, Command, TableContext
@@ -292,6 +292,11 @@ class Gateway:
             {"table": a.table.id, "seat": a.table.seat_of(user.id), "game": a.table.rules.name}
             for a in self._places(user.id)
         ]
+        if salon.shared:  # the tables other nodes run, as their owners stored them
+            here = {place["table"] for place in places}
+            for table_id, seat, game in await members.places(salon.store, user.id):
+                if table_id not in here:
+                    places.append({"table": table_id, "seat": seat, "game": game})
         reply: dict[str, Any] = {
             "v": PROTOCOL,
             "type": "welcome",

@@ -160,6 +160,8 @@ class Salon:
         if link is not None:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
+        #: Other nodes share this salon's database (their tables, accounts, members).
+        self.shared = shared
         if shared:  # other nodes create accounts too, even on one SQLite file (tests)
             self.accounts.shared = True
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
