@@ -242,6 +242,57 @@ async def test_an_answer_lost_on_the_way_is_resent_and_applied_once(
     assert len(oks) == 1  # the client is answered once
 
 
+async def test_an_action_applied_by_an_owner_that_died_before_answering_is_not_applied_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    table = b.tables[table_id]
+    assert table.match is not None
+    if table.match.to_act == 0:
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        await anna.ok("game.action", table=table_id, action={"type": "stop"})
+    before = len(table.match.log)
+    a.forwarder.answer_timeout = 0.2
+    send = b.hub.send
+    applied = asyncio.Event()
+
+    async def dies_before_answering(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans":
+            applied.set()
+            return True  # never arrives: b dies now
+        return await send(node, kind, body)
+
+    b.hub.send = dies_before_answering  # type: ignore[method-assign]
+    assert bob.conn is not None
+    message = {"v": 1, "type": "game.action", "id": "roll", "table": table_id}
+    message["action"] = {"type": "roll"}
+    sent = asyncio.ensure_future(a.handle(bob.conn, message))
+    await asyncio.wait_for(applied.wait(), 5)
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    await asyncio.wait_for(sent, 15)
+    await a.settle()
+    assert table_id in a.tables  # a claimed it to run the resent command
+    again = a.tables[table_id]
+    assert again.match is not None and len(again.match.log) == before + 2  # once
+    assert again.game_id is not None
+    assert await stored_log(a, again.game_id) == before + 2
+    replies = [x for x in bob.inbox if x.get("id") == "roll"]
+    assert [r["type"] for r in replies] == ["ok"], replies
+    assert replies[0]["log_length"] == before + 2
+    rows = await a.store.read(
+        select(m.applied_commands.c.cmd_id).where(m.applied_commands.c.table_id == table_id)
+    )
+    assert len(rows) >= 1  # the forwarded commands were remembered with their replies
+
+
 async def test_the_owner_dies_and_the_game_goes_on_without_gap_or_repeat(
     nodes: tuple[Cluster, dict[str, Salon]],
 ) -> None:

@@ -321,7 +321,7 @@ class TableActor:
             reply = await self.services.recall(self.table.id, cmd.cmd_id)
         if reply is None:
             return False
-        if cmd.conn is not None:
+        if cmd.conn is not None and not cmd.acked:
             self.services.mirror.reply(cmd.conn, cmd.message, reply, self.table)
         return True
 

@@ -37,7 +37,9 @@ class Command:
     between nodes): its reply is stored with the change, and a repeat of the
     id is answered from it instead of being applied again. ``fresh``: the id
     was just made for this command (its first attempt), so it cannot have
-    been applied before and the stored replies are not searched.
+    been applied before and the stored replies are not searched. ``acked``:
+    a resend whose first ``ok`` already reached the socket (only the answer
+    between nodes was lost): a repeat is then not answered twice.
     """
 
     type: str
@@ -47,6 +49,7 @@ class Command:
     conn: Connection | None = None
     cmd_id: str | None = None
     fresh: bool = False
+    acked: bool = False
 
 
 @dataclass

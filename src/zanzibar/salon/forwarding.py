@@ -178,7 +178,7 @@ class Forwarder:
         #: Frames made outside a commit, by proxy id, for the answer of the command.
         self._loose: dict[int, list[dict[str, Any]]] = {}
         self._remote: dict[int, set[RemoteConnection]] = {}
-        self._table_locks: dict[int, asyncio.Lock] = {}
+        self._table_locks: dict[Any, _TableQueue] = {}
         # -- as a socket's node
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Table id -> ids of this node's sockets following it on another node.
@@ -269,6 +269,7 @@ class Forwarder:
         give_up = loop.time() + self.patience
         attempt = 0
         while True:
+            body["acked"] = attempt > 0 and self._acked(conn, body)
             if node is None:
                 where = await self.salon.router.locate(table_id)
                 if isinstance(where, TableActor):
@@ -281,7 +282,7 @@ class Forwarder:
             body["fresh"] = fresh and attempt == 1
             answer = await self._send(node, body)
             if answer is not None and "moved" not in answer:
-                await self._answered(table_id, conn, node, answer, resent=attempt > 1)
+                await self._answered(table_id, conn, node, answer)
                 return
             if loop.time() > give_up:
                 raise SalonError(
@@ -310,28 +311,23 @@ class Forwarder:
         if waiter is not None and not waiter.done():
             waiter.set_result(dict(body))
 
-    async def _answered(
-        self,
-        table_id: int,
-        conn: Connection,
-        node: str,
-        answer: dict[str, Any],
-        resent: bool = False,
-    ) -> None:
-        """The owner's answer: frames made outside a commit, who follows, or the refusal.
+    def _acked(self, conn: Connection, body: dict[str, Any]) -> bool:
+        """Whether the socket already got the ``ok`` of this command (a resend's first try
+        was applied and its frames arrived; only the answer was lost)."""
+        message = body.get("msg")
+        asked = request_id(message) if isinstance(message, dict) else None
+        return asked is not None and self._last_ok.get(conn.id) == asked
 
-        ``resent``: the answer is to a resend; if the first attempt's ``ok``
-        already reached the socket (its answer was what got lost), the stored
-        reply is not sent twice.
-        """
+    async def _answered(
+        self, table_id: int, conn: Connection, node: str, answer: dict[str, Any]
+    ) -> None:
+        """The owner's answer: frames made outside a commit, who follows, or the refusal."""
         if not answer.get("ok"):
             raise refusal(answer.get("err"))
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
         held = self._held.pop(key, None)
         for frame in answer.get("frames", ()):
-            if resent and _is_ok(frame) and self._last_ok.get(conn.id) == frame.get("id"):
-                continue
             self._give(conn, table_id, frame)
         # following again: the frames of the old stream the answer's version covers are
         # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer
@@ -559,12 +555,23 @@ class Forwarder:
     async def _on_cmd(self, sender: str, body: Any) -> None:
         # each command in its own task (the link hands messages over one at a time), but
         # those of one table in arrival order: a lock per table, taken in that order
-        lock = self._table_locks.setdefault(int(body.get("t", 0)), asyncio.Lock())
-        self._spawn(self._run_cmd(sender, dict(body), lock))
+        table_id = body.get("t")
+        entry = self._table_locks.get(table_id)
+        if entry is None:
+            entry = self._table_locks[table_id] = _TableQueue()
+        entry.count += 1
+        self._spawn(self._run_cmd(sender, dict(body), table_id, entry))
 
-    async def _run_cmd(self, sender: str, body: dict[str, Any], lock: asyncio.Lock) -> None:
-        async with lock:
-            answer = await self._apply_cmd(sender, body)
+    async def _run_cmd(
+        self, sender: str, body: dict[str, Any], table_id: Any, entry: _TableQueue
+    ) -> None:
+        try:
+            async with entry.lock:
+                answer = await self._apply_cmd(sender, body)
+        finally:
+            entry.count -= 1
+            if entry.count == 0:
+                self._table_locks.pop(table_id, None)
         answer["cmd"] = body.get("cmd")
         await self.hub.send(sender, "ans", answer)
 
@@ -637,6 +644,7 @@ class Forwarder:
                 conn,
                 cmd_id=str(body["cmd"]),
                 fresh=bool(body.get("fresh")),
+                acked=bool(body.get("acked")),
             )
             await actor.call(transition, cmd)
 
@@ -667,6 +675,9 @@ class Forwarder:
         before = self._remote.pop(table.id, set())
         if current:
             self._remote[table.id] = current
+        for proxy in before - current:
+            if not proxy.tables:  # follows nothing here any more
+                self._proxies.pop((proxy.node, proxy.remote_id), None)
         data = encode(followers, before - current)
         try:
             await self.salon.ports.bus.publish(Envelope(table.id, table.epoch, table.version, data))
@@ -705,6 +716,14 @@ def encode(
             drop.setdefault(proxy.node, []).append(proxy.remote_id)
         data["drop"] = drop
     return data
+
+
+class _TableQueue:
+    """The commands of one table being run for other nodes, in arrival order."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.count = 0
 
 
 def _is_ok(message: Any) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import replace
 
 from zanzibar.cluster.ports import Lease, Leases, Link
 from zanzibar.l10n.msg import Msg
@@ -134,6 +135,8 @@ class Router:
         """
         where = await self.locate(table_id)
         if isinstance(where, TableActor):
+            if cmd.fresh:  # applied here at its first try: never resent, nothing to remember
+                cmd = replace(cmd, cmd_id=None)
             await where.call(transition, cmd)
             return
         if self.forward is None or table_id is None or cmd.conn is None:
