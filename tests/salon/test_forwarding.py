@@ -373,6 +373,34 @@ async def test_sockets_gone_are_forgotten_by_the_owner(
     assert remote() == set()
 
 
+async def test_sockets_an_owner_forgot_by_mistake_follow_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(c, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    # b took node c for dead (a blip) and dropped its socket, c is alive and not told
+    forwarder = b.forwarder
+    for key, proxy in list(forwarder._proxies.items()):
+        if key[0] == "c":
+            forwarder._drop_proxy(key, proxy)
+    await anna.ok("chat.say", table=table_id, text="two")  # c sees frames for a only
+    await anna.ok("chat.say", table=table_id, text="three")
+    await settle(salons)
+    got = seqs(carl, table_id)
+    assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq
+    lines = [x["text"] for x in carl.inbox if x.get("type") == "chat"] + [
+        i["text"] for x in carl.of_type("history", table_id) for i in x["items"] if "text" in i
+    ]
+    assert lines.count("two") == 1 and lines.count("three") == 1
+
+
 def test_a_step_is_encoded_with_each_shared_message_once() -> None:
     class Proxy:
         def __init__(self, node: str, remote_id: int) -> None:

@@ -406,6 +406,11 @@ class Forwarder:
                     self._give(conn, table_id, message)
         for conn_id in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
             self._unfollowed(table_id, conn_id)
+        if not mine and data.get("s") and self.members.get(table_id):
+            # frames for every follower went out and none to this node's: the owner took
+            # them for gone (it could not reach this node for a moment): follow again
+            log.warning("table %s: the owner forgot this node's sockets; following again", table_id)
+            self._spawn(self.resync(table_id))
         self.delivered[table_id] = envelope.version
         event = self._reached.pop(table_id, None)
         if event is not None:
@@ -539,7 +544,11 @@ class Forwarder:
         return proxy
 
     def _drop_proxy(self, key: tuple[str, int], proxy: RemoteConnection) -> None:
+        """Forget a socket of another node (closed, or its node is gone): no ``drop`` is
+        announced for it, which is only for sockets that left a table."""
         self._proxies.pop(key, None)
+        for table_id in proxy.tables:
+            self._remote.get(table_id, set()).discard(proxy)
         self.salon.mirror.forget(proxy)
         self._loose.pop(proxy.id, None)
 
