@@ -1,20 +1,21 @@
 """What forwarding a command to a table's owner on another node costs.
 
-    .venv/bin/python bench/bench_forwarding.py            # 300 lines each way
+    .venv/bin/python bench/bench_forwarding.py            # 300 actions each way
     .venv/bin/python bench/bench_forwarding.py --count 1000
 
 Starts two ``zanzibar serve --redis`` nodes with ``scripts/cluster`` (a
 private PostgreSQL and Redis in a temporary directory, loopback only), opens
-a table on node 1, and times ``chat.say`` from request to ``ok`` (the ``ok``
-of a forwarded command arrives over the Redis table bus) for two players:
+a 421 table on node 1, and times game actions from request to ``ok`` (the
+``ok`` of a forwarded command arrives over the Redis table bus) for its two
+players:
 
 * the reference, measured in the same run: a player whose socket is on node 1,
   the table's owner (no forwarding);
 * a player at the same table whose socket is on node 2 (each command travels
   to node 1 over the link, its frames come back over the bus).
 
-The two players alternate, one line at a time, so both see the same load.
-It prints p50/p90/p99 of both and the CPU both nodes used per line.
+Each plays the first legal action when its turn comes, so both see the same
+load. It prints p50/p90/p99 of both and the CPU both nodes used per action.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Player:
         self._opened = connect(url.replace("http://", "ws://") + "ws", open_timeout=30)
         self.ws = self._opened.__enter__()
         self.ids = 0
+        self.view: dict[str, Any] = {}
         self.request("hello", token=session["token"])
 
     def request(self, kind: str, **fields: Any) -> tuple[dict[str, Any], float]:
@@ -71,8 +73,20 @@ class Player:
         self.ws.send(json.dumps({"v": 1, "type": kind, "id": self.ids, **fields}))
         while True:
             message = json.loads(self.ws.recv(timeout=30))
+            if message.get("type") == "game.view":
+                self.view = message
             if message.get("id") == self.ids:
                 return message, (time.perf_counter() - started) * 1000
+
+    def catch_up(self) -> None:
+        """Read what arrived (views) until nothing more comes for a moment."""
+        while True:
+            try:
+                message = json.loads(self.ws.recv(timeout=0.05))
+            except TimeoutError:
+                return
+            if message.get("type") == "game.view":
+                self.view = message
 
     def close(self) -> None:
         self._opened.__exit__(None, None, None)
@@ -91,10 +105,10 @@ def pct(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=300, help="lines per player")
+    parser.add_argument("--count", type=int, default=300, help="actions per player")
     args = parser.parse_args(argv)
     if not 1 <= args.count <= 5000:
-        raise SystemExit("bounded: 1 to 5000 lines")
+        raise SystemExit("bounded: 1 to 5000 actions")
     work = Path(tempfile.mkdtemp(prefix="zanzibar-bench-fwd-"))
     work.chmod(0o755)
     base = free_run(3)
@@ -106,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         "ZANZIBAR_REDIS_PORT": str(free_port()),
         "ZANZIBAR_PG_FAST": "1",
         "ZANZIBAR_PYTHON": sys.executable,
-        "ZANZIBAR_NODE_ARGS": "--drain 0.2 --takeover-delay 300 --limit message_rate_user=1000/second",
+        "ZANZIBAR_NODE_ARGS": "--drain 0.2 --takeover-delay 300 --round-pause 0",
     }
     directory = work / "c"
     subprocess.run([str(SCRIPT), "up", "2"], env=env, check=True, timeout=180)
@@ -115,26 +129,39 @@ def main(argv: list[str] | None = None) -> None:
         here, there = Player(one, "Here"), Player(two, "There")
         table = here.request("table.create", game="421", seats=2)[0]["table"]["id"]
         assert there.request("table.join", table=table)[0]["type"] == "ok"
-        for _ in range(20):  # warm-up
-            here.request("chat.say", table=table, text="warm")
-            there.request("chat.say", table=table, text="warm")
-        cpu = node_cpu(directory, 1) + node_cpu(directory, 2)
-        local: list[float] = []
-        forwarded: list[float] = []
-        for n in range(args.count):
-            reply, ms = here.request("chat.say", table=table, text=f"here {n}")
+        here.request("table.start", table=table)
+        players = [here, there]
+        times: list[list[float]] = [[], []]
+        cpu = 0.0
+        warm = 20
+        while min(len(t) for t in times) < args.count + warm:
+            for player in players:
+                player.catch_up()
+            view = max((p.view for p in players), key=lambda v: v.get("log_length", -1))
+            state = view.get("view", {})
+            if state.get("over"):
+                here.request("table.start", table=table)
+                continue
+            seat = state.get("to_act")
+            if seat is None:
+                continue
+            mover = players[seat]
+            legal = mover.view.get("view", {}).get("legal") or []
+            if mover.view.get("log_length") != view.get("log_length") or not legal:
+                continue
+            reply, ms = mover.request("game.action", table=table, action=legal[0])
             assert reply["type"] == "ok", reply
-            local.append(ms)
-            reply, ms = there.request("chat.say", table=table, text=f"there {n}")
-            assert reply["type"] == "ok", reply
-            forwarded.append(ms)
+            times[seat].append(ms)
+            if min(len(t) for t in times) == warm and not cpu:
+                cpu = node_cpu(directory, 1) + node_cpu(directory, 2)
+        local, forwarded = times[0][warm:], times[1][warm:]
         used = node_cpu(directory, 1) + node_cpu(directory, 2) - cpu
         here.close()
         there.close()
     finally:
         subprocess.run([str(SCRIPT), "down"], env=env, timeout=60)
     print(
-        f"{args.count} chat lines each, two nodes on PostgreSQL + Redis, load {os.getloadavg()[0]:.1f}"
+        f"{len(local)} and {len(forwarded)} game actions, two nodes on PostgreSQL + Redis, load {os.getloadavg()[0]:.1f}"
     )
     print(f"{'request -> ok (ms)':36}{'p50':>8}{'p90':>8}{'p99':>8}{'mean':>8}")
     for label, values in (
@@ -146,7 +173,8 @@ def main(argv: list[str] | None = None) -> None:
             f"{pct(values, 0.99):8.2f}{statistics.mean(values):8.2f}"
         )
     print(
-        f"both nodes' CPU per line (both kinds together): {used * 1000 / (2 * args.count):.2f} ms"
+        f"both nodes' CPU per action (both kinds together):"
+        f" {used * 1000 / (len(local) + len(forwarded)):.2f} ms"
     )
 
 
