@@ -196,7 +196,7 @@ class Forwarder:
         self._resyncing: set[int] = set()
         self._reached: dict[int, asyncio.Event] = {}
         self._watch: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
         self.answer_timeout = ANSWER_TIMEOUT
         self.patience = PATIENCE
         self.watch_period = WATCH_PERIOD
@@ -224,13 +224,10 @@ class Forwarder:
                 waiter.cancel()
 
     def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
+        """Run ``work`` beside the caller: the salon's settle() waits for it, stop() ends it."""
+        task = self.salon.spawn(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_log_failure)
-        # the salon's settle() waits for these too
-        self.salon._releases.add(task)
-        task.add_done_callback(self.salon._releases.discard)
 
     def new_cmd_id(self) -> str:
         """A command id never made before by any node (node, start, counter)."""
@@ -737,11 +734,6 @@ class _TableQueue:
 
 def _is_ok(message: Any) -> bool:
     return isinstance(message, dict) and message.get("type") == "ok"
-
-
-def _log_failure(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a forwarding task failed", exc_info=task.exception())
 
 
 __all__: list[str] = ["Forwarder", "RemoteConnection", "encode", "history_page", "refusal"]

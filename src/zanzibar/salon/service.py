@@ -372,12 +372,14 @@ class Salon:
         so that a salon of several processes swaps its shared presence in here."""
         return self.gateway.connected(user_id)
 
-    def spawn(self, work: Awaitable[Any]) -> None:
-        """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
+    def spawn(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
+        """Run ``work`` beside the caller (failures are logged; stop waits for none;
+        ``settle`` does)."""
         task = asyncio.ensure_future(work)
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
         task.add_done_callback(log_failure)
+        return task
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
