@@ -23,7 +23,7 @@ from zanzibar.salon import Salon
 from zanzibar.salon import models as m
 from zanzibar.salon.connections import Shared
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.forwarding import RemoteConnection, encode, refusal, refusal_json
+from zanzibar.salon.remote import RemoteConnection, encode, refusal, refusal_json
 
 pytestmark = pytest.mark.anyio
 
@@ -386,10 +386,10 @@ async def test_sockets_an_owner_forgot_by_mistake_follow_again(
     await carl.ok("table.watch", table=table_id)
     await anna.ok("chat.say", table=table_id, text="one")
     # b took node c for dead (a blip) and dropped its socket, c is alive and not told
-    forwarder = b.forwarder
-    for key, proxy in list(forwarder._proxies.items()):
+    owner = b.forwarder.remote
+    for key, proxy in list(owner._proxies.items()):
         if key[0] == "c":
-            forwarder._drop_proxy(key, proxy)
+            owner._drop_proxy(key, proxy)
     await anna.ok("chat.say", table=table_id, text="two")  # c sees frames for a only
     await anna.ok("chat.say", table=table_id, text="three")
     await settle(salons)

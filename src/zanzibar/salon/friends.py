@@ -31,11 +31,12 @@ from sqlalchemy import delete, insert, select, update
 
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
-from zanzibar.salon.accounts import NAME_MAX, AccountBook, User, name_skeletons
+from zanzibar.salon.accounts import AccountBook, User
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.fields import PROTOCOL
+from zanzibar.salon.fields import PROTOCOL, ok_reply
 from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.names import NAME_MAX, name_skeletons
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import strip_invisible
@@ -390,8 +391,8 @@ def place_msg(place: dict[str, Any]) -> Msg:
     return Msg("friends-place-seat", table=str(place["table"]), game=game, seat=seat)
 
 
-def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any]], Any]]:
-    """The gateway's handlers of ``friends.*`` messages (``salon.friends`` does the work).
+def friend_handlers(book: Friends) -> dict[str, Callable[[Connection, dict[str, Any]], Any]]:
+    """The gateway's handlers of ``friends.*`` messages (``book``, the salon's, does the work).
 
     The gateway calls them for signed-in sockets only.
     """
@@ -402,7 +403,6 @@ def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any
 
     async def listing(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
-        book: Friends = salon.friends
         entries = book.listing(user, conn.lang)
         online = sum(1 for entry in entries if entry["online"])
         voice = Voice(conn.lang)
@@ -411,29 +411,28 @@ def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any
             if entries
             else voice.say(Msg("friends-empty"))
         )
-        salon.gateway.ok(conn, message, friends=entries, alerts=book.alerts(user), text=text)
+        conn.put(ok_reply(message, friends=entries, alerts=book.alerts(user), text=text))
 
     async def add(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
-        book: Friends = salon.friends
         friend = await book.add(user, message.get("name"))
         text = Voice(conn.lang).say(Msg("friends-added", name=friend.name))
-        salon.gateway.ok(conn, message, friend=book.entry(user, friend.id, conn.lang), text=text)
+        conn.put(ok_reply(message, friend=book.entry(user, friend.id, conn.lang), text=text))
 
     async def remove(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
-        friend = await salon.friends.remove(user, message.get("name"))
+        friend = await book.remove(user, message.get("name"))
         text = Voice(conn.lang).say(Msg("friends-removed", name=friend.name))
-        salon.gateway.ok(conn, message, user=friend.id, name=friend.name, text=text)
+        conn.put(ok_reply(message, user=friend.id, name=friend.name, text=text))
 
     async def alerts(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
         on = message.get("on")
         if not isinstance(on, bool):
             raise SalonError("invalid", Msg("error-must-true-or-false", key="on"))
-        await salon.friends.set_alerts(user, on)
+        await book.set_alerts(user, on)
         text = Voice(conn.lang).say(Msg("friends-alerts-on" if on else "friends-alerts-off"))
-        salon.gateway.ok(conn, message, alerts=on, text=text)
+        conn.put(ok_reply(message, alerts=on, text=text))
 
     return {
         "friends.list": listing,

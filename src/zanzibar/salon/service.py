@@ -16,6 +16,9 @@ This module only wires the parts together; each concern has its module:
 - :mod:`~zanzibar.salon.mirror`: the fan-out of committed changes to followers;
 - :mod:`~zanzibar.salon.lobby`: the table list and the games offered.
 
+The parts never import this module (they see the salon through small typed
+protocols: ``gateway_host``, ``tournament_ports``): imports go one way.
+
 Rules the whole salon keeps:
 
 - one table's requests, bot moves and timers are applied one at a time by its
@@ -36,8 +39,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import select
-
 from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
@@ -47,8 +48,7 @@ from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.l10n.msg import Msg
-from zanzibar.salon import deadlines, seating, tablestore
-from zanzibar.salon import models as m
+from zanzibar.salon import deadlines, seating, settling, tablestore
 from zanzibar.salon.accounts import AccountBook, Session, User
 from zanzibar.salon.actor import ActorServices, TableActor
 from zanzibar.salon.bots import Thinker
@@ -61,16 +61,19 @@ from zanzibar.salon.forwarding import Forwarder
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
-from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
+from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.records import read_record
+from zanzibar.salon.remote import RemoteSockets
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
-from zanzibar.salon.stats import stats_from_rows
+from zanzibar.salon.table_quota import TableQuota
 from zanzibar.salon.tables import Table
+from zanzibar.salon.tournament_ports import TournamentPorts
+from zanzibar.salon.tournament_runner import RUNNER_LEASE
 from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
@@ -140,13 +143,8 @@ class Salon:
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
         self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
-        self.gate = RateGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
         self.message_rate_address = TokenBuckets(self.limits.message_rate_address)
-        self._create_rate_user = rates(self.limits.table_create_rate_user)
-        self._create_rate_address = rates(self.limits.table_create_rate_address)
-        #: The address each table was created from (in memory: quotas restart empty).
-        self.table_address: dict[int, str] = {}
         self.ids: SalonIds | None = None
         self._janitor_task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[Any]] = set()
@@ -171,6 +169,7 @@ class Salon:
         )
         self._renewing: asyncio.Task[None] | None = None
         self.tables = TablesView(self.router)
+        self.table_quota = TableQuota(self.limits, self.tables)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.tables,
@@ -192,8 +191,23 @@ class Salon:
             mark=self.standing.mark,
         )
         #: Swiss tournaments (issue 14): their messages, a game's result, the runner.
-        self.tournaments = Tournaments(self)
-        self.ctx = TableContext(
+        self.tournaments = Tournaments(
+            TournamentPorts(
+                store=self.store,
+                leases=self.router.leases,
+                rules_for=rules_for,
+                next_id=self.next_id,
+                context=lambda: self.ctx,
+                open_table=self.open_table,
+                actor_of=self.router.local,
+                online=lambda user_id: self.online(user_id),
+                conns_of=self.gateway.conns_of,
+                name_of=self._name_of,
+                spawn=self.spawn,
+                takeover_delay=lambda: self.takeover_delay,
+            )
+        )
+        self.ctx: TableContext = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
             new_game_id=self._take_game_id,
@@ -218,8 +232,8 @@ class Salon:
         )
         self.services.committed.append(self.tournaments.committed)
         #: Commands for tables run elsewhere, and frames for sockets held elsewhere.
-        self.forwarder = Forwarder(self)
-        self.services.stepped = self.forwarder.stepped
+        self.forwarder = Forwarder(self, RemoteSockets(self))
+        self.services.stepped = self.forwarder.remote.stepped
         self.services.moved = self.forwarder.moved
         self.router.forward = self.forwarder.forward
         #: Private messages kept for accounts that are away; friends lists (issue 14).
@@ -235,7 +249,7 @@ class Salon:
             lambda user_id: list(self.gateway.conns_of(user_id)),
             grace=takeover_delay,
         )
-        self.gateway.add_handlers(friend_handlers(self))
+        self.gateway.add_handlers(friend_handlers(self.friends))
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
@@ -298,7 +312,7 @@ class Salon:
             except Exception:
                 log.exception("renewing the table leases failed; retrying")
                 continue
-            for table_id in lost:
+            for table_id in lost - {RUNNER_LEASE}:  # the runner notices through held()
                 actor = self.router.actors.get(table_id)
                 log.warning("table %s: its lease was lost; it stops here", table_id)
                 if actor is not None:
@@ -372,9 +386,12 @@ class Salon:
         so that a salon of several processes swaps its shared presence in here."""
         return self.gateway.connected(user_id)
 
-    def spawn(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
-        """Run ``work`` beside the caller (failures are logged; stop waits for none;
-        ``settle`` does)."""
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
+        self.start_task(work)
+
+    def start_task(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
+        """:meth:`spawn`, returning the task (``settle`` waits for it; the caller may end it)."""
         task = asyncio.ensure_future(work)
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
@@ -383,7 +400,7 @@ class Salon:
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
-        self.table_address.pop(table.id, None)
+        self.table_quota.closed(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
@@ -397,6 +414,7 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        await self.tournaments.release_runner()  # another node takes over at once
         await self.standing.stop()
         if self.ids is not None:
             await self.ids.close()
@@ -431,37 +449,9 @@ class Salon:
         self.gateway.connections.clear()
 
     async def settle(self, timeout: float = 30.0) -> None:
-        """Test helper: wait until bots, lobby updates and outgoing queues are idle.
-
-        Timers (turn clock, round pauses, delayed takeovers) are not waited
-        for until they are due.
-        """
-        deadline = time.monotonic() + timeout
-        quiet_rounds = 0
-        while quiet_rounds < 3:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the salon did not settle")
-            for _ in range(5):
-                await asyncio.sleep(0)
-            busy = any(a.busy() for a in list(self.router.actors.values()))
-            lobby = self.lobby.task is not None and not self.lobby.task.done()
-            pending = [c for c in self.gateway.connections.values() if c.pending and not c.closed]
-            spawned = [t for t in self._releases if not t.done()]
-            if spawned:
-                await asyncio.wait(spawned, timeout=max(0.0, deadline - time.monotonic()))
-                quiet_rounds = 0
-            elif busy:
-                await asyncio.sleep(0.001)
-                quiet_rounds = 0
-            elif lobby:
-                assert self.lobby.task is not None
-                await asyncio.wait([self.lobby.task], timeout=deadline - time.monotonic())
-                quiet_rounds = 0
-            elif pending:
-                await asyncio.gather(*(c.drained() for c in pending))
-                quiet_rounds = 0
-            else:
-                quiet_rounds += 1
+        """Test helper: wait until bots, lobby updates and outgoing queues are idle."""
+        parts = (self.router.actors, self.lobby, self.gateway.connections, self._releases)
+        await settling.settle(*parts, timeout)
 
     async def next_id(self, kind: IdKind) -> int:
         """A new row id, unique over every process on this database (salon/ids.py)."""
@@ -471,33 +461,6 @@ class Salon:
     def _take_game_id(self) -> int:
         assert self.ids is not None, "the salon is not started"
         return self.ids.take_game()
-
-    def check_table_quota(self, user: User, address: str | None) -> None:
-        """``quota`` if the account or address hosts its share of open tables;
-        ``rate_limited`` (and nothing counted) if it created too many lately."""
-        hosted = sum(1 for table in self.tables.values() if table.host == user.id)
-        if hosted >= self.limits.tables_per_user:
-            raise SalonError(
-                "quota",
-                f"you already host {hosted} tables, the most allowed;"
-                " leave one before opening another",
-            )
-        checks = [(self._create_rate_user, f"user:{user.id}")]
-        if not self.limits.exempt(address):
-            held = sum(
-                1
-                for tid, where in self.table_address.items()
-                if where == address and tid in self.tables
-            )
-            if held >= self.limits.tables_per_address:
-                log.warning("table refused: %s already hosts %d tables", address, held)
-                raise SalonError(
-                    "quota",
-                    f"{held} tables are already open from your address, the most allowed;"
-                    " close one before opening another",
-                )
-            checks.append((self._create_rate_address, f"address:{address}"))
-        self.gate.take(checks, "new tables")
 
     # =============================================================================
     # connections (kept by the :class:`Gateway`)
@@ -598,18 +561,7 @@ class Salon:
         found = await self.accounts.find(name)
         if found is None:
             return None
-        user_id = found.id
-        rows = await self.store.read(
-            select(m.games.c.game, m.game_players.c.result)
-            .join(m.games, m.games.c.id == m.game_players.c.game_id)
-            .where((m.game_players.c.user_id == user_id) & (m.games.c.status == "finished"))
-        )
-        user = self.accounts.users[user_id]
-        return {
-            "user": user.name,
-            "id": user.id,
-            "games": stats_from_rows((r[0], r[1]) for r in rows),
-        }
+        return {"user": found.name, "id": found.id, "games": await self.standing.stats(found.id)}
 
     # -- for tests and tools ------------------------------------------------------------
 
