@@ -9,7 +9,7 @@ A socket may sit on one node while the table it plays at is run by another
   the socket's node to the owner over the :class:`~zanzibar.cluster.ports.Link`
   (kind ``cmd``) with a ``cmd_id`` made once per command. The owner rebuilds
   the :class:`~zanzibar.salon.changes.Command` with a
-  :class:`RemoteConnection` standing for the far socket, applies it through
+  :class:`~zanzibar.salon.remote.RemoteConnection` standing for the far socket, applies it through
   its own router (claiming the table if nobody runs it) and answers (kind
   ``ans``): done, with the table's version, or the refusal (code and
   catalogue message), which the socket's node raises again so the client is
@@ -24,7 +24,8 @@ A socket may sit on one node while the table it plays at is run by another
   collected per actor step and published on the
   :class:`~zanzibar.cluster.ports.TableBus` as the envelope of the table's new
   version (every committed version is published, with or without frames).
-  A message shared by several sockets (:class:`Shared`) travels once. The
+  A message shared by several sockets
+  (:class:`~zanzibar.salon.connections.Shared`) travels once. The
   bus orders envelopes, fills holes from its log and reports a gap it cannot
   fill; a socket's node follows the tables its sockets follow whoever runs
   them, so a new owner after a failover continues the same stream.
@@ -53,6 +54,7 @@ from typing import Any
 
 from zanzibar.cluster.ports import Envelope
 from zanzibar.engine.errors import ZanzibarError
+from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor
 from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
@@ -186,9 +188,7 @@ class Forwarder:
                 await self._answered(table_id, conn, node, answer)
                 return
             if loop.time() > give_up:
-                raise SalonError(
-                    "internal", "the node running this table does not answer; try again"
-                )
+                raise SalonError("internal", Msg("error-table-unreachable"))
             await asyncio.sleep(RETRY_PAUSE)
             node = None
 

@@ -121,7 +121,7 @@ def refusal_json(exc: ZanzibarError) -> dict[str, Any]:
 def refusal(body: Any) -> ZanzibarError:
     """The refusal sent by :func:`refusal_json`, raised again on the socket's node."""
     if not isinstance(body, dict):
-        return SalonError("internal", "the table's node failed; nothing was changed")
+        return SalonError("internal", Msg("error-internal"))
     code = str(body.get("code", "internal"))
     message: str | Msg
     try:
@@ -290,7 +290,9 @@ class RemoteSockets:
             table_id = int(body["t"])
             user = await self.host.accounts.user(int(body["user"]))
             if user is None:
-                raise SalonError("unauthenticated", "unknown account; sign in again")
+                raise SalonError(
+                    "unauthenticated", "unknown, expired or signed-out session; sign in again"
+                )
             proxy = self._proxy(sender, int(body["c"]), user, str(body.get("lang", "en")))
             where = await self.host.router.locate(table_id)
             if isinstance(where, Lease):
@@ -310,7 +312,7 @@ class RemoteSockets:
             return {"ok": False, "err": refusal_json(exc)}
         except Exception:
             log.exception("a command forwarded by %s failed", sender)
-            return {"ok": False, "err": refusal_json(SalonError("internal", "the salon failed"))}
+            return {"ok": False, "err": refusal_json(SalonError("internal", Msg("error-internal")))}
         finally:
             if proxy is not None:
                 self._loose.pop(proxy.id, None)
