@@ -31,17 +31,21 @@ from sqlalchemy import insert
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n.msg import Msg
-from zanzibar.salon import deadlines, play, seating
+from zanzibar.salon import deadlines, play, seating, tablestore
 from zanzibar.salon import models as m
 from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.members import member_ops, members_of
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Fenced
 from zanzibar.salon.snapshots import Snapshot
 from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
+
+#: Replies of applied command ids kept in memory per table (older ones are read back).
+APPLIED_IN_MEMORY = 256
 
 #: A transition: the table, the context and the command in, a change out (None: nothing to do).
 Transition = Callable[[Table, TableContext, Command], Change | None]
@@ -63,6 +67,12 @@ class ActorServices:
     recall: Callable[[int, str], Awaitable[dict[str, Any] | None]] | None = None
     #: Called after each committed change (a hook: e.g. a finished game's ratings).
     committed: list[Callable[[Table, Change], None]] = field(default_factory=list)
+    #: Called after each message the actor handled, with whether it committed a change:
+    #: what the step put into other nodes' sockets leaves then (salon/forwarding.py).
+    stepped: Callable[[Table, bool], Awaitable[None]] | None = None
+    #: Called when the table is found claimed by another node, before its followers
+    #: here are dropped (they follow it on its new owner: salon/forwarding.py).
+    moved: Callable[[Table], None] | None = None
 
 
 @dataclass
@@ -72,6 +82,14 @@ class _Do:
     transition: Transition
     cmd: Command
     done: asyncio.Future[None] | None
+
+
+@dataclass
+class _Read:
+    """Run ``read`` between two changes (a read that must see committed state only)."""
+
+    read: Callable[[Table], None]
+    done: asyncio.Future[None]
 
 
 @dataclass
@@ -99,6 +117,16 @@ def applied_op(
     )
 
 
+def _writes(table: Table, change: Change) -> bool:
+    """Whether storing ``change`` writes anything (tablestore.commit's own test)."""
+    return bool(
+        change.ops
+        or table.staged
+        or not table.stored_row
+        or tablestore.stored_columns(table) != table.stored_row
+    )
+
+
 class _Wake:
     """The timer fired: do what is due."""
 
@@ -109,7 +137,7 @@ class TableActor:
     def __init__(self, table: Table, services: ActorServices) -> None:
         self.table = table
         self.services = services
-        self.inbox: asyncio.Queue[_Do | _BotChose | _Wake] = asyncio.Queue()
+        self.inbox: asyncio.Queue[_Do | _Read | _BotChose | _Wake] = asyncio.Queue()
         self.processing = False
         self.thinking = False
         self.closed = False
@@ -131,6 +159,18 @@ class TableActor:
             raise SalonError("not_found", f"there is no table {self.table.id}")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.inbox.put_nowait(_Do(transition, cmd, done))
+        await done
+
+    async def read(self, read: Callable[[Table], None]) -> None:
+        """Run ``read(table)`` in turn, between two changes; raise what it raises.
+
+        Following a table from another node, or a page of its history, reads
+        the table here so that it sees no change half-stored.
+        """
+        if self.closed:
+            raise SalonError("not_found", f"there is no table {self.table.id}")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(_Read(read, done))
         await done
 
     def post(self, transition: Transition, cmd: Command | None = None) -> None:
@@ -172,9 +212,12 @@ class TableActor:
         while not self.closed:
             message = await self.inbox.get()
             self.processing = True
+            version = self.table.version
             try:
                 if isinstance(message, _Do):
                     await self._do(message)
+                elif isinstance(message, _Read):
+                    self._read(message)
                 elif isinstance(message, _BotChose):
                     self.thinking = False
                     await self._bot_chose(message)
@@ -184,6 +227,12 @@ class TableActor:
                 log.exception("table %s failed on %r", self.table.id, message)
             finally:
                 self.processing = False
+            stepped = self.services.stepped
+            if stepped is not None:
+                try:
+                    await stepped(self.table, self.table.version != version)
+                except Exception:
+                    log.exception("table %s: sending a step to other nodes failed", self.table.id)
             if not self.closed:
                 self.arm()
         self._answer_queued()
@@ -191,10 +240,19 @@ class TableActor:
     def _answer_queued(self) -> None:
         while not self.inbox.empty():
             message = self.inbox.get_nowait()
-            if isinstance(message, _Do) and message.done is not None and not message.done.done():
-                message.done.set_exception(
-                    SalonError("not_found", f"there is no table {self.table.id}")
-                )
+            done = message.done if isinstance(message, _Do | _Read) else None
+            if done is not None and not done.done():
+                done.set_exception(SalonError("not_found", f"there is no table {self.table.id}"))
+
+    def _read(self, message: _Read) -> None:
+        try:
+            message.read(self.table)
+        except Exception as exc:
+            if not message.done.done():
+                message.done.set_exception(exc)
+            return
+        if not message.done.done():
+            message.done.set_result(None)
 
     async def _do(self, message: _Do) -> None:
         done = message.done
@@ -229,9 +287,13 @@ class TableActor:
             raise
         if change is None:
             return
+        before = members_of(snap.seats, snap.spectators) if table.stored_row else {}
+        after = members_of(table.seats, table.spectators)
+        if before != after or change.close:
+            change.ops += member_ops(table.id, before, after, change.close)
         started = time.time()
         deadlines.refresh(table, self.services.timing, started)
-        if cmd.cmd_id is not None:
+        if cmd.cmd_id is not None and _writes(table, change):  # a question stores nothing
             change.ops.append(applied_op(table, cmd.cmd_id, change.reply, started))
         try:
             await self.services.commit(table, change)
@@ -241,7 +303,7 @@ class TableActor:
         except Fenced:
             log.warning("table %s was claimed by another process; releasing it", table.id)
             self._undo(snap, change)
-            self._release()
+            self._release(moved=True)
             raise SalonError("internal", Msg("error-table-moved")) from None
         except Exception:
             log.exception("storing a change of table %s failed; undone", table.id)
@@ -255,11 +317,11 @@ class TableActor:
         """Answer a command id already applied from its stored reply; False if it is new."""
         assert cmd.cmd_id is not None
         reply = self.applied.get(cmd.cmd_id)
-        if reply is None and self.services.recall is not None:
+        if reply is None and not cmd.fresh and self.services.recall is not None:
             reply = await self.services.recall(self.table.id, cmd.cmd_id)
         if reply is None:
             return False
-        if cmd.conn is not None:
+        if cmd.conn is not None and not cmd.acked:
             self.services.mirror.reply(cmd.conn, cmd.message, reply, self.table)
         return True
 
@@ -268,12 +330,17 @@ class TableActor:
         for undo in change.undo:
             undo()
 
-    def _release(self) -> None:
-        """Stop running the table here (closed, or claimed elsewhere): the salon forgets it."""
+    def _release(self, moved: bool = False) -> None:
+        """Stop running the table here (closed, or claimed elsewhere): the salon forgets it.
+
+        ``moved``: another node runs it now; its followers here follow it there.
+        """
         self.closed = True
         self._disarm()
         if self._think_task is not None:
             self._think_task.cancel()
+        if moved and self.services.moved is not None:
+            self.services.moved(self.table)
         self.services.mirror.closed(self.table.id)
         self.services.closed(self.table)
 
@@ -282,6 +349,8 @@ class TableActor:
         mirror = self.services.mirror
         if cmd.cmd_id is not None:
             self.applied[cmd.cmd_id] = dict(change.reply or {})
+            if len(self.applied) > APPLIED_IN_MEMORY:  # the oldest: the database keeps it
+                del self.applied[next(iter(self.applied))]
         items = table.commit_staged()
         conn = cmd.conn if change.reply is not None else None
         if conn is not None and change.reply_at == "first":

@@ -35,7 +35,11 @@ class Command:
     that starts following the table (None for the salon's own commands).
     ``cmd_id``: the router's id of a command that may be resent (forwarded
     between nodes): its reply is stored with the change, and a repeat of the
-    id is answered from it instead of being applied again.
+    id is answered from it instead of being applied again. ``fresh``: the id
+    was just made for this command (its first attempt), so it cannot have
+    been applied before and the stored replies are not searched. ``acked``:
+    a resend whose first ``ok`` already reached the socket (only the answer
+    between nodes was lost): a repeat is then not answered twice.
     """
 
     type: str
@@ -44,6 +48,8 @@ class Command:
     message: dict[str, Any] = field(default_factory=dict)
     conn: Connection | None = None
     cmd_id: str | None = None
+    fresh: bool = False
+    acked: bool = False
 
 
 @dataclass

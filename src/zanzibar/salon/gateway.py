@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from zanzibar.engine.errors import ZanzibarError
-from zanzibar.salon import play, seating
+from zanzibar.salon import members, play, seating
 from zanzibar.salon.accounts import User
 from zanzibar.salon.actor import TableActor
 from zanzibar.salon.changes import Change, Command, TableContext
@@ -28,15 +28,13 @@ from zanzibar.salon.fields import (
     int_field,
     ok_reply,
     request_id,
-    since_field,
 )
 from zanzibar.salon.friends import find_account
 from zanzibar.salon.gateway_host import GatewayHost
-from zanzibar.salon.history import CHANNELS
 from zanzibar.salon.limits import take_tokens
-from zanzibar.salon.lobby import page_limit
 from zanzibar.salon.mailbox import kept_sentence
 from zanzibar.salon.names import clean_lang
+from zanzibar.salon.remote import history_page
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import is_well_formed, strip_invisible
 
@@ -164,6 +162,7 @@ class Gateway:
         """Detach a connection from its user and tables (it stays open, signed out)."""
         self.digests.pop(conn.id, None)
         user = conn.user
+        self.salon.forwarder.forget(conn)
         self.salon.mirror.forget(conn)
         conn.lobby = False
         conn.user = None
@@ -288,6 +287,11 @@ class Gateway:
             {"table": a.table.id, "seat": a.table.seat_of(user.id), "game": a.table.rules.name}
             for a in self._places(user.id)
         ]
+        if salon.shared:  # the tables other nodes run, as their owners stored them
+            here = {place["table"] for place in places}
+            for table_id, seat, game in await members.places(salon.store, user.id):
+                if table_id not in here:
+                    places.append({"table": table_id, "seat": seat, "game": game})
         reply: dict[str, Any] = {
             "v": PROTOCOL,
             "type": "welcome",
@@ -336,7 +340,9 @@ class Gateway:
 
     async def _table_command(self, conn: Connection, message: dict[str, Any]) -> None:
         kind = message["type"]
-        cmd = Command(kind, conn.user, conn.lang, message, conn)
+        # an id per command: stored with its change, so a resend (failover) applies it once
+        cmd_id = self.salon.forwarder.new_cmd_id()
+        cmd = Command(kind, conn.user, conn.lang, message, conn, cmd_id=cmd_id, fresh=True)
         table_id = int_field(message, "table")
         await self.salon.router.call(table_id, TABLE_COMMANDS[kind], cmd)
 
@@ -355,19 +361,16 @@ class Gateway:
         await salon.quotas.opened(table.id, address)
 
     async def _history(self, conn: Connection, message: dict[str, Any]) -> None:
-        """A page of a table's history (read here, from the table this node runs)."""
-        user = conn.user
-        assert user is not None
-        actor = await self.salon.router.find(int_field(message, "table"))
-        since = since_field(message)
-        channel = message.get("channel")
-        if channel is not None and channel not in CHANNELS:
-            raise SalonError("invalid", f"channel is one of {', '.join(CHANNELS)}")
-        limit = page_limit(message, self.salon.limits.history_page_max)
-        table = actor.table
-        if not table.is_present(user.id):
-            raise SalonError("forbidden", "join or watch the table first")
-        self.salon.mirror.history(conn, table, since, channel, request_id(message), limit)
+        """A page of a table's history: read here, or by the node that runs the table."""
+        table_id = int_field(message, "table")
+        where = await self.salon.router.locate(table_id)
+        if isinstance(where, TableActor):
+            page_max = self.salon.limits.history_page_max
+            history_page(self.salon.mirror, page_max, conn, where.table, message)
+            return
+        assert table_id is not None
+        body = {"type": "history", "msg": message}
+        await self.salon.forwarder.ask(table_id, body, conn, where.node)
 
     # -- private chat ---------------------------------------------------------------------
 

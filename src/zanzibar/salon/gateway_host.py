@@ -20,11 +20,13 @@ from zanzibar.salon.accounts import AccountBook, User
 from zanzibar.salon.changes import Change, Command
 from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection
+from zanzibar.salon.forwarding import Forwarder
 from zanzibar.salon.friends import Friends
 from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
+from zanzibar.salon.persistence import Store
 from zanzibar.salon.quotas import TableQuotas
 from zanzibar.salon.router import Router
 from zanzibar.salon.standing import Standing
@@ -47,6 +49,10 @@ class GatewayHost(Protocol):
     message_rate_address: TokenBuckets
     quotas: TableQuotas
     hello_hooks: list[Callable[[Connection, User], Awaitable[None]]]
+    #: Other nodes share the database; commands for their tables go through the forwarder.
+    shared: bool
+    store: Store
+    forwarder: Forwarder
 
     @property
     def rules_for(self) -> Callable[[str], GameRules[Any, Any]]:

@@ -191,9 +191,13 @@ class Mirror:
         self.views(table, [conn])
 
     def unfollow_user(self, table_id: int, user_id: int) -> None:
-        """The user's connections stop following the table (they left or were sent away)."""
+        """The user's connections stop following the table (they left or were sent away):
+        his sockets here and those of other nodes (salon/forwarding.py) alike."""
         subscribers = self.subscribers.get(table_id, {})
         for conn in self.conns_of(user_id):
+            subscribers.pop(conn.id, None)
+            conn.tables.discard(table_id)
+        for conn in [c for c in subscribers.values() if c.user_id == user_id]:
             subscribers.pop(conn.id, None)
             conn.tables.discard(table_id)
 

@@ -6,16 +6,16 @@ tables this node holds; a command for one of them goes straight into its
 inbox, with no encoding. For any other table it asks the leases who owns it:
 nobody means the table is run nowhere (its owner died, or it does not
 exist): this node claims it and loads it from the database, or answers
-``not_found``; another node means the command must travel over the
-:class:`zanzibar.cluster.ports.Link` to that node, which this salon does not
-do yet (with the in-process :class:`zanzibar.cluster.local.LocalLeases`, one
-node holds every table).
+``not_found``; another node means the command travels to that node
+(:mod:`zanzibar.salon.forwarding`, over the
+:class:`zanzibar.cluster.ports.Link`), which applies it and answers.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import replace
 
 from zanzibar.cluster.ports import Lease, Leases, Link
 from zanzibar.l10n.msg import Msg
@@ -38,6 +38,9 @@ class Router:
         self.link = link
         #: Loads a table this node just took the lease of, from the database (None: closed).
         self.load = load
+        #: Hands a command for a table run by another node to that node (forwarding.py);
+        #: None: such a command is refused.
+        self.forward: Callable[[str, int, Command], Awaitable[None]] | None = None
         #: The tables this node runs, by id.
         self.actors: dict[int, TableActor] = {}
         #: The lease under which each local table runs.
@@ -79,6 +82,16 @@ class Router:
         here: lease, then a new epoch in the database (which fences the old
         owner), then loaded with its stored deadlines.
         """
+        where = await self.locate(table_id)
+        if isinstance(where, TableActor):
+            return where
+        raise SalonError(
+            "internal", Msg("error-table-elsewhere", table=str(table_id), node=where.node)
+        )
+
+    async def locate(self, table_id: int | None) -> TableActor | Lease:
+        """The actor of ``table_id`` if this node runs it (claiming it if nobody does),
+        else the lease of the node that runs it; ``not_found`` if it does not exist."""
         actor = self.local(table_id)
         if actor is not None and not actor.closed:
             return actor
@@ -90,9 +103,7 @@ class Router:
             if actor is None:
                 raise SalonError("not_found", f"there is no table {table_id}")
             return actor
-        raise SalonError(
-            "internal", Msg("error-table-elsewhere", table=str(table_id), node=lease.node)
-        )
+        return lease
 
     async def adopt(self, table_id: int) -> TableActor | None:
         """Claim and load a table nobody runs (the reaper's way in); None if another node won."""
@@ -122,9 +133,21 @@ class Router:
             return actor
 
     async def call(self, table_id: int | None, transition: Transition, cmd: Command) -> None:
-        """Hand ``cmd`` to the table's actor and wait until it is applied (or refused)."""
-        actor = await self.find(table_id)
-        await actor.call(transition, cmd)
+        """Hand ``cmd`` to the table's actor and wait until it is applied (or refused).
+
+        A table run by another node: the command goes there (:attr:`forward`).
+        """
+        where = await self.locate(table_id)
+        if isinstance(where, TableActor):
+            if cmd.fresh:  # applied here at its first try: never resent, nothing to remember
+                cmd = replace(cmd, cmd_id=None)
+            await where.call(transition, cmd)
+            return
+        if self.forward is None or table_id is None or cmd.conn is None:
+            raise SalonError(
+                "internal", Msg("error-table-elsewhere", table=str(table_id), node=where.node)
+            )
+        await self.forward(where.node, table_id, cmd)
 
 
 class TablesView(Mapping[int, Table]):

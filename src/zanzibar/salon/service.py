@@ -48,7 +48,7 @@ from zanzibar.engine.rules import GameRules
 from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.l10n.msg import Msg
-from zanzibar.salon import deadlines, tablestore
+from zanzibar.salon import deadlines, settling, tablestore
 from zanzibar.salon.accounts import AccountBook, Session, User
 from zanzibar.salon.actor import ActorServices, TableActor
 from zanzibar.salon.bots import Thinker
@@ -57,6 +57,7 @@ from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
+from zanzibar.salon.forwarding import Forwarder
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
@@ -69,6 +70,7 @@ from zanzibar.salon.persistence import Store
 from zanzibar.salon.quotas import TableQuotas, follow_counts, share_rates
 from zanzibar.salon.reaper import LeaseKeeper, Reaper
 from zanzibar.salon.records import read_record
+from zanzibar.salon.remote import RemoteSockets
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
 from zanzibar.salon.tables import Table
@@ -164,6 +166,10 @@ class Salon:
                 self.message_rate_address,
                 self.chat_limit,
             )
+        #: Other nodes share this salon's database (their tables, accounts, members).
+        self.shared = shared
+        if shared:  # other nodes create accounts too, even on one SQLite file (tests)
+            self.accounts.shared = True
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
@@ -172,7 +178,7 @@ class Salon:
         self._renewing: asyncio.Task[None] | None = None
         self._reaping: asyncio.Task[None] | None = None
         #: Renews this node's leases; takes a lost one back (or lets the table go).
-        self.keeper = LeaseKeeper(self.router, self._table_closed)
+        self.keeper = LeaseKeeper(self.router, self._table_moved)
         #: Takes over the open tables nobody runs (their owner died): shared nodes only.
         self.reaper: Reaper | None = None
         if shared:
@@ -250,6 +256,11 @@ class Salon:
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
         self.services.committed.append(self.tournaments.committed)
+        #: Commands for tables run elsewhere, and frames for sockets held elsewhere.
+        self.forwarder = Forwarder(self, RemoteSockets(self))
+        self.services.stepped = self.forwarder.remote.stepped
+        self.services.moved = self.forwarder.moved
+        self.router.forward = self.forwarder.forward
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
             self.store, self.limits, lambda: self.next_id("private"), self.online
@@ -317,6 +328,7 @@ class Salon:
         self._janitor_task = asyncio.ensure_future(
             sweep_idle_tables(self.router, self.store, self.gateway.connected, self.idle_close)
         )
+        self.forwarder.start()
         self._janitor_task.add_done_callback(log_failure)
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self.keeper.run())
@@ -324,6 +336,13 @@ class Salon:
         if self.reaper is not None:
             self._reaping = asyncio.ensure_future(self.reaper.run())
             self._reaping.add_done_callback(log_failure)
+
+    def _table_moved(self, table: Table) -> None:
+        """A table this node ran is run elsewhere now (its lease went): its followers here
+        follow it on the new owner, and this node forgets it."""
+        self.forwarder.moved(table)
+        self.mirror.closed(table.id)
+        self._table_closed(table)
 
     def _actor_of(self, table: Table, now: float) -> TableActor:
         """The actor of a table just loaded from the database, its stored deadlines armed."""
@@ -364,10 +383,15 @@ class Salon:
 
     def spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
+        self.start_task(work)
+
+    def start_task(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
+        """:meth:`spawn`, returning the task (``settle`` waits for it; the caller may end it)."""
         task = asyncio.ensure_future(work)
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
         task.add_done_callback(log_failure)
+        return task
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
@@ -407,6 +431,7 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
+        await self.forwarder.stop()
         running = (self._janitor_task, self.lobby.task, self._renewing, self._reaping)
         tasks = [t for t in running if t is not None]
         for task in tasks:
@@ -420,37 +445,9 @@ class Salon:
         self.gateway.connections.clear()
 
     async def settle(self, timeout: float = 30.0) -> None:
-        """Test helper: wait until bots, lobby updates and outgoing queues are idle.
-
-        Timers (turn clock, round pauses, delayed takeovers) are not waited
-        for until they are due.
-        """
-        deadline = time.monotonic() + timeout
-        quiet_rounds = 0
-        while quiet_rounds < 3:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the salon did not settle")
-            for _ in range(5):
-                await asyncio.sleep(0)
-            busy = any(a.busy() for a in list(self.router.actors.values()))
-            lobby = self.lobby.task is not None and not self.lobby.task.done()
-            pending = [c for c in self.gateway.connections.values() if c.pending and not c.closed]
-            spawned = [t for t in self._releases if not t.done()]
-            if spawned:
-                await asyncio.wait(spawned, timeout=max(0.0, deadline - time.monotonic()))
-                quiet_rounds = 0
-            elif busy:
-                await asyncio.sleep(0.001)
-                quiet_rounds = 0
-            elif lobby:
-                assert self.lobby.task is not None
-                await asyncio.wait([self.lobby.task], timeout=deadline - time.monotonic())
-                quiet_rounds = 0
-            elif pending:
-                await asyncio.gather(*(c.drained() for c in pending))
-                quiet_rounds = 0
-            else:
-                quiet_rounds += 1
+        """Test helper: wait until bots, lobby updates and outgoing queues are idle."""
+        parts = (self.router.actors, self.lobby, self.gateway.connections, self._releases)
+        await settling.settle(*parts, timeout)
 
     async def next_id(self, kind: IdKind) -> int:
         """A new row id, unique over every process on this database (salon/ids.py)."""

@@ -270,6 +270,7 @@ error-cli-standing-unreachable = the salon did not answer about ratings: { $why 
 
 # the table actors (salon/actor.py, salon/router.py)
 error-table-moved = this table is now run by another process; nothing was changed
+error-table-unreachable = the node running this table does not answer; try again
 error-no-such-table = there is no such table
 error-table-elsewhere = table { $table } is run by node { $node }, which this node cannot reach; nothing was changed
 error-table-not-claimed = the new table could not be claimed; nothing was changed

@@ -274,6 +274,7 @@ error-cli-standing-unreachable = le salon n'a pas répondu au sujet des cotes :
 
 # the table actors (salon/actor.py, salon/router.py)
 error-table-moved = cette table est désormais tenue par un autre processus ; rien n'a été changé
+error-table-unreachable = le nœud qui tient cette table ne répond pas ; réessayez
 error-no-such-table = cette table n'existe pas
 error-table-elsewhere = la table { $table } est tenue par le nœud { $node }, que ce nœud ne peut pas joindre ; rien n'a été changé
 error-table-not-claimed = la nouvelle table n'a pas pu être prise en charge ; rien n'a été changé

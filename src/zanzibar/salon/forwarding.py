@@ -1,0 +1,431 @@
+"""Any node takes any socket: commands to a table's owner, and its frames back.
+
+This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.remote`.
+
+A socket may sit on one node while the table it plays at is run by another
+(the holder of its lease, :mod:`zanzibar.salon.router`). What travels how:
+
+* **A command** (a table command, a re-follow, a page of history) goes from
+  the socket's node to the owner over the :class:`~zanzibar.cluster.ports.Link`
+  (kind ``cmd``) with a ``cmd_id`` made once per command. The owner rebuilds
+  the :class:`~zanzibar.salon.changes.Command` with a
+  :class:`~zanzibar.salon.remote.RemoteConnection` standing for the far socket, applies it through
+  its own router (claiming the table if nobody runs it) and answers (kind
+  ``ans``): done, with the table's version, or the refusal (code and
+  catalogue message), which the socket's node raises again so the client is
+  answered exactly as by a lone node. No answer in time, or nobody listening
+  (the owner died): the same ``cmd_id`` is sent again to whoever runs the
+  table then, or applied here once the lease lapsed; the actor answers a
+  repeat from its stored reply (``applied_commands``), so an acknowledged
+  action is stored once.
+* **Frames made by a committed change** (the ``ok``, history items,
+  ``table``, ``game.view``, ``your_turn``) that the owner's
+  :class:`~zanzibar.salon.mirror.Mirror` put into remote sockets are
+  collected per actor step and published on the
+  :class:`~zanzibar.cluster.ports.TableBus` as the envelope of the table's new
+  version (every committed version is published, with or without frames).
+  A message shared by several sockets
+  (:class:`~zanzibar.salon.connections.Shared`) travels once. The
+  bus orders envelopes, fills holes from its log and reports a gap it cannot
+  fill; a socket's node follows the tables its sockets follow whoever runs
+  them, so a new owner after a failover continues the same stream.
+* **Frames made outside a commit** (a repeat's stored reply, a re-follow, a
+  history page) come back in the answer.
+* **Failover**: the socket's node watches the lease of every table its
+  sockets follow elsewhere. A new holder (node or epoch) is asked to follow
+  each socket again from the last history ``seq`` it was sent; bus frames for
+  that socket are held until the answer and only those above its version
+  are passed on, so nothing is missed or repeated. Nobody holding it: this
+  node claims the table and its sockets follow it here. A gap reported by
+  the bus is healed the same way.
+* **Sockets gone**: a closed socket's node tells the owners (``gone``); an
+  owner pings the nodes whose sockets it serves and drops the sockets of a
+  node that no longer listens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+from typing import Any
+
+from zanzibar.cluster.ports import Envelope
+from zanzibar.engine.errors import ZanzibarError
+from zanzibar.l10n.msg import Msg
+from zanzibar.salon.actor import TableActor
+from zanzibar.salon.changes import Command
+from zanzibar.salon.connections import Connection, Shared
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.fields import request_id
+from zanzibar.salon.remote import Host, RemoteConnection, RemoteSockets, refusal, run_here
+from zanzibar.salon.tables import Table
+
+log = logging.getLogger(__name__)
+
+#: Seconds to wait for an owner's answer before sending the command again.
+ANSWER_TIMEOUT = 5.0
+#: Seconds to keep trying (resends, waiting for a dead owner's lease to lapse).
+PATIENCE = 20.0
+#: Seconds between two looks for a table's owner when it did not answer.
+RETRY_PAUSE = 0.2
+#: Seconds between two checks of who runs the tables followed elsewhere.
+WATCH_PERIOD = 0.5
+#: Seconds a command's answer waits for the bus to bring its frames.
+REACH_TIMEOUT = 2.0
+
+
+class Forwarder:
+    """This node's side of every table run elsewhere, and of every socket held elsewhere."""
+
+    def __init__(self, host: Host, remote: RemoteSockets) -> None:
+        self.host = host
+        #: The owner's side (commands from other nodes' sockets, frames to them).
+        self.remote = remote
+        self.hub = host.hub
+        self.node = host.hub.node
+        self._boot = secrets.token_hex(4)
+        self._counter = itertools.count(1)
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: Table id -> ids of this node's sockets following it on another node.
+        self.members: dict[int, set[int]] = {}
+        #: (socket id, table id) -> the last history seq the socket was sent.
+        self.seqs: dict[tuple[int, int], int] = {}
+        #: Table id -> (node, epoch) of the owner this node's sockets follow it on.
+        self.owner_of: dict[int, tuple[str, int]] = {}
+        #: Table id -> the last version delivered by the bus.
+        self.delivered: dict[int, int] = {}
+        self._held: dict[tuple[int, int], list[tuple[int, dict[str, Any]]]] = {}
+        self._on_bus: set[int] = set()
+        #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
+        self._last_ok: dict[int, Any] = {}
+        self._resyncing: set[int] = set()
+        self._reached: dict[int, asyncio.Event] = {}
+        self._watch: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self.answer_timeout = ANSWER_TIMEOUT
+        self.patience = PATIENCE
+        self.watch_period = WATCH_PERIOD
+        self.hub.on("ans", self._on_ans)
+
+    # -- life cycle -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start watching who runs the tables followed elsewhere, and who listens."""
+        self._watch = asyncio.ensure_future(self._watching())
+
+    async def stop(self) -> None:
+        """Stop watching and answering (a stop or a crash)."""
+        tasks = [t for t in (self._watch, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for waiter in self._waiting.values():
+            if not waiter.done():
+                waiter.cancel()
+        await self.remote.stop()
+
+    def _spawn(self, work: Any) -> None:
+        """Run ``work`` beside the caller: the salon's settle() waits for it, stop() ends it."""
+        task = self.host.start_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def new_cmd_id(self) -> str:
+        """A command id never made before by any node (node, start, counter)."""
+        return f"{self.node}.{self._boot}.{next(self._counter)}"
+
+    # =====================================================================================
+    # the socket's node
+    # =====================================================================================
+
+    async def forward(self, node: str, table_id: int, cmd: Command) -> None:
+        """Apply ``cmd`` at ``table_id``, run by ``node``; raise its refusal."""
+        assert cmd.conn is not None and cmd.user is not None
+        body = {
+            "t": table_id,
+            "type": cmd.type,
+            "msg": cmd.message,
+            "cmd": cmd.cmd_id or self.new_cmd_id(),
+            "fresh": cmd.fresh,
+        }
+        await self.ask(table_id, body, cmd.conn, node)
+
+    async def ask(
+        self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None = None
+    ) -> None:
+        """Have the table's owner run ``body`` for ``conn``: resent until answered or given up.
+
+        When the table turns out to be run here (this node claimed it after
+        its owner died), it is run here.
+        """
+        user = conn.user
+        assert user is not None
+        body = {**body, "t": table_id, "user": user.id, "lang": conn.lang, "c": conn.id}
+        body.setdefault("cmd", self.new_cmd_id())
+        fresh = bool(body.get("fresh"))
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.patience
+        attempt = 0
+        while True:
+            body["acked"] = attempt > 0 and self._acked(conn, body)
+            if node is None:
+                where = await self.host.router.locate(table_id)
+                if isinstance(where, TableActor):
+                    body["fresh"] = fresh and attempt == 0
+                    await run_here(self.host, where, body, user, conn)
+                    self._followed_here(table_id, conn)
+                    return
+                node = where.node
+            attempt += 1
+            body["fresh"] = fresh and attempt == 1
+            answer = await self._send(node, body)
+            if answer is not None and "moved" not in answer:
+                await self._answered(table_id, conn, node, answer)
+                return
+            if loop.time() > give_up:
+                raise SalonError("internal", Msg("error-table-unreachable"))
+            await asyncio.sleep(RETRY_PAUSE)
+            node = None
+
+    async def _send(self, node: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Send a command and wait for its answer; None if nobody listened or in time."""
+        cmd_id = str(body["cmd"])
+        waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[cmd_id] = waiter
+        try:
+            if not await self.hub.send(node, "cmd", body):
+                return None
+            return await asyncio.wait_for(waiter, self.answer_timeout)
+        except TimeoutError:
+            log.warning("node %s did not answer command %s in time; resending", node, cmd_id)
+            return None
+        finally:
+            self._waiting.pop(cmd_id, None)
+
+    async def _on_ans(self, _sender: str, body: Any) -> None:
+        waiter = self._waiting.get(str(body.get("cmd")))
+        if waiter is not None and not waiter.done():
+            waiter.set_result(dict(body))
+
+    def _acked(self, conn: Connection, body: dict[str, Any]) -> bool:
+        """Whether the socket already got the ``ok`` of this command (a resend's first try
+        was applied and its frames arrived; only the answer was lost)."""
+        message = body.get("msg")
+        asked = request_id(message) if isinstance(message, dict) else None
+        return asked is not None and self._last_ok.get(conn.id) == asked
+
+    async def _answered(
+        self, table_id: int, conn: Connection, node: str, answer: dict[str, Any]
+    ) -> None:
+        """The owner's answer: frames made outside a commit, who follows, or the refusal."""
+        if not answer.get("ok"):
+            raise refusal(answer.get("err"))
+        version = int(answer.get("version", 0))
+        key = (conn.id, table_id)
+        held = self._held.pop(key, None)
+        for frame in answer.get("frames", ()):
+            self._give(conn, table_id, frame)
+        # following again: the frames of the old stream the answer's version covers are
+        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer
+        first = version if answer.get("committed") else version + 1
+        for held_version, frame in held or ():
+            if held_version >= first and not (_is_ok(frame) and "id" not in frame):
+                self._give(conn, table_id, frame)
+        if answer.get("following"):
+            self.members.setdefault(table_id, set()).add(conn.id)
+            conn.tables.add(table_id)
+            self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
+            if table_id not in self._on_bus:
+                self._on_bus.add(table_id)
+                after = version - 1 if answer.get("committed") else version
+                await self.host.ports.bus.follow(table_id, self, max(0, after))
+        else:
+            self._unfollowed(table_id, conn.id)
+        if answer.get("committed"):
+            await self._reach(table_id, version)
+
+    async def _reach(self, table_id: int, version: int) -> None:
+        """Wait (a little) until the bus delivered ``version``: the ``ok`` is then sent."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + REACH_TIMEOUT
+        while self.delivered.get(table_id, 0) < version and loop.time() < end:
+            event = self._reached.setdefault(table_id, asyncio.Event())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), max(0.0, end - loop.time()))
+
+    def _followed_here(self, table_id: int, conn: Connection) -> None:
+        """The command ran here: the socket follows the table in this node's own mirror."""
+        self._unfollowed(table_id, conn.id, keep=True)
+
+    def _unfollowed(self, table_id: int, conn_id: int, keep: bool = False) -> None:
+        members = self.members.get(table_id)
+        if members is not None:
+            members.discard(conn_id)
+        self.seqs.pop((conn_id, table_id), None)
+        self._held.pop((conn_id, table_id), None)
+        conn = self.host.gateway.connections.get(conn_id)
+        if conn is not None and not keep:
+            conn.tables.discard(table_id)
+        if not members:
+            self._leave_bus(table_id)
+
+    def _leave_bus(self, table_id: int) -> None:
+        self.members.pop(table_id, None)
+        self.owner_of.pop(table_id, None)
+        if table_id in self._on_bus:
+            self._on_bus.discard(table_id)
+            self.delivered.pop(table_id, None)
+            self._spawn(self.host.ports.bus.unfollow(table_id, self))
+
+    # -- the bus (Follower) ---------------------------------------------------------------
+
+    async def deliver(self, envelope: Envelope) -> None:
+        """One committed version of a table followed elsewhere: its frames for sockets here."""
+        table_id, data = envelope.table, envelope.data
+        mine = data.get("to", {}).get(self.node) if isinstance(data, dict) else None
+        if mine:
+            messages = data.get("m", [])
+            shared = set(data.get("s", ()))
+            made: dict[int, dict[str, Any]] = {}
+            connections = self.host.gateway.connections
+            for conn_id, index in mine:
+                message = made.get(index)
+                if message is None:
+                    raw = messages[index]
+                    message = made[index] = Shared(raw) if index in shared else raw
+                held = self._held.get((conn_id, table_id))
+                if held is not None:
+                    held.append((envelope.version, message))
+                    continue
+                conn = connections.get(conn_id)
+                if conn is not None:
+                    self._give(conn, table_id, message)
+        for conn_id in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
+            self._unfollowed(table_id, conn_id)
+        if not mine and data.get("s") and self.members.get(table_id):
+            # frames for every follower went out and none to this node's: the owner took
+            # them for gone (it could not reach this node for a moment): follow again
+            log.warning("table %s: the owner forgot this node's sockets; following again", table_id)
+            self._spawn(self.resync(table_id))
+        self.delivered[table_id] = envelope.version
+        event = self._reached.pop(table_id, None)
+        if event is not None:
+            event.set()
+
+    async def gap(self, table: int, after: int, before: int | None) -> None:
+        """Versions were lost on the way: every socket here follows the table again."""
+        log.warning("table %s: versions after %s were lost; following it again", table, after)
+        self._spawn(self.resync(table))
+
+    def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
+        """Put one frame to a socket here, noting the last history ``seq`` it was sent."""
+        if conn.closed:
+            return
+        conn.put(message)
+        if _is_ok(message) and message.get("id") is not None:
+            self._last_ok[conn.id] = message["id"]
+        seq: Any = None
+        if message.get("table") == table_id:
+            kind = message.get("type")
+            if kind == "history":
+                if "id" not in message and "channel" not in message:
+                    seq = message.get("last_seq")
+            elif kind != "ok":
+                seq = message.get("seq")
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            key = (conn.id, table_id)
+            if seq > self.seqs.get(key, -1):
+                self.seqs[key] = seq
+
+    # -- failover -------------------------------------------------------------------------
+
+    async def resync(self, table_id: int) -> None:
+        """Every socket here that follows ``table_id`` follows it again from its last seq."""
+        if table_id in self._resyncing:
+            return
+        self._resyncing.add(table_id)
+        try:
+            for conn_id in list(self.members.get(table_id, ())):
+                conn = self.host.gateway.connections.get(conn_id)
+                if conn is None or conn.user is None:
+                    self._unfollowed(table_id, conn_id)
+                    continue
+                key = (conn_id, table_id)
+                since = self.seqs.get(key, 0)
+                self._held.setdefault(key, [])
+                try:
+                    await self.ask(table_id, {"type": "follow", "since": since}, conn)
+                except ZanzibarError as exc:
+                    log.warning(
+                        "socket %s could not follow table %s again: %s", conn_id, table_id, exc
+                    )
+                    self._unfollowed(table_id, conn_id)
+                finally:
+                    self._held.pop(key, None)
+        finally:
+            self._resyncing.discard(table_id)
+
+    async def _watching(self) -> None:
+        while True:
+            await asyncio.sleep(self.watch_period)
+            try:
+                await self._check_owners()
+                await self.remote.check_listeners()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("checking the owners of followed tables failed")
+
+    async def _check_owners(self) -> None:
+        """A table followed elsewhere changed owner (or has none): follow it again."""
+        for table_id in list(self.members):
+            if table_id in self._resyncing or not self.members.get(table_id):
+                continue
+            lease = await self.host.ports.leases.owner(table_id)
+            known = self.owner_of.get(table_id)
+            if lease is not None and (lease.node, lease.epoch) == known:
+                continue
+            if (
+                lease is not None
+                and lease.node == self.node
+                and table_id not in self.host.router.actors
+            ):
+                continue  # being claimed here right now
+            self._spawn(self.resync(table_id))
+
+    def moved(self, table: Table) -> None:
+        """A table run here is run by another node now: its followers here follow it there."""
+        table_id = table.id
+        for conn in list(self.host.mirror.subscribers.get(table_id, {}).values()):
+            if isinstance(conn, RemoteConnection) or conn.user is None:
+                continue
+            self.members.setdefault(table_id, set()).add(conn.id)
+            key = (conn.id, table_id)
+            self.seqs[key] = max(self.seqs.get(key, -1), table.history.last_seq)
+        if self.members.get(table_id):
+            self.owner_of[table_id] = (self.node, table.epoch)
+            self._spawn(self.resync(table_id))
+
+    def forget(self, conn: Connection) -> None:
+        """A socket here closed (or signed out): the owners of its tables elsewhere forget it."""
+        self._last_ok.pop(conn.id, None)
+        nodes: set[str] = set()
+        for table_id in [t for t, members in self.members.items() if conn.id in members]:
+            owner = self.owner_of.get(table_id)
+            if owner is not None:
+                nodes.add(owner[0])
+            self._unfollowed(table_id, conn.id)
+        for node in nodes:
+            self._spawn(self.hub.send(node, "gone", {"c": [conn.id]}))
+
+
+def _is_ok(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("type") == "ok"
+
+
+__all__: list[str] = ["Forwarder"]

@@ -1,0 +1,192 @@
+"""Any node takes any socket, through three real ``zanzibar serve --redis`` nodes.
+
+A table created on node 1 is joined from node 2 and watched from node 3:
+the commands travel to node 1 over the Redis link, its frames come back
+over the Redis table bus. Then node 1 is killed (``kill -9``): another node
+claims the table once its lease lapsed, the sockets on nodes 2 and 3 follow
+it there, and the game goes on with every client's seqs contiguous.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from _services import free_port, postgres_bindir, unavailable
+
+if str(Path(__file__).parent) not in sys.path:  # the cluster helpers of test_nodes.py
+    sys.path.insert(0, str(Path(__file__).parent))
+from test_nodes import Cluster, _free_run, guest
+
+pytestmark = pytest.mark.live
+
+NODES = 3
+ITEMS = ("game.event", "chat", "system")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    if postgres_bindir() is None:
+        unavailable("PostgreSQL is not installed (no initdb)")
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        unavailable("redis-server is not installed")
+    directory = Path(tempfile.mkdtemp(prefix="zanzibar-forward-"))
+    directory.chmod(0o755)  # as root, PostgreSQL runs as postgres and must reach its data
+    base = _free_run(NODES + 1)
+    env = {
+        **os.environ,
+        "ZANZIBAR_CLUSTER_DIR": str(directory / "c"),
+        "ZANZIBAR_NODE_PORT": str(base),
+        "ZANZIBAR_PG_PORT": str(free_port()),
+        "ZANZIBAR_REDIS_PORT": str(free_port()),
+        "ZANZIBAR_PG_FAST": "1",
+        "ZANZIBAR_PYTHON": sys.executable,
+        # players here sit on other nodes than the table: no bot takes their seats
+        "ZANZIBAR_NODE_ARGS": "--bot-delay 0 --drain 0.2 --round-pause 0 --takeover-delay 300",
+    }
+    made = Cluster(directory / "c", base, env)
+    try:
+        made.run("up", str(NODES), timeout=150)
+        yield made
+    finally:
+        made.run("down", timeout=60)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+class Socket:
+    """One signed-in WebSocket to one node, keeping everything it receives."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self._opened = connect(url.replace("http://", "ws://") + "ws", open_timeout=20)
+        self.ws = self._opened.__enter__()
+        self.inbox: list[dict[str, Any]] = []
+        self.ids = 0
+        self.welcome = self.request("hello", token=token)
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        self.ids += 1
+        self.ws.send(json.dumps({"v": 1, "type": kind, "id": self.ids, **fields}))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            message = json.loads(self.ws.recv(timeout=30))
+            self.inbox.append(message)
+            if message.get("id") == self.ids:
+                return message  # type: ignore[no-any-return]
+        raise AssertionError(f"no reply to {kind}")
+
+    def ok(self, kind: str, **fields: Any) -> dict[str, Any]:
+        reply = self.request(kind, **fields)
+        assert reply["type"] in ("ok", "history"), reply
+        return reply
+
+    def drain(self, quiet: float = 0.5) -> None:
+        """Read what arrives until nothing did for ``quiet`` seconds."""
+        while True:
+            try:
+                self.inbox.append(json.loads(self.ws.recv(timeout=quiet)))
+            except TimeoutError:
+                return
+
+    def seqs(self, table: int) -> list[int]:
+        out: list[int] = []
+        for message in self.inbox:
+            if message.get("table") != table:
+                continue
+            if message.get("type") == "history" and "channel" not in message:
+                out.extend(item["seq"] for item in message["items"])
+            elif message.get("type") in ITEMS:
+                out.append(message["seq"])
+        return out
+
+    def view(self, table: int) -> dict[str, Any]:
+        views = [m for m in self.inbox if m.get("type") == "game.view" and m["table"] == table]
+        assert views, "no game.view"
+        return views[-1]
+
+    def close(self) -> None:
+        self._opened.__exit__(None, None, None)
+
+
+def contiguous(values: list[int]) -> bool:
+    return bool(values) and values == list(range(values[0], values[0] + len(values)))
+
+
+def play(table: int, players: list[Socket], watchers: list[Socket], actions: int) -> int:
+    """The seat to act plays its first legal action; ``actions`` times or until the end."""
+    done = 0
+    for _ in range(actions):
+        for sock in players + watchers:
+            sock.drain(0.3)
+        view = players[0].view(table)["view"]
+        if view.get("over"):
+            break
+        seat = view["to_act"]
+        mover = players[seat]
+        legal = mover.view(table)["view"]["legal"]
+        assert legal, mover.view(table)
+        reply = mover.request("game.action", table=table, action=legal[0])
+        assert reply["type"] == "ok", reply
+        done += 1
+    for sock in players + watchers:
+        sock.drain(0.5)
+    return done
+
+
+def test_players_on_two_nodes_and_a_spectator_on_a_third_survive_the_owner_kill(
+    cluster: Cluster,
+) -> None:
+    anna_s, bob_s, carl_s = (guest(cluster.node(i + 1), n) for i, n in enumerate("ABC"))
+    anna = Socket(cluster.node(1), anna_s["token"])
+    bob = Socket(cluster.node(2), bob_s["token"])
+    carl = Socket(cluster.node(3), carl_s["token"])
+    try:
+        table = anna.ok("table.create", game="421", seats=2)["table"]["id"]
+        joined = bob.ok("table.join", table=table)  # node 2 -> node 1
+        assert joined["seat"] == 1
+        carl.ok("table.watch", table=table)  # node 3 -> node 1
+        anna.ok("table.start", table=table)
+        bob.ok("chat.say", table=table, text="from node 2")
+        assert play(table, [anna, bob], [carl], 6) == 6
+        for sock in (anna, bob, carl):
+            assert contiguous(sock.seqs(table)), sock.seqs(table)
+        heard = [m["text"] for m in carl.inbox if m.get("type") == "chat"]
+        assert heard.count("from node 2") == 1
+        # a node's hello lists the places at tables other nodes run
+        again = Socket(cluster.node(3), bob_s["token"])
+        assert {"table": table, "seat": 1, "game": "421"} in again.welcome["tables"]
+        again.close()
+        last_anna = max(anna.seqs(table))
+        # node 1 dies with the table: nodes 2 and 3 follow it on its next owner
+        anna.close()
+        cluster.run("kill", "1")
+        anna = Socket(cluster.node(2), anna_s["token"])
+        deadline = time.monotonic() + 30
+        while True:  # the first command claims the table once the lease lapsed
+            reply = anna.request("table.join", table=table, since=last_anna)
+            if reply["type"] == "ok" or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert reply["type"] == "ok", reply
+        bob.drain(1.0)
+        carl.drain(1.0)
+        assert play(table, [anna, bob], [carl], 6) == 6
+        for sock in (bob, carl):
+            got = sock.seqs(table)
+            assert contiguous(got), got
+        resumed = [s for s in anna.seqs(table)]
+        assert resumed and resumed[0] <= last_anna + 1 and contiguous(resumed)
+        assert max(bob.seqs(table)) == max(carl.seqs(table)) == max(anna.seqs(table))
+    finally:
+        for sock in (anna, bob, carl):
+            sock.close()
+        cluster.run("start", "1")

@@ -1,0 +1,430 @@
+"""Any node takes any socket: three salon nodes in one process on one database.
+
+The nodes share their leases, link and table bus the in-process way
+(``_local_nodes.Cluster``); each has its own sockets, presence and lobby. A player
+on node a plays at a table run by node b, a spectator on node c watches;
+then b dies and the game goes on under a new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from _local_nodes import Cluster
+from _salonkit import Client, make_salon
+from sqlalchemy import func, select
+
+from zanzibar.l10n.msg import Msg
+from zanzibar.salon import Salon
+from zanzibar.salon import models as m
+from zanzibar.salon.connections import Shared
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.remote import RemoteConnection, encode, refusal, refusal_json
+
+pytestmark = pytest.mark.anyio
+
+ITEMS = ("game.event", "chat", "system")
+
+
+@pytest.fixture
+async def nodes(db_url: str) -> AsyncIterator[tuple[Cluster, dict[str, Salon]]]:
+    cluster = Cluster()
+    salons = {n: make_salon(db_url, ports=cluster.ports(n), takeover_delay=60) for n in "abc"}
+    for salon in salons.values():
+        await salon.start()
+        salon.forwarder.watch_period = 0.02
+        # SQLite counts ids in the process: the nodes of one process share the counter
+        salon.ids = salons["a"].ids
+    yield cluster, salons
+    for name, salon in salons.items():
+        if name not in cluster.crashed:
+            await salon.stop()
+
+
+async def settle(salons: dict[str, Salon]) -> None:
+    for _ in range(2):
+        for salon in salons.values():
+            await salon.settle()
+
+
+def owner(salons: dict[str, Salon], table_id: int) -> Salon:
+    (running,) = [s for s in salons.values() if table_id in s.tables]
+    return running
+
+
+def seqs(client: Client, table_id: int) -> list[int]:
+    """Every history seq the client was sent for the table, in arrival order."""
+    out: list[int] = []
+    for message in client.inbox:
+        if message.get("table") != table_id:
+            continue
+        if message.get("type") == "history" and "channel" not in message:
+            out.extend(item["seq"] for item in message["items"])
+        elif message.get("type") in ITEMS:
+            out.append(message["seq"])
+    return out
+
+
+def contiguous(values: list[int]) -> bool:
+    return values == list(range(values[0], values[0] + len(values))) if values else True
+
+
+async def play(
+    salons: dict[str, Salon], table_id: int, players: dict[int, Client], actions: int
+) -> int:
+    """The seats to act roll until 8 points, then stop; at most ``actions`` actions."""
+    sent = 0
+    while sent < actions:
+        await settle(salons)
+        table = owner(salons, table_id).tables[table_id]
+        match = table.match
+        assert match is not None
+        if match.is_over:
+            break
+        seat = match.to_act
+        assert seat is not None
+        action = "roll" if match.state.total < 8 else "stop"
+        await players[seat].ok("game.action", table=table_id, action={"type": action})
+        sent += 1
+    await settle(salons)
+    return sent
+
+
+async def stored_log(salon: Salon, game_id: int) -> int:
+    rows = await salon.store.read(
+        select(func.count()).select_from(m.game_log).where(m.game_log.c.game_id == game_id)
+    )
+    return int(rows[0][0])
+
+
+async def test_a_player_on_another_node_plays_and_a_spectator_sees_every_event_once(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(c, "Carl").sign_in("fr")
+    created = await anna.ok("table.create", game="race", seats=2, options={"target": 40})
+    table_id = created["table"]["id"]
+    joined = await bob.ok("table.join", table=table_id)  # a forwards it to b
+    assert joined["type"] == "ok" and joined["seat"] == 1
+    assert bob.last("table")["table"]["you"]["seat"] == 1
+    await carl.ok("table.watch", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    await bob.ok("chat.say", table=table_id, text="hello from node a")
+    assert table_id in b.tables and table_id not in a.tables and table_id not in c.tables
+    # a refusal comes back as the owner's own: same code, same words
+    turn = b.tables[table_id].match.to_act  # type: ignore[union-attr]
+    waiting = bob if turn == 0 else anna
+    refused = await waiting.refused(
+        "game.action", "not_your_turn", table=table_id, action={"type": "roll"}
+    )
+    bob_on_b = await Client(b, "Bob").sign_in(token=bob.token)
+    if waiting is bob:
+        local = await bob_on_b.refused(
+            "game.action", "not_your_turn", table=table_id, action={"type": "roll"}
+        )
+        assert local["message"] == refused["message"]
+    await bob_on_b.disconnect()
+    await play(salons, table_id, {0: anna, 1: bob}, 400)
+    table = b.tables[table_id]
+    assert table.match is not None and table.match.is_over
+    last = table.history.last_seq
+    for client in (anna, bob, carl):
+        got = seqs(client, table_id)
+        assert contiguous(got), (client.name, got)
+        assert got[-1] == last, client.name
+    assert seqs(bob, table_id)[0] == 1  # joined at the start: the whole story
+    # Carl reads French, Bob English: the same events, each in his language
+    bob_events = [x for x in bob.inbox if x.get("type") == "game.event"]
+    carl_events = [x for x in carl.inbox if x.get("type") == "game.event"]
+    assert [x["seq"] for x in carl_events] == [x["seq"] for x in bob_events]
+    assert [x["event"] for x in carl_events] == [x["event"] for x in bob_events]
+    assert carl_events[0]["text"] != bob_events[0]["text"]
+    # every game.view Bob got was sent once per change, never twice for one seq
+    views = [(x["seq"], x["log_length"]) for x in bob.of_type("game.view", table_id)]
+    assert len(views) == len(set(views))
+    # stored once each
+    assert table.game_id is not None
+    assert await stored_log(b, table.game_id) == len(table.match.log)
+
+
+async def test_history_pages_and_hello_places_for_a_table_run_elsewhere(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    for n in range(5):
+        await anna.ok("chat.say", table=table_id, text=f"line {n}")
+    page = await bob.ok("history", table=table_id, since=0, limit=3)
+    assert page["type"] == "history" and page["more"] is True
+    here = await anna.ok("history", table=table_id, since=0, limit=3)
+    assert page["items"] == here["items"]
+    assert [i["seq"] for i in page["items"]] == [1, 2, 3]
+    # not a member: refused by the owner, the answer is the same as there
+    carl = await Client(a, "Carl").sign_in()
+    await carl.refused("history", "forbidden", table=table_id, since=0)
+    await carl.refused("history", "not_found", table=table_id + 100, since=0)
+    # hello on any node lists the places, whoever runs the tables
+    await carl.ok("table.watch", table=table_id)
+    c = salons["c"]
+    bob_on_c = await Client(c, "Bob").sign_in(token=bob.token)
+    welcome = bob_on_c.last("welcome")
+    assert welcome["tables"] == [{"table": table_id, "seat": 1, "game": "race"}]
+    carl_on_c = await Client(c, "Carl").sign_in(token=carl.token)
+    assert carl_on_c.last("welcome")["tables"] == [
+        {"table": table_id, "seat": None, "game": "race"}
+    ]
+    await bob.ok("table.leave", table=table_id)
+    again = await Client(c, "Bob").sign_in(token=bob.token)
+    assert again.last("welcome")["tables"] == []
+    assert await members_stored(b, table_id) == {anna.user_id: 0, carl.user_id: None}
+    await carl.ok("table.leave", table=table_id)
+    await anna.ok("table.leave", table=table_id)  # the last one leaves: closed
+    await settle(salons)
+    assert table_id not in b.tables
+    assert await members_stored(b, table_id) == {}
+
+
+async def members_stored(salon: Salon, table_id: int) -> dict[int, int | None]:
+    rows = await salon.store.read(
+        select(m.table_members.c.user_id, m.table_members.c.seat).where(
+            m.table_members.c.table_id == table_id
+        )
+    )
+    return {int(r[0]): r[1] for r in rows}
+
+
+async def test_an_answer_lost_on_the_way_is_resent_and_applied_once(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    table = b.tables[table_id]
+    assert table.match is not None
+    if table.match.to_act == 0:
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        await anna.ok("game.action", table=table_id, action={"type": "stop"})
+    assert table.match.to_act == 1
+    a.forwarder.answer_timeout = 0.2
+    send = b.hub.send
+    dropped: list[Any] = []
+
+    async def lossy(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans" and not dropped:
+            dropped.append(body)
+            return True  # lost on the way
+        return await send(node, kind, body)
+
+    b.hub.send = lossy  # type: ignore[method-assign]
+    before = len(table.match.log)
+    reply = await bob.ok("game.action", table=table_id, action={"type": "roll"})
+    assert dropped and dropped[0]["ok"] is True
+    assert reply["log_length"] == before + 2  # the roll and its die, once
+    assert len(table.match.log) == before + 2
+    assert table.game_id is not None
+    assert await stored_log(b, table.game_id) == before + 2
+    oks = [x for x in bob.inbox if x.get("id") == reply["id"]]
+    assert len(oks) == 1  # the client is answered once
+
+
+async def test_an_action_applied_by_an_owner_that_died_before_answering_is_not_applied_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    table = b.tables[table_id]
+    assert table.match is not None
+    if table.match.to_act == 0:
+        await anna.ok("game.action", table=table_id, action={"type": "roll"})
+        await anna.ok("game.action", table=table_id, action={"type": "stop"})
+    before = len(table.match.log)
+    a.forwarder.answer_timeout = 0.2
+    send = b.hub.send
+    applied = asyncio.Event()
+
+    async def dies_before_answering(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans":
+            applied.set()
+            return True  # never arrives: b dies now
+        return await send(node, kind, body)
+
+    b.hub.send = dies_before_answering  # type: ignore[method-assign]
+    assert bob.conn is not None
+    message = {"v": 1, "type": "game.action", "id": "roll", "table": table_id}
+    message["action"] = {"type": "roll"}
+    sent = asyncio.ensure_future(a.handle(bob.conn, message))
+    await asyncio.wait_for(applied.wait(), 5)
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    await asyncio.wait_for(sent, 15)
+    await a.settle()
+    assert table_id in a.tables  # a claimed it to run the resent command
+    again = a.tables[table_id]
+    assert again.match is not None and len(again.match.log) == before + 2  # once
+    assert again.game_id is not None
+    assert await stored_log(a, again.game_id) == before + 2
+    replies = [x for x in bob.inbox if x.get("id") == "roll"]
+    assert [r["type"] for r in replies] == ["ok"], replies
+    assert replies[0]["log_length"] == before + 2
+    rows = await a.store.read(
+        select(m.applied_commands.c.cmd_id).where(m.applied_commands.c.table_id == table_id)
+    )
+    assert len(rows) >= 1  # the forwarded commands were remembered with their replies
+
+
+async def test_the_owner_dies_and_the_game_goes_on_without_gap_or_repeat(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(c, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 50}))[
+        "table"
+    ]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    await play(salons, table_id, {0: anna, 1: bob}, 6)
+    before = b.tables[table_id]
+    assert before.match is not None and not before.match.is_over
+    acted = len(before.match.log)
+    anna_seq = max(seqs(anna, table_id))
+    # b dies: its sockets with it; its lease lapses after a while
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        runner = [s for s in (a, c) if table_id in s.tables]
+        if runner and not any(s.forwarder._resyncing for s in (a, c)):
+            break
+        await asyncio.sleep(0.02)
+    live = {"a": a, "c": c}
+    await settle(live)
+    new_owner = owner(live, table_id)
+    table = new_owner.tables[table_id]
+    assert table.match is not None and len(table.match.log) == acted
+    assert cluster.board[table_id].node in ("a", "c")
+    # Anna comes back on node c, from the last seq she had
+    anna2 = await Client(c, "Anna").sign_in(token=anna.token)
+    await anna2.ok("table.join", table=table_id, since=anna_seq)
+    await play(live, table_id, {0: anna2, 1: bob}, 400)
+    table = owner(live, table_id).tables[table_id]
+    assert table.match is not None and table.match.is_over
+    last = table.history.last_seq
+    for client in (bob, carl):
+        got = seqs(client, table_id)
+        assert contiguous(got), (client.name, got)
+        assert got[-1] == last
+    resumed = seqs(anna, table_id) + seqs(anna2, table_id)
+    assert contiguous(resumed) and resumed[-1] == last
+    assert table.game_id is not None
+    assert await stored_log(new_owner, table.game_id) == len(table.match.log)
+
+
+async def test_sockets_gone_are_forgotten_by_the_owner(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(c, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+
+    def remote() -> set[str]:
+        subscribers = b.mirror.subscribers.get(table_id, {}).values()
+        return {x.node for x in subscribers if isinstance(x, RemoteConnection)}
+
+    assert remote() == {"a", "c"}
+    await bob.disconnect()  # a closes Bob's socket: b forgets it
+    await settle(salons)
+    assert remote() == {"c"}
+    cluster.crashed.add("c")
+    await c.crash()  # c dies: b notices it no longer listens
+    deadline = time.monotonic() + 5
+    while remote() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert remote() == set()
+
+
+async def test_sockets_an_owner_forgot_by_mistake_follow_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(c, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    # b took node c for dead (a blip) and dropped its socket, c is alive and not told
+    owner = b.forwarder.remote
+    for key, proxy in list(owner._proxies.items()):
+        if key[0] == "c":
+            owner._drop_proxy(key, proxy)
+    await anna.ok("chat.say", table=table_id, text="two")  # c sees frames for a only
+    await anna.ok("chat.say", table=table_id, text="three")
+    await settle(salons)
+    got = seqs(carl, table_id)
+    assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq
+    lines = [x["text"] for x in carl.inbox if x.get("type") == "chat"] + [
+        i["text"] for x in carl.of_type("history", table_id) for i in x["items"] if "text" in i
+    ]
+    assert lines.count("two") == 1 and lines.count("three") == 1
+
+
+def test_a_step_is_encoded_with_each_shared_message_once() -> None:
+    class Proxy:
+        def __init__(self, node: str, remote_id: int) -> None:
+            self.node, self.remote_id = node, remote_id
+
+    one, two, three = Proxy("a", 1), Proxy("a", 2), Proxy("c", 7)
+    shared = Shared({"type": "game.view", "seq": 3})
+    own = {"type": "table", "table": {"id": 1}}
+    data = encode(
+        [(one, shared), (two, shared), (three, shared), (one, own)],  # type: ignore[list-item]
+        {Proxy("c", 9)},  # type: ignore[arg-type]
+    )
+    assert data["m"] == [shared, own]
+    assert data["s"] == [0]
+    assert data["to"] == {"a": [[1, 0], [2, 0], [1, 1]], "c": [[7, 0]]}
+    assert data["drop"] == {"c": [9]}
+
+
+def test_a_refusal_travels_with_its_code_and_catalogue_message() -> None:
+    error = SalonError("forbidden", Msg("error-no-such-table"))
+    again = refusal(refusal_json(error))
+    assert isinstance(again, SalonError)
+    assert again.code == "forbidden" and again.msg == error.msg
+    assert again.text("fr") == error.text("fr")
+    plain = refusal(refusal_json(SalonError("invalid", "seat is required")))
+    assert plain.code == "invalid" and plain.message == "seat is required"
+    assert refusal(None).code == "internal"
