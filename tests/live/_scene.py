@@ -73,6 +73,8 @@ class Scene:
     think: tuple[float, float] = (0.15, 0.5)
     chat_every: float = 6.0
     seated: list[Seated] = field(default_factory=list)
+    #: Every person made, seated or not (all are closed at the end).
+    everyone: list[Player] = field(default_factory=list)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -94,7 +96,11 @@ class Scene:
             async with gate:
                 return await self._open(index)
 
-        self.seated = list(await asyncio.gather(*(one(i) for i in range(count))))
+        made = await asyncio.gather(*(one(i) for i in range(count)), return_exceptions=True)
+        self.seated = [s for s in made if isinstance(s, Seated)]
+        for failure in made:
+            if isinstance(failure, BaseException):
+                raise failure
 
     async def _open(self, index: int) -> Seated:
         plan = PLANS[index % len(PLANS)]
@@ -103,14 +109,15 @@ class Scene:
             url = self.place(index, role)
             session = await guest_session(url(), f"{name} {index}")
             people.append(Player(f"{name.lower()}{index}", session, url))
+            self.everyone.append(people[-1])
         host, guest, spectator = people
         table = await host.create(game=plan.game, preset=plan.preset, seats=plan.seats)
-        joined = await guest.join(table)
+        joined = await guest.join(table, tries=10)
         assert joined.get("type") == "ok", f"{guest.name} cannot join table {table}: {joined}"
         if plan.bot:
             added = await host.request("table.add_bot", table=table, level=plan.bot)
             assert added["type"] == "ok", f"no bot at table {table}: {added}"
-        watched = await spectator.join(table, "watch")
+        watched = await spectator.join(table, "watch", tries=10)
         assert watched.get("type") == "ok", f"{spectator.name} cannot watch {table}: {watched}"
         started = await host.request("table.start", table=table)
         assert started["type"] == "ok", f"table {table} does not start: {started}"
@@ -215,7 +222,7 @@ class Scene:
                 await asyncio.wait_for(task, 30)
             except TimeoutError:
                 task.cancel()
-        await asyncio.gather(*(p.close() for p in self.players))
+        await asyncio.gather(*(p.close() for p in self.everyone))
 
     # -- after -----------------------------------------------------------------------
 

@@ -46,6 +46,8 @@ Message = dict[str, Any]
 ITEM_TYPES = {"game.event", "chat", "system"}
 #: Refusals a client expects now and then and simply tries again after (the salon
 #: recovering, a table changing owner, a position that moved on meanwhile).
+#: The most items a ``history`` page holds (docs/security.md: ``history_page_max``).
+HISTORY_PAGE = 500
 RETRYABLE = {"internal", "stale", "not_your_turn", "conflict", "rate_limited", "timeout"}
 
 
@@ -224,6 +226,7 @@ class Player:
         for follow in self.follows.values():
             if follow.history is not None and not follow.history.done():
                 follow.history.set_exception(Unknown("the socket closed before the history"))
+                follow.history.exception()  # retrieved: nobody may be waiting for it
 
     async def close(self) -> None:
         """Stop for good (the test is over)."""
@@ -414,7 +417,10 @@ class Player:
         while isinstance(start, int) and start > follow.last_seq:
             # more than a page was missed: read the older items first, page by page
             page = await self.request(
-                "history", table=follow.table, since=follow.last_seq, limit=start - follow.last_seq
+                "history",
+                table=follow.table,
+                since=follow.last_seq,
+                limit=min(HISTORY_PAGE, start - follow.last_seq),
             )
             if page.get("type") != "history" or not page.get("items"):
                 self.violations.append(f"{self.name}: cannot read history: {page}")

@@ -24,24 +24,18 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 from _invariants import problems, read_stored, replay
-from _livekit import Cluster, running_cluster
+from _livekit import Cluster
 from _scripted import Message, Player, guest_session, item_key
 
 pytestmark = pytest.mark.live
 
 Chooser = Callable[[list[Any], int], Any]
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    with running_cluster(3) as made:
-        yield made
 
 
 def any_legal(rng: random.Random) -> Chooser:
