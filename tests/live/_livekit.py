@@ -17,7 +17,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,6 +98,12 @@ class Cluster:
         """Start node ``i`` again; returns once it serves."""
         self.run("start", str(i), timeout=120)
 
+    def revive(self) -> None:
+        """Start every node that is not running (after a test that killed some)."""
+        for i in range(1, self.nodes + 1):
+            if not self.alive(i):
+                self.start(i)
+
     def restart_redis(self) -> None:
         """Redis restarted without persistence: every key is gone."""
         self.run("restart-redis")
@@ -157,13 +162,3 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
             made.run("down", timeout=60)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
-
-
-def wait_until(condition: object, seconds: float, what: str) -> None:
-    """Poll ``condition()`` (a callable) until it is true; AssertionError naming ``what`` after."""
-    assert callable(condition)
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {what}")
-        time.sleep(0.1)

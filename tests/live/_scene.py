@@ -96,11 +96,14 @@ class Scene:
             async with gate:
                 return await self._open(index)
 
-        made = await asyncio.gather(*(one(i) for i in range(count)), return_exceptions=True)
-        self.seated = [s for s in made if isinstance(s, Seated)]
-        for failure in made:
-            if isinstance(failure, BaseException):
-                raise failure
+        tasks = [asyncio.create_task(one(i)) for i in range(count)]
+        try:
+            self.seated = list(await asyncio.gather(*tasks))
+        except BaseException:  # one table failed: the others are not waited for
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
 
     async def _open(self, index: int) -> Seated:
         plan = PLANS[index % len(PLANS)]
@@ -112,12 +115,12 @@ class Scene:
             self.everyone.append(people[-1])
         host, guest, spectator = people
         table = await host.create(game=plan.game, preset=plan.preset, seats=plan.seats)
-        joined = await guest.join(table, tries=10)
+        joined = await guest.join(table, tries=3)
         assert joined.get("type") == "ok", f"{guest.name} cannot join table {table}: {joined}"
         if plan.bot:
             added = await host.request("table.add_bot", table=table, level=plan.bot)
             assert added["type"] == "ok", f"no bot at table {table}: {added}"
-        watched = await spectator.join(table, "watch", tries=10)
+        watched = await spectator.join(table, "watch", tries=3)
         assert watched.get("type") == "ok", f"{spectator.name} cannot watch {table}: {watched}"
         started = await host.request("table.start", table=table)
         assert started["type"] == "ok", f"table {table} does not start: {started}"
