@@ -1,8 +1,7 @@
 """Three real ``zanzibar serve --redis`` nodes on one private PostgreSQL and Redis.
 
 Started by ``scripts/cluster`` (so the script is tested too), behind its test
-proxy (the ``cluster`` fixture of tests/live/conftest.py, shared with the other live
-tests). What holds across nodes today: health, node liveness, accounts (a
+proxy. What holds across nodes today: health, node liveness, accounts (a
 token, a password, a name made on one node work on the others), unique
 guest names and ids, and surviving a node's ``kill -9``. What does not yet:
 a table lives only on the node that created it, so the lobby, table joins
