@@ -238,8 +238,12 @@ class Scene:
         """Counts for a failure message or the log: acks, reconnects, errors met."""
         acks = sum(len(p.acks) for p in self.players)
         reconnects = sum(p.reconnects for p in self.players)
+        pushed = sum(p.pushed_histories for p in self.players)
         errors: dict[str, int] = {}
         for player in self.players:
             for code, count in player.errors.items():
                 errors[code] = errors.get(code, 0) + count
-        return f"{acks} acknowledged, {reconnects} reconnections, errors {errors}"
+        return (
+            f"{acks} acknowledged, {reconnects} reconnections, {pushed} histories pushed "
+            f"after a failover, errors {errors}"
+        )

@@ -186,3 +186,19 @@ def test_items_are_compared_by_content_not_wording() -> None:
     assert item_key(a) != item_key({**a, "text": "hi!"})
     event = {"type": "game.event", "seq": 4, "game_id": 2, "event": {"kind": "roll", "seat": 0}}
     assert item_key({**event, "text": "You rolled"}) == item_key({**event, "text": "Anna rolled"})
+
+
+def test_a_history_pushed_after_a_failover_must_continue_the_items() -> None:
+    player = Player("p", {"token": "t", "user": {"id": 1}}, lambda: "http://x/")
+    follow = Follow(TABLE, "join", syncing=False)
+    player.follows[TABLE] = follow
+
+    def item(seq: int) -> dict[str, Any]:
+        return {"type": "system", "table": TABLE, "seq": seq, "kind": "k"}
+
+    player._dispatch(item(1))
+    player._dispatch({"type": "history", "table": TABLE, "since": 1, "items": [item(2), item(3)]})
+    player._dispatch(item(4))
+    assert (player.violations, follow.last_seq, player.pushed_histories) == ([], 4, 1)
+    player._dispatch({"type": "history", "table": TABLE, "since": 5, "items": [item(6)]})
+    assert player.violations == ["p: gap at table 7 (history pushed): seq 6 after 4"]
