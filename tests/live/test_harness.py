@@ -8,6 +8,7 @@ acknowledged; then one thing at a time is broken.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from typing import Any
@@ -35,6 +36,22 @@ def _client_item(seq: int, channel: str, item: dict[str, Any]) -> dict[str, Any]
 
 def world() -> tuple[Stored, list[Player]]:
     """A finished 421 game of two at one table, its chat, and its two players' logs."""
+    stored, acks = copy.deepcopy(_played())
+    players = []
+    for user, name in ((ANNA, "anna"), (BERT, "bert")):
+        player = Player(name, {"token": "t", "user": {"id": user}}, lambda: "http://x/")
+        follow = Follow(TABLE, "join", syncing=False)
+        player.follows[TABLE] = follow
+        for seq, (channel, item) in sorted(stored.history[TABLE].items()):
+            player._take(follow, _client_item(seq, channel, copy.deepcopy(item)), "live")
+        player.acks = acks[user]
+        players.append(player)
+    return stored, players
+
+
+@functools.cache
+def _played() -> tuple[Stored, dict[int, list[Ack]]]:
+    """The game, played once by the engine (each test breaks a copy)."""
     rules = get_rules("421")
     match = Match(rules, 2, rules.options.resolve("salon"), seed=421)
     rng = random.Random(1)
@@ -85,16 +102,7 @@ def world() -> tuple[Stored, list[Player]]:
             }
         },
     )
-    players = []
-    for user, name in ((ANNA, "anna"), (BERT, "bert")):
-        player = Player(name, {"token": "t", "user": {"id": user}}, lambda: "http://x/")
-        follow = Follow(TABLE, "join", syncing=False)
-        player.follows[TABLE] = follow
-        for seq, (channel, item) in sorted(history.items()):
-            player._take(follow, _client_item(seq, channel, item), "live")
-        player.acks = acks[user]
-        players.append(player)
-    return stored, players
+    return stored, acks
 
 
 def test_a_world_where_all_holds_has_no_problem() -> None:
