@@ -126,13 +126,11 @@ class Player:
         *,
         reconnect_for: float = 90.0,
         request_timeout: float = 20.0,
-        lang: str = "en",
     ) -> None:
         self.name = name
         self.token: str = session["token"]
         self.user: int = session["user"]["id"]
         self.url = url
-        self.lang = lang
         self.reconnect_for = reconnect_for
         self.request_timeout = request_timeout
         self.follows: dict[int, Follow] = {}
@@ -142,7 +140,6 @@ class Player:
         self.reconnects = 0
         #: ``history`` messages that answered no join of ours (a re-follow after a failover).
         self.pushed_histories = 0
-        self.nodes_used: Counter[str] = Counter()
         self.news = asyncio.Event()
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -207,7 +204,6 @@ class Player:
             # the salon answered: a refused hello is a fact to report, not a crash to wait out
             self.errors[f"hello:{welcome.get('code')}"] += 1
             raise Unknown(f"hello refused: {welcome}")
-        self.nodes_used[url] += 1
         return welcome
 
     async def _drop(self) -> None:
