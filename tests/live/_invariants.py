@@ -58,9 +58,11 @@ async def read_stored(pg_url: str, tables: Iterable[int]) -> Stored:
     """Read the rows of ``tables`` (and of their games) from the salon's database."""
     ids = sorted(set(tables))
     stored = Stored()
-    engine = create_async_engine(pg_url)
+    # One snapshot for every read: a bot may still move while they run, and the log must
+    # not be read after a change whose history items were read before it.
+    engine = create_async_engine(pg_url, isolation_level="REPEATABLE READ")
     try:
-        async with engine.connect() as conn:
+        async with engine.connect() as conn, conn.begin():
             rows = await conn.execute(
                 text(
                     "SELECT id, state, closed, epoch, version, game_id FROM tables WHERE id IN :ids"
