@@ -96,6 +96,8 @@ class Follow:
     table: int
     role: str  # "join" or "watch"
     last_seq: int = 0
+    #: How the item ``last_seq`` came ("live", "history", "history pushed" ...).
+    last_how: str = ""
     #: seq -> item_key of every item received
     items: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     #: seq -> the text (for the checks of what a person reads)
@@ -308,11 +310,12 @@ class Player:
             what = "repeat" if seq <= follow.last_seq else "gap"
             self.violations.append(
                 f"{self.name}: {what} at table {follow.table} ({how}): seq {seq} after "
-                f"{follow.last_seq}"
+                f"{follow.last_seq} ({follow.last_how})"
             )
             if seq <= follow.last_seq:
                 return
         follow.last_seq = seq
+        follow.last_how = how
         follow.items[seq] = item_key(item)
         follow.texts[seq] = str(item.get("text", ""))
 

@@ -179,9 +179,9 @@ def test_a_gap_or_a_repeat_in_what_a_client_receives_is_a_violation() -> None:
     for seq in (1, 2, 4, 4, 3, 5):
         player._take(follow, {"type": "system", "table": TABLE, "seq": seq, "kind": "k"}, "live")
     assert player.violations == [
-        "p: gap at table 7 (live): seq 4 after 2",
-        "p: repeat at table 7 (live): seq 4 after 4",
-        "p: repeat at table 7 (live): seq 3 after 4",
+        "p: gap at table 7 (live): seq 4 after 2 (live)",
+        "p: repeat at table 7 (live): seq 4 after 4 (live)",
+        "p: repeat at table 7 (live): seq 3 after 4 (live)",
     ]
     assert follow.last_seq == 5
     assert sorted(follow.items) == [1, 2, 4, 5]
@@ -209,4 +209,4 @@ def test_a_history_pushed_after_a_failover_must_continue_the_items() -> None:
     player._dispatch(item(4))
     assert (player.violations, follow.last_seq, player.pushed_histories) == ([], 4, 1)
     player._dispatch({"type": "history", "table": TABLE, "since": 5, "items": [item(6)]})
-    assert player.violations == ["p: gap at table 7 (history pushed): seq 6 after 4"]
+    assert player.violations == ["p: gap at table 7 (history pushed): seq 6 after 4 (live)"]
