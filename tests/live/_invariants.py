@@ -21,6 +21,7 @@ every breach as a sentence (an empty list: all holds):
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -257,6 +258,14 @@ def _game_problems(stored: Stored, game_id: int) -> list[str]:
     else:
         found.append(f"game {game_id} at table {game['table_id']} was {status}")
     return found
+
+
+def digest(found: Sequence[str], first: int = 25) -> str:
+    """A long list of breaches made readable: how many of each shape (numbers left out),
+    then the first ones in full."""
+    shapes = Counter(re.sub(r"\d+", "#", line) for line in found)
+    lines = [f"{count} x {shape}" for shape, count in shapes.most_common(15)]
+    return "\n".join([f"{len(found)} breaches:", *lines, "first ones:", *found[:first]])
 
 
 def replay_with_cli(pg_url: str, game_id: int) -> str:

@@ -29,7 +29,7 @@ import random
 import time
 
 import pytest
-from _invariants import replay_with_cli
+from _invariants import digest, replay_with_cli
 from _livekit import Cluster, running_cluster
 from _scene import Scene
 
@@ -84,7 +84,7 @@ async def chaos(
     context = f"(seed {seed}, nodes killed {killed}; {scene.summary()})"
     where = "node 1 only" if one_node else f"{cluster.nodes} nodes"
     print(f"chaos on {where}, {tables} tables, {len(stored.games)} games {context}")
-    assert found == [], f"{len(found)} breaches {context}:\n" + "\n".join(found[:40])
+    assert found == [], f"{context}\n{digest(found)}"
     assert stalled == [], f"games stalled after the chaos {context}:\n" + "\n".join(stalled)
     assert killed, f"no node was killed {context}"
     actions = sum(1 for p in scene.players for a in p.acks if a.kind == "action")

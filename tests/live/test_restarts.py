@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from _invariants import digest
 from _livekit import Cluster
 from _scene import Scene
 
@@ -72,7 +73,7 @@ async def restarts(cluster: Cluster, spread: bool) -> None:
     finally:
         await scene.stop()
     _, found = await scene.verdict()
-    assert found == [], f"{len(found)} breaches ({scene.summary()}):\n" + "\n".join(found[:40])
+    assert found == [], f"({scene.summary()})\n{digest(found)}"
     print(f"restarts, spread {spread}: {scene.summary()}")
 
 
