@@ -98,12 +98,6 @@ class Cluster:
         """Start node ``i`` again; returns once it serves."""
         self.run("start", str(i), timeout=120)
 
-    def revive(self) -> None:
-        """Start every node that is not running (after a test that killed some)."""
-        for i in range(1, self.nodes + 1):
-            if not self.alive(i):
-                self.start(i)
-
     def restart_redis(self) -> None:
         """Redis restarted without persistence: every key is gone."""
         self.run("restart-redis")

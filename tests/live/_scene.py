@@ -118,11 +118,11 @@ class Scene:
         joined = await guest.join(table, tries=3)
         assert joined.get("type") == "ok", f"{guest.name} cannot join table {table}: {joined}"
         if plan.bot:
-            added = await host.request("table.add_bot", table=table, level=plan.bot)
+            added = await host.patiently("table.add_bot", table=table, level=plan.bot)
             assert added["type"] == "ok", f"no bot at table {table}: {added}"
         watched = await spectator.join(table, "watch", tries=3)
         assert watched.get("type") == "ok", f"{spectator.name} cannot watch {table}: {watched}"
-        started = await host.request("table.start", table=table)
+        started = await host.patiently("table.start", table=table)
         assert started["type"] == "ok", f"table {table} does not start: {started}"
         return Seated(table, plan, host, guest, spectator)
 

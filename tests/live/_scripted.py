@@ -364,10 +364,25 @@ class Player:
 
     # -- tables ----------------------------------------------------------------------
 
+    async def patiently(self, kind: str, tries: float = 20.0, **fields: Any) -> Message:
+        """A request tried again while the salon answers ``rate_limited`` (after its
+        ``retry_after``) or ``internal``: both say nothing was changed, so trying again is
+        what a client does (a salon whose Redis just restarted cannot check its limits for
+        a moment). The last reply."""
+        deadline = time.monotonic() + tries
+        while True:
+            await self.ensure_connected()
+            reply = await self.request(kind, **fields)
+            code = reply.get("code")
+            if reply["type"] != "error" or code not in {"rate_limited", "internal"}:
+                return reply
+            if time.monotonic() > deadline:
+                return reply
+            await asyncio.sleep(min(float(reply.get("retry_after") or 0.3), 3.0))
+
     async def create(self, **fields: Any) -> int:
         """``table.create``: the new table's id (this player follows it, as host)."""
-        await self.ensure_connected()
-        reply = await self.request("table.create", **fields)
+        reply = await self.patiently("table.create", **fields)
         assert reply["type"] == "ok", f"{self.name}: table.create {fields} refused: {reply}"
         table: Message = reply["table"]
         follow = Follow(table["id"], "join", seat=table["you"]["seat"], joined=True)

@@ -115,10 +115,10 @@ async def whole_game(cluster: Cluster, kind: str, spread: tuple[int, ...]) -> No
             reply = await who.join(table, role, tries=0)  # a quiet salon: no refusal
             assert reply.get("type") == "ok", f"{who.name} cannot {role} table {table}: {reply}"
         if bot:
-            added = await anna.request("table.add_bot", table=table, level=bot)
+            added = await anna.patiently("table.add_bot", table=table, level=bot)
             assert added["type"] == "ok", added
         assert (await anna.say(table, "Good luck, both of you!"))["type"] == "ok"
-        started = await anna.request("table.start", table=table)
+        started = await anna.patiently("table.start", table=table)
         assert started["type"] == "ok", started
         game_id = started["game_id"]
         await play_to_the_end(table, (anna, bert), chooser(rng), lambda: bert.say(table))
