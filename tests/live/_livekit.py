@@ -35,8 +35,8 @@ class Cluster:
 
     directory: Path
     base: int
-    nodes: int
     env: dict[str, str]
+    nodes: int = 3
 
     def node(self, i: int) -> str:
         """Node ``i``'s base URL (from 1), with a trailing slash."""
@@ -147,7 +147,7 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
         "ZANZIBAR_PYTHON": sys.executable,
         "ZANZIBAR_NODE_ARGS": node_args,
     }
-    made = Cluster(directory / "c", base, nodes, env)
+    made = Cluster(directory / "c", base, env, nodes)
     try:
         made.run("up", str(nodes), timeout=150)
         yield made

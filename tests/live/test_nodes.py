@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from _livekit import Cluster
+from _livekit import Cluster, _free_run  # noqa: F401  (other live tests import them from here)
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.live
