@@ -151,6 +151,9 @@ async def play_to_the_end(
             if view is None:
                 continue
             reply = await player.act(table, choose(view["view"]["legal"], plies), view)
+            if reply.get("code") == "rate_limited":  # a script outpaces the salon's limit
+                await asyncio.sleep(float(reply.get("retry_after") or 1))
+                continue
             assert reply["type"] == "ok", f"{player.name}'s legal action was refused: {reply}"
             plies += 1
             acted = True
