@@ -15,98 +15,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from _livekit import Cluster, _free_run  # noqa: F401  (other live tests import them from here)
 from websockets.sync.client import connect
-
-from _services import free_port, postgres_bindir, unavailable
 
 pytestmark = pytest.mark.live
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "cluster"
 NODES = 3
-
-
-@dataclass
-class Cluster:
-    directory: Path
-    base: int
-    env: dict[str, str]
-
-    def node(self, i: int) -> str:
-        return f"http://127.0.0.1:{self.base + i}/"
-
-    @property
-    def proxy(self) -> str:
-        return f"http://127.0.0.1:{self.base}/"
-
-    def run(self, *args: str, timeout: float = 90) -> str:
-        done = subprocess.run(
-            [str(SCRIPT), *args], env=self.env, capture_output=True, text=True, timeout=timeout
-        )
-        if done.returncode != 0:
-            logs = "".join(
-                f"\n--- {p.name}\n{p.read_text(errors='replace')[-1500:]}"
-                for p in sorted(self.directory.glob("*.log"))
-            )
-            raise AssertionError(f"scripts/cluster {' '.join(args)}: {done.stderr}{logs}")
-        return done.stdout
-
-
-def _free_run(count: int) -> int:
-    """A port p such that p .. p + count - 1 are all free now."""
-    for _ in range(50):
-        base = free_port()
-        if base + count > 65535:
-            continue
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError("no run of free ports")
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    if postgres_bindir() is None:
-        unavailable("PostgreSQL is not installed (no initdb)")
-    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
-        unavailable("redis-server is not installed")
-    directory = Path(tempfile.mkdtemp(prefix="zanzibar-cluster-"))
-    directory.chmod(0o755)  # as root, PostgreSQL runs as postgres and must reach its data
-    base = _free_run(NODES + 1)
-    env = {
-        **os.environ,
-        "ZANZIBAR_CLUSTER_DIR": str(directory / "c"),
-        "ZANZIBAR_NODE_PORT": str(base),
-        "ZANZIBAR_PG_PORT": str(free_port()),
-        "ZANZIBAR_REDIS_PORT": str(free_port()),
-        "ZANZIBAR_PG_FAST": "1",
-        "ZANZIBAR_PYTHON": sys.executable,
-        "ZANZIBAR_NODE_ARGS": "--bot-delay 0 --drain 0.2",
-    }
-    made = Cluster(directory / "c", base, env)
-    try:
-        made.run("up", str(NODES), timeout=150)
-        yield made
-    finally:
-        made.run("down", timeout=60)
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def guest(url: str, name: str) -> dict[str, Any]:
