@@ -605,7 +605,7 @@ class Evaluator:
                 row = rows[code]
                 if row is None:
                     continue  # not a rider
-                lines_mask, counts = row[square]  # type: ignore[misc]
+                lines_mask, counts = row[square]
                 key = occ & lines_mask
                 count = counts.get(key)
                 if count is None:
