@@ -987,32 +987,26 @@ class Position:
         promoting: dict[int, int] = {}
         enemy = self.side_occ[-us]
         reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
+        size = self.t.size
         for frm, code in self.pieces[us].items():
-            reach, leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
+            reach, lines, seen, leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
             if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
             if not reachable & reach:
                 continue  # no enemy piece stands anywhere this piece could ever land
-            x = enemy & leap_mask
-            while x:
-                low = x & -x
-                append(leap_moves[low])
-                x ^= low
-            for mask, inc, step, moves in rides:
-                if enemy & mask:
-                    x = occ & mask
-                    s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                    if en[b[s]]:
-                        append(moves[(s - frm) // step - 1])
-            for mask, inc, step, moves in hops:
-                x = occ & mask
-                if x:
-                    x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
-                    if x:
-                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                        if en[b[s]]:
-                            append(moves[(s - frm) // step - 1])
+            if lines:
+                # The leaps', rides' and hops' captures depend only on which squares of
+                # their lines are occupied, and by whom: looked up, computed on first sight.
+                key = occ & lines | (enemy & lines) << size
+                found = seen.get(key)
+                if found is None:
+                    found = _piece_captures(frm, occ, enemy, leap_mask, leap_moves, rides, hops)
+                    if len(seen) >= CAPTURE_TABLE_LIMIT:
+                        seen.clear()
+                    seen[key] = found
+                if found:
+                    out += found
             for kind, data in rest:
                 if kind == BENT_BB:
                     for first, first_bit, first_move, slides in data:  # type: ignore[attr-defined]
@@ -1365,6 +1359,9 @@ class _FastData:
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
+#: Occupancy patterns whose captures are kept per piece and square before that table
+#: is emptied (see :meth:`Position.captures`).
+CAPTURE_TABLE_LIMIT = 1 << 10
 
 
 def _mask(squares: tuple[int, ...] | list[int]) -> int:
@@ -1395,10 +1392,14 @@ def _fast_program(
 
 
 #: A move program's captures: (mask of every square it may land on, or -1 when a move
-#: from there may promote; mask of the leaps' targets, {target bit: move}, rider rays,
-#: hopper rays, every other entry as in the program).
+#: from there may promote; mask of every square the leaps', rides' and hops' captures
+#: depend on, {occupancy key: their captures} filled as positions are met; mask of the
+#: leaps' targets, {target bit: move}, rider rays, hopper rays, every other entry as in
+#: the program).
 CaptureProgram = tuple[
     int,
+    int,
+    dict[int, tuple[int, ...]],
     int,
     dict[int, int],
     tuple[tuple[int, bool, int, tuple[int, ...]], ...],
@@ -1438,7 +1439,43 @@ def _capture_program(
             rest.append((BENT_BB, _capture_bent(data)))  # type: ignore[arg-type]
         else:
             rest.append((kind, data))
-    return reach, leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+    lines = leap_mask
+    for mask, _inc, _step, _moves in (*rides, *hops):
+        lines |= mask
+    return reach, lines, {}, leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+
+
+def _piece_captures(
+    frm: int,
+    occ: int,
+    enemy: int,
+    leap_mask: int,
+    leap_moves: dict[int, int],
+    rides: tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+    hops: tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+) -> tuple[int, ...]:
+    """The captures of one piece's leaps, rides and hops on ``frm`` (see ``captures``)."""
+    out: list[int] = []
+    x = enemy & leap_mask
+    while x:
+        low = x & -x
+        out.append(leap_moves[low])
+        x ^= low
+    for mask, inc, step, moves in rides:
+        if enemy & mask:
+            x = occ & mask
+            s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+            if enemy >> s & 1:
+                out.append(moves[(s - frm) // step - 1])
+    for mask, inc, step, moves in hops:
+        x = occ & mask
+        if x:
+            x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                if enemy >> s & 1:
+                    out.append(moves[(s - frm) // step - 1])
+    return tuple(out)
 
 
 def _capture_bent(
