@@ -493,12 +493,17 @@ class Position:
                 x ^= low
         return best
 
-    def see(self, move: int, value: list[int]) -> int:
+    def see(self, move: int, value: list[int], sign_only: bool = False) -> int:
         """Static exchange evaluation: material the side to move wins on the move's target
         if both sides then recapture there with their cheapest piece while it pays.
 
         ``value[code]`` is each piece's worth. Pins are ignored; pieces behind the
         capturers (x-rays, hopper screens) join in as the capturers leave.
+
+        ``sign_only``: the caller only asks whether the result is negative; then -1 is
+        returned as soon as that is certain: once the first recapture is found, when
+        taking the recapturer back could not make up for the capturer lost (whatever
+        follows, the exchange loses), which spares the search for our next attacker.
         """
         b = self.board
         frm = move & 0xFF
@@ -523,6 +528,8 @@ class Position:
                 if max(-gains[-2], gains[-1]) < 0:
                     break  # neither side would go on: the result is settled
                 on_square = value[b[src]]
+                if sign_only and on_square < gains[1] and len(gains) == 2:
+                    return -1  # the board is restored below
                 removed.append((src, b[src]))
                 b[src] = 0
                 self.occ &= ~(1 << src)

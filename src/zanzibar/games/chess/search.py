@@ -745,7 +745,7 @@ class Searcher:
             scored.append((gain * 1_000 - attacker, risky, move))
         scored.sort(reverse=True)
         for _, risky, move in scored:
-            if risky and pos.see(move, value) < 0:
+            if risky and pos.see(move, value, True) < 0:
                 continue  # the exchange on that square loses material
             pos.push(move)
             if pos.left_king_exposed():
