@@ -1006,14 +1006,14 @@ class Position:
                 # The leaps', rides' and hops' captures depend only on which squares of
                 # their lines are occupied, and by whom: looked up, computed on first sight.
                 key = occ & lines | (enemy & lines) << size
-                found = seen.get(key)
-                if found is None:
-                    found = _piece_captures(frm, occ, enemy, leap_mask, leap_moves, rides, hops)
+                taken = seen.get(key)
+                if taken is None:
+                    taken = _piece_captures(frm, occ, enemy, leap_mask, leap_moves, rides, hops)
                     if len(seen) >= CAPTURE_TABLE_LIMIT:
                         seen.clear()
-                    seen[key] = found
-                if found:
-                    out += found
+                    seen[key] = taken
+                if taken:
+                    out += taken
             for kind, data in rest:
                 if kind == BENT_BB:
                     for first, first_bit, first_move, slides in data:  # type: ignore[attr-defined]
