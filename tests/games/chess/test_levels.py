@@ -53,21 +53,26 @@ def test_every_level_plays_legal_moves_in_random_positions(name: str) -> None:
 @pytest.mark.parametrize("name", shipped_variants())
 def test_fast_machinery_agrees_with_the_plain_one(name: str) -> None:
     """Checks seen through changed lines, generated captures, the incremental
-    piece-square sum, the exchange evaluation and the riders' mobility, against full
-    recomputation."""
+    piece-square sum, the tracked riders, the exchange evaluation and the riders'
+    mobility, against full recomputation."""
     variant = load_variant(name)
     evaluator = evaluator_for(variant)
     value = evaluator.value_by_code
     rng = random.Random(7)
+    flags = evaluator.rider_flags
     pos = Position(variant)
     pos.attach_table(evaluator.packed)
+    pos.track(flags)
     checks = 0
     for _ in range(400):
         moves = pos.legal_moves()
         if not moves:
             pos = Position(variant)
             pos.attach_table(evaluator.packed)
+            pos.track(flags)
             continue
+        # the riders kept apart move by move, through every push and pop so far
+        assert pos.tracked == {s: c for s, c in enumerate(pos.board) if flags[c]}, pos.fen()
         king = pos.kings[pos.turn]
         full_check = king >= 0 and pos.is_attacked(king, -pos.turn)
         assert pos.is_check() == full_check, pos.fen()

@@ -396,6 +396,7 @@ class Evaluator:
     _mob_rows: list[list[tuple[int, dict[int, int]]] | None] = field(
         default_factory=list, repr=False
     )
+    rider_flags: list[bool] = field(default_factory=list, repr=False)
     _shelter: float = field(default=0, repr=False)
     _shield: float = field(default=0, repr=False)
     _king_attack: float = field(default=0, repr=False)
@@ -432,6 +433,8 @@ class Evaluator:
             else None
             for row in self.rays
         ]
+        #: rider_flags[code]: does that code have lines to count? (For Position.track.)
+        self.rider_flags = [row is not None for row in self._mob_rows] or [False] * len(self.packed)
         # the weights read at every evaluation, as attributes (not dictionary look-ups)
         w = self.weights or current_weights()
         self._shelter = w["SHELTER_BONUS"]
@@ -600,6 +603,19 @@ class Evaluator:
         occ = pos.occ
         rows = self._mob_rows
         total = 0
+        if pos.tracked_codes is self.rider_flags:
+            # the position keeps its riders apart (the search asks it to): walk them alone
+            for square, code in pos.tracked.items():
+                lines_mask, counts = rows[code][square]  # type: ignore[index]
+                key = occ & lines_mask
+                count = counts.get(key)
+                if count is None:
+                    count = self._rider_count(code, square, occ)
+                    if len(counts) >= MOBILITY_TABLE_LIMIT:
+                        counts.clear()
+                    counts[key] = count
+                total += count
+            return total / 10
         for colour in (1, -1):
             for square, code in pos.pieces[colour].items():
                 row = rows[code]

@@ -120,6 +120,7 @@ class Position:
         "_reach",
         "_stack",
         "_touch",
+        "_tracks",
         "board",
         "ep",
         "ep_victim",
@@ -134,6 +135,7 @@ class Position:
         "rights",
         "side_occ",
         "t",
+        "tracked",
         "turn",
         "variant",
     )
@@ -163,6 +165,9 @@ class Position:
             self._en[colour] = en
         self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
+        #: _tracks[code]: is that code kept in ``tracked`` (see :meth:`track`)?
+        self._tracks: list[bool] = [False] * n
+        self.tracked: dict[int, int] = {}
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -197,6 +202,7 @@ class Position:
             sum(1 << square for square, code in enumerate(self.board) if code < 0),
         ]
         self.psq = self._full_psq()
+        self.tracked = self._full_tracked()
         self._check: bool | None = None
         # Checks after a move are found by looking only along the lines through the squares
         # it changed: sound when the side not to move is not in check, as in any legal game.
@@ -220,6 +226,26 @@ class Position:
         """
         self._pk = table
         self.psq = self._full_psq()
+
+    def _full_tracked(self) -> dict[int, int]:
+        tracks = self._tracks
+        return {square: code for square, code in enumerate(self.board) if tracks[code]}
+
+    @property
+    def tracked_codes(self) -> list[bool]:
+        """The flags given to :meth:`track` (by code)."""
+        return self._tracks
+
+    def track(self, codes: list[bool]) -> None:
+        """Keep ``tracked`` = ``{square: code}`` of the pieces whose ``codes[code]`` is true,
+        move by move (both colours).
+
+        The evaluation tracks the riders, so that counting their lines walks them
+        alone, not every piece. ``codes`` is indexed like the tables (Black's codes
+        from the end) and must be false for code 0.
+        """
+        self._tracks = codes
+        self.tracked = self._full_tracked()
 
     def _full_hash(self) -> int:
         t = self.t
@@ -259,6 +285,7 @@ class Position:
         other._stack = list(self._stack)
         other.history = list(self.history)
         other.side_occ = list(self.side_occ)
+        other.tracked = dict(self.tracked)
         other._check = None
         return other
 
@@ -1096,6 +1123,13 @@ class Position:
         b[to] = placed
         mine[to] = placed
         h ^= z[placed][to]
+        tracks = self._tracks
+        if tracks[piece]:
+            del self.tracked[frm]
+        if tracks[placed]:
+            self.tracked[to] = placed
+        elif tracks[captured]:
+            del self.tracked[to]
         self.psq = psq - pk[piece][frm] - pk[captured][to] + pk[placed][to]
         new_ep = -1
         if flag:
@@ -1104,6 +1138,8 @@ class Position:
                 captured = b[victim]
                 b[victim] = 0
                 del self.pieces[-us][victim]
+                if tracks[captured]:
+                    del self.tracked[victim]
                 h ^= z[captured][victim]
                 self.occ ^= 1 << victim
                 side[-us] ^= 1 << victim
@@ -1116,6 +1152,9 @@ class Position:
                 del mine[rf]
                 b[rt] = rook
                 mine[rt] = rook
+                if tracks[rook]:
+                    del self.tracked[rf]
+                    self.tracked[rt] = rook
                 h ^= z[rook][rf] ^ z[rook][rt]
                 self.occ ^= 1 << rf | 1 << rt
                 side[us] ^= 1 << rf | 1 << rt
@@ -1207,19 +1246,31 @@ class Position:
         flag = move >> 24
         mine = self.pieces[us]
         del mine[to]
+        tracks = self._tracks
+        if tracks[b[to]]:
+            del self.tracked[to]
+        if tracks[piece]:
+            self.tracked[frm] = piece
         b[frm] = piece
         mine[frm] = piece
         if flag & EN_PASSANT:
             b[to] = 0
             b[ep_victim] = captured
             self.pieces[them][ep_victim] = captured
+            if tracks[captured]:
+                self.tracked[ep_victim] = captured
         else:
             b[to] = captured
             if captured:
                 self.pieces[them][to] = captured
+                if tracks[captured]:
+                    self.tracked[to] = captured
             if flag & CASTLE:
                 rf, rt, _e, _p, _bit = t.castle[to]
                 rook = b[rt]
+                if tracks[rook]:
+                    del self.tracked[rt]
+                    self.tracked[rf] = rook
                 b[rt] = 0
                 del mine[rt]
                 b[rf] = rook
