@@ -1023,24 +1023,25 @@ class Position:
         reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
         size = self.t.size
         for frm, code in self.pieces[us].items():
-            reach, lines, seen, leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
+            reach, lines, slides, seen, rest, parts = capgen[code][frm]
             if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
             if not reachable & reach:
                 continue  # no enemy piece stands anywhere this piece could ever land
-            if lines:
+            targets = enemy & lines
+            if targets:
                 # The leaps', rides' and hops' captures depend only on which squares of
-                # their lines are occupied, and by whom: looked up, computed on first sight.
-                key = occ & lines | (enemy & lines) << size
+                # their lines hold an enemy and, for rides and hops, which are occupied:
+                # looked up, computed on first sight.
+                key = targets | (occ & slides) << size if slides else targets
                 taken = seen.get(key)
                 if taken is None:
-                    taken = _piece_captures(frm, occ, enemy, leap_mask, leap_moves, rides, hops)
+                    taken = _piece_captures(frm, occ, enemy, *parts)
                     if len(seen) >= CAPTURE_TABLE_LIMIT:
                         seen.clear()
                     seen[key] = taken
-                if taken:
-                    out += taken
+                out += taken
             for kind, data in rest:
                 if kind == BENT_BB:
                     for first, first_bit, first_move, slides in data:  # type: ignore[attr-defined]
@@ -1449,20 +1450,25 @@ def _fast_program(
     return tuple(out)
 
 
-#: A move program's captures: (mask of every square it may land on, or -1 when a move
-#: from there may promote; mask of every square the leaps', rides' and hops' captures
-#: depend on, {occupancy key: their captures} filled as positions are met; mask of the
-#: leaps' targets, {target bit: move}, rider rays, hopper rays, every other entry as in
-#: the program).
-CaptureProgram = tuple[
-    int,
-    int,
-    dict[int, tuple[int, ...]],
+#: The leaps, rides and hops of a capture program: mask of the leaps' targets,
+#: {target bit: move}, rider rays, hopper rays.
+CaptureParts = tuple[
     int,
     dict[int, int],
     tuple[tuple[int, bool, int, tuple[int, ...]], ...],
     tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+]
+#: A move program's captures: (mask of every square it may land on, or -1 when a move
+#: from there may promote; mask of every square the leaps', rides' and hops' captures
+#: depend on; the rides' and hops' squares alone; {occupancy key: their captures} filled
+#: as positions are met; every other entry as in the program; the parts).
+CaptureProgram = tuple[
+    int,
+    int,
+    int,
+    dict[int, tuple[int, ...]],
     tuple[tuple[int, object], ...],
+    CaptureParts,
 ]
 
 
@@ -1497,10 +1503,11 @@ def _capture_program(
             rest.append((BENT_BB, _capture_bent(data)))  # type: ignore[arg-type]
         else:
             rest.append((kind, data))
-    lines = leap_mask
+    slides = 0
     for mask, _inc, _step, _moves in (*rides, *hops):
-        lines |= mask
-    return reach, lines, {}, leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+        slides |= mask
+    parts = (leap_mask, leap_moves, tuple(rides), tuple(hops))
+    return reach, leap_mask | slides, slides, {}, tuple(rest), parts
 
 
 def _piece_captures(
