@@ -405,6 +405,7 @@ class Evaluator:
     _winning_lead: float = field(default=0, repr=False)
     _simplify: float = field(default=0, repr=False)
     _not_attackers: list[frozenset[int]] = field(default_factory=list, repr=False)
+    _king_masks: list[list[tuple[int, int, int, int]]] = field(default_factory=list, repr=False)
     _file_masks: list[int] = field(default_factory=list, repr=False)
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
@@ -453,6 +454,17 @@ class Evaluator:
             [round(w["ISOLATED_MG"] * n) for n in range(ranks + 1)],
             [round(w["ISOLATED_EG"] * n) for n in range(ranks + 1)],
         )
+        #: _king_masks[colour][king]: (zone, shield1, shield2, near) of a King there
+        self._king_masks = [
+            [],
+            *(
+                [
+                    (self.zone[k], self.shield1[c][k], self.shield2[c][k], self.near[k])
+                    for k in range(len(self.zone))
+                ]
+                for c in (1, -1)
+            ),
+        ]
         #: _not_attackers[colour]: codes not counted as attackers of that colour's King
         self._not_attackers = [
             frozenset(),
@@ -569,13 +581,11 @@ class Evaluator:
         king = pos.kings[colour]
         if king < 0:
             return 0
+        zone, shield1, shield2, near_mask = self._king_masks[colour][king]
         side_occ = pos.side_occ
-        score = self._shelter * min((side_occ[colour] & self.zone[king]).bit_count(), 4)
-        score += self._shield * (
-            (pawns & self.shield1[colour][king]).bit_count()
-            + (pawns & self.shield2[colour][king]).bit_count() / 2
-        )
-        near = side_occ[-colour] & self.near[king]
+        score = self._shelter * min((side_occ[colour] & zone).bit_count(), 4)
+        score += self._shield * ((pawns & shield1).bit_count() + (pawns & shield2).bit_count() / 2)
+        near = side_occ[-colour] & near_mask
         if near:
             board = pos.board
             value = self.value_by_code
