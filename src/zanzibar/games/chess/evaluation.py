@@ -37,8 +37,10 @@ gets a sensible evaluation without hand tuning. Scores are centipawns.
 Speed: the position keeps the piece-square sum (:func:`pack` of the middlegame
 and endgame scores, the phase weight and the pawn key) up to date move by move
 (``Position.attach_table``), so evaluating reads one integer, one pawn-cache
-entry, a few masks around each King and the riders' lines. Whole evaluations
-are also cached by the position's hash.
+entry, a few masks around each King and the riders' lines. A rider's count is
+looked up by the occupancy of its lines (a table per piece and square, filled on
+first sight), and the position keeps the riders apart (``Position.track``), so
+only they are walked. Whole evaluations are also cached by the position's hash.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position

@@ -21,7 +21,8 @@ search bot:
   then ``left_king_exposed()`` says whether it was illegal), ``see(move, values)``
   (static exchange evaluation), ``attach_table(table)`` and ``psq`` (a piece-square
   sum kept up to date move by move: the evaluation's incremental part), ``occ``
-  (a bitmask of the occupied squares).
+  (a bitmask of the occupied squares), ``track(codes)`` and ``tracked`` (the pieces
+  of some codes, the evaluation's riders, as ``{square: code}`` kept move by move).
 
 The board is a flat list of ``files * ranks`` squares with no padding: every
 geometric question is answered by the precomputed :mod:`tables`, so the hot
