@@ -516,7 +516,12 @@ class Evaluator:
         if phase > max_phase:
             phase = max_phase
         pieces = pos.pieces
-        for colour in (1, -1):
+        # Nothing to press when both sides have more than a King and nobody leads by a
+        # winning margin in an endgame (the common case: skip the per-side tests).
+        pressing = len(pieces[1]) == 1 or len(pieces[-1]) == 1
+        if not pressing and 2 * phase <= max_phase:
+            pressing = abs(eg) > self._winning_lead
+        for colour in (1, -1) if pressing else ():
             if len(pieces[-colour]) == 1 and len(pieces[colour]) > 1:
                 eg += colour * self._mop_up(pos, colour)
             elif colour * eg > self._winning_lead and 2 * phase <= max_phase:
