@@ -13,7 +13,9 @@ other programs on a shared machine slow neither side.
 A node is one position visited by the search (inner or quiescence), counted
 the same way by both engines.
 
-Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]``
+Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
+[--reference COMMIT]``; ``--reference`` compares with another commit instead (for
+instance the main branch before a change, to see that change's own gain).
 """
 
 from __future__ import annotations
@@ -70,13 +72,11 @@ def worker(nodes: int) -> None:
     print(json.dumps(rows))
 
 
-def reference_tree(directory: Path) -> Path:
-    """Extract the reference commit's ``src`` into ``directory``; return that ``src``."""
+def reference_tree(directory: Path, commit: str = REFERENCE_COMMIT) -> Path:
+    """Extract ``commit``'s ``src`` into ``directory``; return that ``src``."""
     archive = directory / "reference.tar"
     with archive.open("wb") as out:
-        subprocess.run(
-            ["git", "-C", str(ROOT), "archive", REFERENCE_COMMIT, "src"], stdout=out, check=True
-        )
+        subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src"], stdout=out, check=True)
     with tarfile.open(archive) as tar:
         tar.extractall(directory, filter="data")
     return directory / "src"
@@ -105,13 +105,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=30_000)
     parser.add_argument("--repeat", type=int, default=3, help="keep the best of N runs each")
+    parser.add_argument(
+        "--reference", default=REFERENCE_COMMIT, help="the commit to compare with (old)"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.nodes)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        old_src = reference_tree(Path(tmp))
+        old_src = reference_tree(Path(tmp), args.reference)
         new_src = ROOT / "src"
         best_old: list[tuple[int, int, float]] = []
         best_new: list[tuple[int, int, float]] = []
@@ -126,7 +129,7 @@ def main() -> None:
                             best[i] = row
     print(
         f"budget {args.nodes} nodes per search, CPU time, best of {args.repeat}; "
-        f"old = {REFERENCE_COMMIT[:7]}, new = this tree"
+        f"old = {args.reference[:7]}, new = this tree"
     )
     print(f"{'position':31} {'old d':>5} {'old n/s':>8} {'new d':>5} {'new n/s':>8} {'ratio':>6}")
     ratios = []

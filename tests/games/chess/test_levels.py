@@ -53,20 +53,26 @@ def test_every_level_plays_legal_moves_in_random_positions(name: str) -> None:
 @pytest.mark.parametrize("name", shipped_variants())
 def test_fast_machinery_agrees_with_the_plain_one(name: str) -> None:
     """Checks seen through changed lines, generated captures, the incremental
-    piece-square sum and the exchange evaluation, against full recomputation."""
+    piece-square sum, the tracked riders, the exchange evaluation and the riders'
+    mobility, against full recomputation."""
     variant = load_variant(name)
     evaluator = evaluator_for(variant)
     value = evaluator.value_by_code
     rng = random.Random(7)
+    flags = evaluator.rider_flags
     pos = Position(variant)
     pos.attach_table(evaluator.packed)
+    pos.track(flags)
     checks = 0
     for _ in range(400):
         moves = pos.legal_moves()
         if not moves:
             pos = Position(variant)
             pos.attach_table(evaluator.packed)
+            pos.track(flags)
             continue
+        # the riders kept apart move by move, through every push and pop so far
+        assert pos.tracked == {s: c for s, c in enumerate(pos.board) if flags[c]}, pos.fen()
         king = pos.kings[pos.turn]
         full_check = king >= 0 and pos.is_attacked(king, -pos.turn)
         assert pos.is_check() == full_check, pos.fen()
@@ -84,6 +90,17 @@ def test_fast_machinery_agrees_with_the_plain_one(name: str) -> None:
                     generated.add(m)
                 pos.pop()
             assert generated == legal_tactical, pos.fen()
+            # asked for the sign only, the exchange stops early but says the same
+            for m in pos.captures():
+                assert (pos.see(m, value, True) < 0) == (pos.see(m, value) < 0), pos.fen()
+        # the riders' mobility looked up by occupancy equals the walk along their lines
+        walked = sum(
+            evaluator._rider_count(code, square, pos.occ)
+            for colour in (1, -1)
+            for square, code in pos.piece_squares(colour).items()
+            if evaluator.rays and evaluator.rays[code][square]
+        )
+        assert evaluator._mobility(pos) == walked / 10, pos.fen()
         for m in moves:
             if not pos.is_capture(m) or (m >> 16) & 0xFF:
                 continue
@@ -104,11 +121,13 @@ def test_static_exchange_on_a_defended_pawn() -> None:
     # Rook takes a pawn defended by a pawn: wins 100, loses 500.
     pos = Position(variant, "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1")
     assert pos.see(pos.parse_uci("d1d5"), value) == 100 - 500
+    assert pos.see(pos.parse_uci("d1d5"), value, sign_only=True) < 0
     # Two rooks against one defender: the second rook backs the first (an x-ray).
     pos = Position(variant, "4k3/8/4p3/3p4/8/8/3R4/3RK3 w - - 0 1")
     assert pos.see(pos.parse_uci("d2d5"), value) == 100 - 500 + 100
     pos = Position(variant, "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1")
     assert pos.see(pos.parse_uci("d2d5"), value) == 100
+    assert pos.see(pos.parse_uci("d2d5"), value, sign_only=True) == 100
 
 
 # -- mates each level must find ------------------------------------------------------

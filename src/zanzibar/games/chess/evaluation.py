@@ -37,8 +37,10 @@ gets a sensible evaluation without hand tuning. Scores are centipawns.
 Speed: the position keeps the piece-square sum (:func:`pack` of the middlegame
 and endgame scores, the phase weight and the pawn key) up to date move by move
 (``Position.attach_table``), so evaluating reads one integer, one pawn-cache
-entry, a few masks around each King and the riders' lines. Whole evaluations
-are also cached by the position's hash.
+entry, a few masks around each King and the riders' lines. A rider's count is
+looked up by the occupancy of its lines (a table per piece and square, filled on
+first sight), and the position keeps the riders apart (``Position.track``), so
+only they are walked. Whole evaluations are also cached by the position's hash.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position
@@ -340,6 +342,8 @@ def unpack(total: int) -> tuple[int, int, int]:
 
 #: Entries kept in the evaluation and pawn caches before they are emptied.
 CACHE_LIMIT = 1 << 17
+#: Occupancy patterns kept per rider and square before that table is emptied.
+MOBILITY_TABLE_LIMIT = 1 << 12
 
 
 @dataclass
@@ -391,6 +395,23 @@ class Evaluator:
     weights: dict[str, float] = field(default_factory=dict)
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
+    _mob_rows: list[list[tuple[int, dict[int, int]]] | None] = field(
+        default_factory=list, repr=False
+    )
+    rider_flags: list[bool] = field(default_factory=list, repr=False)
+    _shelter: float = field(default=0, repr=False)
+    _shield: float = field(default=0, repr=False)
+    _king_attack: float = field(default=0, repr=False)
+    _live_mg: float = field(default=0, repr=False)
+    _live_eg: float = field(default=0, repr=False)
+    _winning_lead: float = field(default=0, repr=False)
+    _simplify: float = field(default=0, repr=False)
+    _not_attackers: list[frozenset[int]] = field(default_factory=list, repr=False)
+    _king_masks: list[list[tuple[int, int, int, int]]] = field(default_factory=list, repr=False)
+    _file_masks: list[int] = field(default_factory=list, repr=False)
+    _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
+        default=([], [], [], []), repr=False
+    )
 
     def __post_init__(self) -> None:
         if not self.zone:
@@ -405,6 +426,53 @@ class Evaluator:
                 ]
                 for code, (mg_row, eg_row) in enumerate(zip(self.mg, self.eg, strict=True))
             ]
+        #: _mob_rows[code][square]: (mask of every square of the rider's lines and gates,
+        #: {occupancy of that mask: its signed count}); the row is ``None`` for a code
+        #: without lines, and a square without lines counts 0 (its mask is empty).
+        #: See :meth:`_mobility`.
+        self._mob_rows = [
+            [(_lines_mask(lines), {}) if lines else (0, {0: 0}) for lines in row]
+            if any(row)
+            else None
+            for row in self.rays
+        ]
+        #: rider_flags[code]: does that code have lines to count? (For Position.track.)
+        self.rider_flags = [row is not None for row in self._mob_rows] or [False] * len(self.packed)
+        # the weights read at every evaluation, as attributes (not dictionary look-ups)
+        w = self.weights or current_weights()
+        self._shelter = w["SHELTER_BONUS"]
+        self._shield = w["SHIELD_BONUS"]
+        self._king_attack = w["KING_ATTACK"]
+        self._live_mg = w["LIVE_MOBILITY_MG"]
+        self._live_eg = w["LIVE_MOBILITY_EG"]
+        self._winning_lead = w["WINNING_LEAD"]
+        self._simplify = w["SIMPLIFY_SHARE"]
+        files, ranks = self.variant.files, self.variant.ranks
+        self._file_masks = [sum(1 << (r * files + f) for r in range(ranks)) for f in range(files)]
+        # the pawn-structure penalties of n pawns on one file, rounded as the terms were
+        self._file_penalties = (
+            [round(w["DOUBLED_MG"] * (n - 1)) for n in range(ranks + 1)],
+            [round(w["DOUBLED_EG"] * (n - 1)) for n in range(ranks + 1)],
+            [round(w["ISOLATED_MG"] * n) for n in range(ranks + 1)],
+            [round(w["ISOLATED_EG"] * n) for n in range(ranks + 1)],
+        )
+        #: _king_masks[colour][king]: (zone, shield1, shield2, near) of a King there
+        self._king_masks = [
+            [],
+            *(
+                [
+                    (self.zone[k], self.shield1[c][k], self.shield2[c][k], self.near[k])
+                    for k in range(len(self.zone))
+                ]
+                for c in (1, -1)
+            ),
+        ]
+        #: _not_attackers[colour]: codes not counted as attackers of that colour's King
+        self._not_attackers = [
+            frozenset(),
+            self.pawn_codes | {-self.royal_code},
+            self.pawn_codes | {self.royal_code},
+        ]
 
     def evaluate(self, pos: Position) -> int:
         """Score in centipawns from the side to move's point of view."""
@@ -428,69 +496,88 @@ class Evaluator:
     def _score(self, pos: Position, total: int) -> int:
         """White's blended score, then turned to the side to move's view (``total``: the
         position's packed piece-square sum)."""
-        mg, eg, phase, key = split(total)
-        w = self.weights
+        # split(total), written out: this runs at nearly every node
+        key = total & _KEY_MASK
+        rest = total >> _KEY_BITS
+        phase = rest & _PHASE_MASK
+        rest >>= _PHASE_BITS
+        eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
+        mg = (rest - eg) >> _EG_BITS
         entry = self._pawn_cache.get(key)
         if entry is None:
             entry = self._pawn_structure(pos, key)
-        pmg, peg, white_pawns, black_pawns = entry
-        mg += pmg
-        eg += peg
-        mg += self._king_safety(pos, 1, white_pawns) - self._king_safety(pos, -1, black_pawns)
-        if self.rays:
+        mg += entry[0] + self._king_safety(pos, 1, entry[2]) - self._king_safety(pos, -1, entry[3])
+        eg += entry[1]
+        if self._mob_rows:
             mob = self._mobility(pos)
-            mg += round(w["LIVE_MOBILITY_MG"] * mob)
-            eg += round(w["LIVE_MOBILITY_EG"] * mob)
+            mg += round(self._live_mg * mob)
+            eg += round(self._live_eg * mob)
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
-        for colour in (1, -1):
-            if len(pos.pieces[-colour]) == 1 and len(pos.pieces[colour]) > 1:
+        pieces = pos.pieces
+        # Nothing to press when both sides have more than a King and nobody leads by a
+        # winning margin in an endgame (the common case: skip the per-side tests).
+        pressing = len(pieces[1]) == 1 or len(pieces[-1]) == 1
+        if not pressing and 2 * phase <= max_phase:
+            pressing = abs(eg) > self._winning_lead
+        for colour in (1, -1) if pressing else ():
+            if len(pieces[-colour]) == 1 and len(pieces[colour]) > 1:
                 eg += colour * self._mop_up(pos, colour)
-            elif colour * eg > w["WINNING_LEAD"] and 2 * phase <= max_phase:
+            elif colour * eg > self._winning_lead and 2 * phase <= max_phase:
                 # Ahead in an endgame: drive the enemy King to the edge as well, at half
                 # weight, so that the win is pressed home rather than the pieces shuffled.
                 eg += colour * self._mop_up(pos, colour) // 2
-        if eg and w["SIMPLIFY_SHARE"]:
+        if eg and self._simplify:
             # The side ahead gains as material comes off: trading down wins.
-            eg += round(w["SIMPLIFY_SHARE"] * eg * (max_phase - phase) / max_phase)
+            eg += round(self._simplify * eg * (max_phase - phase) / max_phase)
         blend = mg * phase + eg * (max_phase - phase)
         # Round towards zero, so swapping the colours exactly negates the score.
         score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
         return score if pos.turn > 0 else -score
 
     def _pawn_structure(self, pos: Position, key: int) -> tuple[int, int, int, int]:
-        """(mg, eg, White's pawn mask, Black's pawn mask) of the pawns, White positive; cached."""
-        w = self.weights
-        files = self.variant.files
+        """(mg, eg, White's pawn mask, Black's pawn mask) of the pawns, White positive; cached.
+
+        Per file, the count of each side's pawns is one ``&`` and a bit count on the
+        side's pawn mask; the penalties for n pawns on a file are read from tables.
+        """
         pawn_codes = self.pawn_codes
         masks = [0, 0, 0]
         squares: list[tuple[int, int]] = []
         for colour in (1, -1):
+            m = 0
             for square, code in pos.pieces[colour].items():
                 if code in pawn_codes:
-                    masks[colour] |= 1 << square
+                    m |= 1 << square
                     squares.append((square, code))
+            masks[colour] = m
         mg = eg = 0
-        counts: dict[tuple[int, int], int] = {}
-        for square, code in squares:
-            counts[(code > 0, square % files)] = counts.get((code > 0, square % files), 0) + 1
-        for (white, file), n in counts.items():
-            sign = 1 if white else -1
-            if n > 1:
-                mg -= sign * round(w["DOUBLED_MG"] * (n - 1))
-                eg -= sign * round(w["DOUBLED_EG"] * (n - 1))
-            if (white, file - 1) not in counts and (white, file + 1) not in counts:
-                mg -= sign * round(w["ISOLATED_MG"] * n)
-                eg -= sign * round(w["ISOLATED_EG"] * n)
+        doubled_mg, doubled_eg, isolated_mg, isolated_eg = self._file_penalties
+        file_masks = self._file_masks
+        last = len(file_masks) - 1
+        for colour in (1, -1):
+            pawns = masks[colour]
+            if not pawns:
+                continue
+            counts = [(pawns & fm).bit_count() for fm in file_masks]
+            for file, n in enumerate(counts):
+                if not n:
+                    continue
+                if n > 1:
+                    mg -= colour * doubled_mg[n]
+                    eg -= colour * doubled_eg[n]
+                if (file == 0 or not counts[file - 1]) and (file == last or not counts[file + 1]):
+                    mg -= colour * isolated_mg[n]
+                    eg -= colour * isolated_eg[n]
         ahead, passed = self.ahead, self.passed
+        white, black = masks[1], masks[-1]
         for square, code in squares:
-            enemy = masks[-1] if code > 0 else masks[1]
-            if not ahead[code][square] & enemy:
+            if not ahead[code][square] & (black if code > 0 else white):
                 bonus_mg, bonus_eg = passed[code][square]
                 mg += bonus_mg
                 eg += bonus_eg
-        entry = (mg, eg, masks[1], masks[-1])
+        entry = (mg, eg, white, black)
         if len(self._pawn_cache) >= CACHE_LIMIT:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
@@ -501,53 +588,83 @@ class Evaluator:
         king = pos.kings[colour]
         if king < 0:
             return 0
-        w = self.weights
-        score = w["SHELTER_BONUS"] * min((pos.side_occ[colour] & self.zone[king]).bit_count(), 4)
-        score += w["SHIELD_BONUS"] * (
-            (pawns & self.shield1[colour][king]).bit_count()
-            + (pawns & self.shield2[colour][king]).bit_count() / 2
-        )
-        near = pos.side_occ[-colour] & self.near[king]
+        zone, shield1, shield2, near_mask = self._king_masks[colour][king]
+        side_occ = pos.side_occ
+        score = self._shelter * min((side_occ[colour] & zone).bit_count(), 4)
+        score += self._shield * ((pawns & shield1).bit_count() + (pawns & shield2).bit_count() / 2)
+        near = side_occ[-colour] & near_mask
         if near:
             board = pos.board
             value = self.value_by_code
+            skip = self._not_attackers[colour]
             units = count = 0
             while near:
                 low = near & -near
                 code = board[low.bit_length() - 1]
-                if code not in self.pawn_codes and code != -colour * self.royal_code:
+                if code not in skip:
                     units += value[code]
                     count += 1
                 near ^= low
             if count:
-                score -= w["KING_ATTACK"] * units * min(count, 4) / 400
+                score -= self._king_attack * units * min(count, 4) / 400
         return round(score)
 
     def _mobility(self, pos: Position) -> float:
-        """Attacked squares of White's riders minus Black's, each against its expectation."""
+        """Attacked squares of White's riders minus Black's, each against its expectation.
+
+        A rider's count depends only on which squares of its lines are occupied, so it
+        is looked up by ``occ & lines`` in that piece's and square's own small table,
+        filled on first sight: one ``&`` and one dictionary probe per rider instead of
+        a walk over its lines (what a magic-bitboard engine does with a multiply).
+        """
         occ = pos.occ
-        rays = self.rays
-        expected = self.expected
+        rows = self._mob_rows
         total = 0
+        if pos.tracked_codes is self.rider_flags:
+            # the position keeps its riders apart (the search asks it to): walk them alone
+            for square, code in pos.tracked.items():
+                lines_mask, counts = rows[code][square]  # type: ignore[index]
+                key = occ & lines_mask
+                count = counts.get(key)
+                if count is None:
+                    count = self._rider_count(code, square, occ)
+                    if len(counts) >= MOBILITY_TABLE_LIMIT:
+                        counts.clear()
+                    counts[key] = count
+                total += count
+            return total / 10
         for colour in (1, -1):
             for square, code in pos.pieces[colour].items():
-                lines = rays[code][square]
-                if not lines:
-                    continue
-                count = 0
-                for gate, mask, rising, full in lines:
-                    if gate & occ:
-                        continue
-                    blockers = occ & mask
-                    if not blockers:
-                        count += full
-                    elif rising:
-                        low = blockers & -blockers
-                        count += (mask & ((low << 1) - 1)).bit_count()
-                    else:
-                        count += (mask & -(1 << (blockers.bit_length() - 1))).bit_count()
-                total += 10 * colour * count - expected[code]
+                row = rows[code]
+                if row is None:
+                    continue  # not a rider
+                lines_mask, counts = row[square]
+                key = occ & lines_mask
+                count = counts.get(key)
+                if count is None:
+                    count = self._rider_count(code, square, occ)
+                    if len(counts) >= MOBILITY_TABLE_LIMIT:
+                        counts.clear()
+                    counts[key] = count
+                total += count
         return total / 10
+
+    def _rider_count(self, code: int, square: int, occ: int) -> int:
+        """A rider's attacked squares along its lines (up to and with the first piece met),
+        times ten and signed for its colour, minus its expectation."""
+        count = 0
+        for gate, mask, rising, full in self.rays[code][square]:
+            if gate & occ:
+                continue
+            blockers = occ & mask
+            if not blockers:
+                count += full
+            elif rising:
+                low = blockers & -blockers
+                count += (mask & ((low << 1) - 1)).bit_count()
+            else:
+                count += (mask & -(1 << (blockers.bit_length() - 1))).bit_count()
+        return (10 * count if code > 0 else -10 * count) - self.expected[code]
 
     def _mop_up(self, pos: Position, colour: int) -> int:
         """Bonus for ``colour`` pressing the enemy King: push it to the edge, bring the own
@@ -849,6 +966,14 @@ def _rider_tables(
     if not any_rider:
         return [], []
     return rays, expected
+
+
+def _lines_mask(lines: tuple[tuple[int, int, bool, int], ...]) -> int:
+    """Every square whose occupancy a rider's count depends on (lines and gates)."""
+    mask = 0
+    for gate, squares, _rising, _full in lines:
+        mask |= gate | squares
+    return mask
 
 
 def _expected_count(lines: tuple[tuple[int, int, bool, int], ...]) -> float:

@@ -21,7 +21,8 @@ search bot:
   then ``left_king_exposed()`` says whether it was illegal), ``see(move, values)``
   (static exchange evaluation), ``attach_table(table)`` and ``psq`` (a piece-square
   sum kept up to date move by move: the evaluation's incremental part), ``occ``
-  (a bitmask of the occupied squares).
+  (a bitmask of the occupied squares), ``track(codes)`` and ``tracked`` (the pieces
+  of some codes, the evaluation's riders, as ``{square: code}`` kept move by move).
 
 The board is a flat list of ``files * ranks`` squares with no padding: every
 geometric question is answered by the precomputed :mod:`tables`, so the hot
@@ -120,6 +121,7 @@ class Position:
         "_reach",
         "_stack",
         "_touch",
+        "_tracks",
         "board",
         "ep",
         "ep_victim",
@@ -134,6 +136,7 @@ class Position:
         "rights",
         "side_occ",
         "t",
+        "tracked",
         "turn",
         "variant",
     )
@@ -163,6 +166,9 @@ class Position:
             self._en[colour] = en
         self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
+        #: _tracks[code]: is that code kept in ``tracked`` (see :meth:`track`)?
+        self._tracks: list[bool] = [False] * n
+        self.tracked: dict[int, int] = {}
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -197,6 +203,7 @@ class Position:
             sum(1 << square for square, code in enumerate(self.board) if code < 0),
         ]
         self.psq = self._full_psq()
+        self.tracked = self._full_tracked()
         self._check: bool | None = None
         # Checks after a move are found by looking only along the lines through the squares
         # it changed: sound when the side not to move is not in check, as in any legal game.
@@ -220,6 +227,26 @@ class Position:
         """
         self._pk = table
         self.psq = self._full_psq()
+
+    def _full_tracked(self) -> dict[int, int]:
+        tracks = self._tracks
+        return {square: code for square, code in enumerate(self.board) if tracks[code]}
+
+    @property
+    def tracked_codes(self) -> list[bool]:
+        """The flags given to :meth:`track` (by code)."""
+        return self._tracks
+
+    def track(self, codes: list[bool]) -> None:
+        """Keep ``tracked`` = ``{square: code}`` of the pieces whose ``codes[code]`` is true,
+        move by move (both colours).
+
+        The evaluation tracks the riders, so that counting their lines walks them
+        alone, not every piece. ``codes`` is indexed like the tables (Black's codes
+        from the end) and must be false for code 0.
+        """
+        self._tracks = codes
+        self.tracked = self._full_tracked()
 
     def _full_hash(self) -> int:
         t = self.t
@@ -259,6 +286,7 @@ class Position:
         other._stack = list(self._stack)
         other.history = list(self.history)
         other.side_occ = list(self.side_occ)
+        other.tracked = dict(self.tracked)
         other._check = None
         return other
 
@@ -493,12 +521,17 @@ class Position:
                 x ^= low
         return best
 
-    def see(self, move: int, value: list[int]) -> int:
+    def see(self, move: int, value: list[int], sign_only: bool = False) -> int:
         """Static exchange evaluation: material the side to move wins on the move's target
         if both sides then recapture there with their cheapest piece while it pays.
 
         ``value[code]`` is each piece's worth. Pins are ignored; pieces behind the
         capturers (x-rays, hopper screens) join in as the capturers leave.
+
+        ``sign_only``: the caller only asks whether the result is negative; then -1 is
+        returned as soon as that is certain: once the first recapture is found, when
+        taking the recapturer back could not make up for the capturer lost (whatever
+        follows, the exchange loses), which spares the search for our next attacker.
         """
         b = self.board
         frm = move & 0xFF
@@ -523,6 +556,8 @@ class Position:
                 if max(-gains[-2], gains[-1]) < 0:
                     break  # neither side would go on: the result is settled
                 on_square = value[b[src]]
+                if sign_only and on_square < gains[1] and len(gains) == 2:
+                    return -1  # the board is restored below
                 removed.append((src, b[src]))
                 b[src] = 0
                 self.occ &= ~(1 << src)
@@ -987,32 +1022,27 @@ class Position:
         promoting: dict[int, int] = {}
         enemy = self.side_occ[-us]
         reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
+        size = self.t.size
         for frm, code in self.pieces[us].items():
-            reach, leap_mask, leap_moves, rides, hops, rest = capgen[code][frm]
+            reach, lines, slides, seen, rest, parts = capgen[code][frm]
             if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
             if not reachable & reach:
                 continue  # no enemy piece stands anywhere this piece could ever land
-            x = enemy & leap_mask
-            while x:
-                low = x & -x
-                append(leap_moves[low])
-                x ^= low
-            for mask, inc, step, moves in rides:
-                if enemy & mask:
-                    x = occ & mask
-                    s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                    if en[b[s]]:
-                        append(moves[(s - frm) // step - 1])
-            for mask, inc, step, moves in hops:
-                x = occ & mask
-                if x:
-                    x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
-                    if x:
-                        s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
-                        if en[b[s]]:
-                            append(moves[(s - frm) // step - 1])
+            targets = enemy & lines
+            if targets:
+                # The leaps', rides' and hops' captures depend only on which squares of
+                # their lines hold an enemy and, for rides and hops, which are occupied:
+                # looked up, computed on first sight.
+                key = targets | (occ & slides) << size if slides else targets
+                taken = seen.get(key)
+                if taken is None:
+                    taken = _piece_captures(frm, occ, enemy, *parts)
+                    if len(seen) >= CAPTURE_TABLE_LIMIT:
+                        seen.clear()
+                    seen[key] = taken
+                out += taken
             for kind, data in rest:
                 if kind == BENT_BB:
                     for first, first_bit, first_move, slides in data:  # type: ignore[attr-defined]
@@ -1095,6 +1125,13 @@ class Position:
         b[to] = placed
         mine[to] = placed
         h ^= z[placed][to]
+        tracks = self._tracks
+        if tracks[piece]:
+            del self.tracked[frm]
+        if tracks[placed]:
+            self.tracked[to] = placed
+        elif tracks[captured]:
+            del self.tracked[to]
         self.psq = psq - pk[piece][frm] - pk[captured][to] + pk[placed][to]
         new_ep = -1
         if flag:
@@ -1103,6 +1140,8 @@ class Position:
                 captured = b[victim]
                 b[victim] = 0
                 del self.pieces[-us][victim]
+                if tracks[captured]:
+                    del self.tracked[victim]
                 h ^= z[captured][victim]
                 self.occ ^= 1 << victim
                 side[-us] ^= 1 << victim
@@ -1115,6 +1154,9 @@ class Position:
                 del mine[rf]
                 b[rt] = rook
                 mine[rt] = rook
+                if tracks[rook]:
+                    del self.tracked[rf]
+                    self.tracked[rt] = rook
                 h ^= z[rook][rf] ^ z[rook][rt]
                 self.occ ^= 1 << rf | 1 << rt
                 side[us] ^= 1 << rf | 1 << rt
@@ -1206,19 +1248,31 @@ class Position:
         flag = move >> 24
         mine = self.pieces[us]
         del mine[to]
+        tracks = self._tracks
+        if tracks[b[to]]:
+            del self.tracked[to]
+        if tracks[piece]:
+            self.tracked[frm] = piece
         b[frm] = piece
         mine[frm] = piece
         if flag & EN_PASSANT:
             b[to] = 0
             b[ep_victim] = captured
             self.pieces[them][ep_victim] = captured
+            if tracks[captured]:
+                self.tracked[ep_victim] = captured
         else:
             b[to] = captured
             if captured:
                 self.pieces[them][to] = captured
+                if tracks[captured]:
+                    self.tracked[to] = captured
             if flag & CASTLE:
                 rf, rt, _e, _p, _bit = t.castle[to]
                 rook = b[rt]
+                if tracks[rook]:
+                    del self.tracked[rt]
+                    self.tracked[rf] = rook
                 b[rt] = 0
                 del mine[rt]
                 b[rf] = rook
@@ -1365,6 +1419,9 @@ class _FastData:
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
+#: Occupancy patterns whose captures are kept per piece and square before that table
+#: is emptied (see :meth:`Position.captures`).
+CAPTURE_TABLE_LIMIT = 1 << 10
 
 
 def _mask(squares: tuple[int, ...] | list[int]) -> int:
@@ -1394,16 +1451,25 @@ def _fast_program(
     return tuple(out)
 
 
-#: A move program's captures: (mask of every square it may land on, or -1 when a move
-#: from there may promote; mask of the leaps' targets, {target bit: move}, rider rays,
-#: hopper rays, every other entry as in the program).
-CaptureProgram = tuple[
-    int,
+#: The leaps, rides and hops of a capture program: mask of the leaps' targets,
+#: {target bit: move}, rider rays, hopper rays.
+CaptureParts = tuple[
     int,
     dict[int, int],
     tuple[tuple[int, bool, int, tuple[int, ...]], ...],
     tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+]
+#: A move program's captures: (mask of every square it may land on, or -1 when a move
+#: from there may promote; mask of every square the leaps', rides' and hops' captures
+#: depend on; the rides' and hops' squares alone; {occupancy key: their captures} filled
+#: as positions are met; every other entry as in the program; the parts).
+CaptureProgram = tuple[
+    int,
+    int,
+    int,
+    dict[int, tuple[int, ...]],
     tuple[tuple[int, object], ...],
+    CaptureParts,
 ]
 
 
@@ -1438,7 +1504,44 @@ def _capture_program(
             rest.append((BENT_BB, _capture_bent(data)))  # type: ignore[arg-type]
         else:
             rest.append((kind, data))
-    return reach, leap_mask, leap_moves, tuple(rides), tuple(hops), tuple(rest)
+    slides = 0
+    for mask, _inc, _step, _moves in (*rides, *hops):
+        slides |= mask
+    parts = (leap_mask, leap_moves, tuple(rides), tuple(hops))
+    return reach, leap_mask | slides, slides, {}, tuple(rest), parts
+
+
+def _piece_captures(
+    frm: int,
+    occ: int,
+    enemy: int,
+    leap_mask: int,
+    leap_moves: dict[int, int],
+    rides: tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+    hops: tuple[tuple[int, bool, int, tuple[int, ...]], ...],
+) -> tuple[int, ...]:
+    """The captures of one piece's leaps, rides and hops on ``frm`` (see ``captures``)."""
+    out: list[int] = []
+    x = enemy & leap_mask
+    while x:
+        low = x & -x
+        out.append(leap_moves[low])
+        x ^= low
+    for mask, inc, step, moves in rides:
+        if enemy & mask:
+            x = occ & mask
+            s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+            if enemy >> s & 1:
+                out.append(moves[(s - frm) // step - 1])
+    for mask, inc, step, moves in hops:
+        x = occ & mask
+        if x:
+            x ^= (x & -x) if inc else 1 << (x.bit_length() - 1)
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                if enemy >> s & 1:
+                    out.append(moves[(s - frm) // step - 1])
+    return tuple(out)
 
 
 def _capture_bent(

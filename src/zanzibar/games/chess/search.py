@@ -211,6 +211,8 @@ class Searcher:
         self._pos = pos
         if pos.psq_table is not self.evaluator.packed:
             pos.attach_table(self.evaluator.packed)
+        if pos.tracked_codes is not self.evaluator.rider_flags:
+            pos.track(self.evaluator.rider_flags)
         self.stats = _Stats()
         self._deadline = start + limits.time_limit if limits.time_limit is not None else 0.0
         self._node_limit = limits.node_limit or 0
@@ -745,7 +747,7 @@ class Searcher:
             scored.append((gain * 1_000 - attacker, risky, move))
         scored.sort(reverse=True)
         for _, risky, move in scored:
-            if risky and pos.see(move, value) < 0:
+            if risky and pos.see(move, value, True) < 0:
                 continue  # the exchange on that square loses material
             pos.push(move)
             if pos.left_king_exposed():
