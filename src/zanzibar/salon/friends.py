@@ -24,7 +24,7 @@ import asyncio
 import functools
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
@@ -36,8 +36,8 @@ from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL
 from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.lobby import members
 from zanzibar.salon.persistence import Store
-from zanzibar.salon.tables import Table
 from zanzibar.salon.text import strip_invisible
 
 
@@ -70,9 +70,10 @@ def shown_name(raw: Any) -> str:
 class Friends:
     """Every account's friends list, in memory and in storage (tables ``friends``, ``friend_settings``).
 
-    ``online(user_id)``: is this user connected; ``tables()``: the open tables
-    (to say where a friend is); ``conns_of(user_id)``: the connections to send
-    a ``friend`` event to; ``grace``: seconds of absence before "went offline"
+    ``online(user_id)``: is this user connected (on any node); ``tables()``: the
+    open tables' lobby summaries, on every node (to say where a friend is; see
+    :func:`zanzibar.salon.lobby.summary_of`); ``title(game, lang)``: a game's
+    name; ``conns_of(user_id)``: the connections here to send a ``friend`` event to; ``grace``: seconds of absence before "went offline"
     is said (see :meth:`presence_changed`).
     """
 
@@ -82,8 +83,9 @@ class Friends:
         accounts: AccountBook,
         limits: Limits,
         online: Callable[[int], bool],
-        tables: Callable[[], Iterable[Table]],
+        tables: Callable[[], Mapping[int, Mapping[str, Any]]],
         conns_of: Callable[[int], Iterable[Connection]],
+        title: Callable[[str, str], str],
         clock: Callable[[], float] = time.time,
         grace: float = 0.0,
     ) -> None:
@@ -96,6 +98,7 @@ class Friends:
         self.limits = limits
         self.online = online
         self.tables = tables
+        self.title = title
         self.conns_of = conns_of
         self.clock = clock
         #: user -> the ids in their list
@@ -237,24 +240,26 @@ class Friends:
         wanted = set(friend_ids)
         out: dict[int, list[dict[str, Any]]] = {friend: [] for friend in wanted}
         hidden = {"table": None, "game": None, "title": None, "seat": None}
-        for table in self.tables():
+        for table_id, summary in self.tables().items():
             # seated and not gone (left or kicked), or watching: as Table.is_present
+            seats = summary["seats"]
             present: list[tuple[int, int | None]] = [
-                (seat.user, index)
-                for index, seat in enumerate(table.seats)
-                if seat.user in wanted and not seat.left
+                (seat["user"], seat["seat"])
+                for seat in seats
+                if seat["user"] in wanted and not seat.get("left")
             ]
-            present += [(user, None) for user in table.spectators if user in wanted]
+            present += [(user, None) for user in summary.get("watchers", ()) if user in wanted]
             if not present:
                 continue
-            if table.private and not table.is_member(viewer_id) and table.host != viewer_id:
+            known = viewer_id in members(summary) or summary.get("host") == viewer_id
+            if summary.get("private") and not known:
                 for friend, _ in present:
                     out[friend].append(dict(hidden))
                 continue
-            titles = table.rules.title
-            title = titles.get(lang) or titles.get("en") or table.rules.name
+            game = summary["game"]
+            title = self.title(game, lang)
             for friend, index in present:
-                place = {"table": table.id, "game": table.rules.name, "title": title, "seat": index}
+                place = {"table": table_id, "game": game, "title": title, "seat": index}
                 out[friend].append(place)
         for found in out.values():
             found.sort(key=lambda place: (place["table"] is None, place["table"] or 0))

@@ -58,7 +58,7 @@ from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
 from zanzibar.salon.friends import Friends, friend_handlers
-from zanzibar.salon.gateway import Gateway
+from zanzibar.salon.gateway import PRIVATE_LINE, Gateway
 from zanzibar.salon.ids import SalonIds
 from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
 from zanzibar.salon.lobby import LobbyFeed
@@ -75,6 +75,9 @@ from zanzibar.salon.tournaments import Tournaments
 log = logging.getLogger(__name__)
 
 DEFAULT_DB = "sqlite+aiosqlite:///zanzibar.sqlite3"
+
+#: Seconds between two rounds of presence and lobby upkeep on a node of several.
+UPKEEP_SECONDS = 2.0
 
 
 class Salon:
@@ -168,7 +171,7 @@ class Salon:
         self.tables = TablesView(self.router)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
-            self.tables,
+            self.ports.lobby,
             self.gateway.connections,
             self.limits,
             self.gateway.connected,
@@ -212,6 +215,7 @@ class Salon:
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
         self.services.committed.append(self.tournaments.committed)
+        self.services.committed.append(self.lobby.committed)  # the owner lists its tables
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
             self.store, self.limits, lambda: self.next_id("private"), self.online
@@ -221,10 +225,15 @@ class Salon:
             self.accounts,
             self.limits,
             self.online,
-            lambda: list(self.tables.values()),
+            self.lobby.summaries,
             lambda user_id: list(self.gateway.conns_of(user_id)),
+            self.lobby.title,
             grace=takeover_delay,
         )
+        # one path for "a user came or went", whatever node his sockets are on
+        self.ports.presence.watch(self.gateway.went)
+        self.hub.on(PRIVATE_LINE, self.gateway.private_line)
+        self._upkeep: asyncio.Task[None] | None = None
         self.gateway.add_handlers(friend_handlers(self))
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
@@ -271,6 +280,29 @@ class Salon:
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self._renew_leases())
             self._renewing.add_done_callback(log_failure)
+            self._upkeep = asyncio.ensure_future(self._keep_presence_and_lobby())
+            self._upkeep.add_done_callback(log_failure)
+
+    async def _keep_presence_and_lobby(self, period: float = UPKEEP_SECONDS) -> None:
+        """Every few seconds: take dead nodes' sockets off, heal what Redis lost.
+
+        A node killed without a word leaves its sockets counted until its
+        heartbeat expires; then the first node to reap takes them off, and
+        the tables of those users hear that they went (a dropped seat's
+        takeover starts). This node's own counts and lobby entries are put
+        back if Redis forgot them (a restart) or a reap took them while this
+        node was only slow.
+        """
+        while True:
+            await asyncio.sleep(period)
+            try:
+                dead = await self.ports.presence.reap()
+                if dead:
+                    log.warning("nodes %s stopped beating: their sockets are off", dead)
+                await self.ports.presence.sync(self.gateway.socket_counts())
+                self.lobby.reconcile()
+            except Exception as exc:
+                log.warning("presence and lobby upkeep failed (retrying): %s", exc)
 
     async def _renew_leases(self) -> None:
         """Keep this node's leases alive; a table whose lease was lost stops here at once.
@@ -299,6 +331,7 @@ class Salon:
         online = {u for u in table.humans() if self.gateway.connected(u)}
         deadlines.restored(table, self.services.timing, now, online)
         deadlines.refresh(table, self.services.timing, now)
+        self.lobby.publish(table)  # listed by its owner, whatever the lobby held before
         return TableActor(table, self.services)
 
     async def _load_claimed(self, table_id: int) -> TableActor | None:
@@ -355,9 +388,8 @@ class Salon:
         self.lobby.changed()
 
     def online(self, user_id: int) -> bool:
-        """Is this user connected? The one presence read of friends and kept messages,
-        so that a salon of several processes swaps its shared presence in here."""
-        return self.gateway.connected(user_id)
+        """Is this user connected on any node? The presence port's local view (no I/O)."""
+        return self.ports.presence.online(user_id)
 
     def spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
@@ -369,6 +401,7 @@ class Salon:
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
         self.table_address.pop(table.id, None)
+        self.lobby.disown(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
         task = asyncio.ensure_future(self.router.release(table.id))
@@ -382,6 +415,12 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        if self.lobby.writer is not None:  # the last tables closed leave the list
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.lobby.writer), 2.0)
+        if self.ports.shared:  # its sockets are closed: nobody is online here any more
+            with contextlib.suppress(Exception):
+                await self.ports.presence.sync({})
         await self.standing.stop()
         if self.ids is not None:
             await self.ids.close()
@@ -396,6 +435,8 @@ class Salon:
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
+        if self.lobby.writer is not None:
+            self.lobby.writer.cancel()
         await self.standing.stop()
         await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
@@ -403,7 +444,11 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
-        tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
+        tasks = [
+            t
+            for t in (self._janitor_task, self.lobby.task, self._renewing, self._upkeep)
+            if t is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -428,7 +473,8 @@ class Salon:
             for _ in range(5):
                 await asyncio.sleep(0)
             busy = any(a.busy() for a in list(self.router.actors.values()))
-            lobby = self.lobby.task is not None and not self.lobby.task.done()
+            lobby_tasks = [t for t in (self.lobby.task, self.lobby.writer) if t is not None]
+            lobby = any(not t.done() for t in lobby_tasks)
             pending = [c for c in self.gateway.connections.values() if c.pending and not c.closed]
             spawned = [t for t in self._releases if not t.done()]
             if spawned:
@@ -438,8 +484,7 @@ class Salon:
                 await asyncio.sleep(0.001)
                 quiet_rounds = 0
             elif lobby:
-                assert self.lobby.task is not None
-                await asyncio.wait([self.lobby.task], timeout=deadline - time.monotonic())
+                await asyncio.wait(lobby_tasks, timeout=deadline - time.monotonic())
                 quiet_rounds = 0
             elif pending:
                 await asyncio.gather(*(c.drained() for c in pending))
@@ -459,7 +504,7 @@ class Salon:
     def check_table_quota(self, user: User, address: str | None) -> None:
         """``quota`` if the account or address hosts its share of open tables;
         ``rate_limited`` (and nothing counted) if it created too many lately."""
-        hosted = sum(1 for table in self.tables.values() if table.host == user.id)
+        hosted = sum(1 for s in self.lobby.summaries().values() if s.get("host") == user.id)
         if hosted >= self.limits.tables_per_user:
             raise SalonError(
                 "quota",
