@@ -137,16 +137,22 @@ class Gateway:
         a spectator who left stops watching), and its lobby followers see the
         seat's ``connected`` flag change.
         """
-        self.salon.friends.presence_changed(user_id, online)
-        for actor in list(self.salon.router.actors.values()):
+        salon = self.salon
+        if salon.friends.followers.get(user_id) and user_id not in salon.accounts.users:
+            try:  # someone here follows him, and he signed up on another node
+                await salon.accounts.user(user_id)
+            except Exception as exc:
+                log.warning("presence: user %s could not be read: %s", user_id, exc)
+        salon.friends.presence_changed(user_id, online)
+        for actor in list(salon.router.actors.values()):
             if actor.table.is_member(user_id):
                 actor.post(_seen(user_id, online))
         if any(
             seat.get("user") == user_id
-            for summary in self.salon.lobby.summaries().values()
+            for summary in salon.lobby.summaries().values()
             for seat in summary["seats"]
         ):
-            self.salon.lobby.changed()
+            salon.lobby.changed()
 
     async def _sockets_of(self, user_id: int) -> int:
         """The user's signed-in sockets on every node (this node's if presence cannot say)."""

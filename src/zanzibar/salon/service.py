@@ -162,6 +162,8 @@ class Salon:
         if link is not None:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
+        if self.ports.shared:  # other nodes sign people up too, even on one SQLite file (tests)
+            self.accounts.shared = True
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(

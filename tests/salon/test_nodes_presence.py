@@ -1,0 +1,229 @@
+"""Two salon nodes in one process, one database: presence, the lobby and private lines hold
+for the whole salon, not per node.
+
+The nodes share in-process ports as the Redis ones are shared between processes:
+one :class:`~zanzibar.cluster.local.PresenceBoard`, one lobby, one link hub, one
+lease board. A table is run by the node that created it (forwarding commands
+to another node's table is not this file's concern); its players' sockets may
+be on either node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _salonkit import Client, make_salon
+from test_actors import SharedLeases
+
+from zanzibar.cluster.local import LocalBus, LocalLink, LocalLobby, LocalPresence, PresenceBoard
+from zanzibar.cluster.ports import Lease
+from zanzibar.cluster.wiring import NodePorts
+from zanzibar.salon import Salon
+from zanzibar.salon.limits import Limits
+
+pytestmark = pytest.mark.anyio
+
+
+class Nodes:
+    """Ports shared by the nodes of one test, and a maker of nodes on them."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.leases: dict[int, Lease] = {}
+        self.links: dict[str, LocalLink] = {}
+        self.board = PresenceBoard()
+        self.lobby = LocalLobby()
+        self.salons: list[Salon] = []
+
+    def ports(self, node: str) -> NodePorts:
+        return NodePorts(
+            node=node,
+            leases=SharedLeases(node, self.leases),
+            link=LocalLink(node, self.links),
+            bus=LocalBus(),
+            presence=LocalPresence(node, self.board),
+            lobby=self.lobby,
+            shared=True,
+        )
+
+    async def start(self, node: str, **settings: Any) -> Salon:
+        salon = make_salon(self.url, ports=self.ports(node), **settings)
+        await salon.start()
+        self.salons.append(salon)
+        return salon
+
+
+@pytest.fixture
+async def nodes(tmp_path: Path) -> AsyncIterator[Nodes]:
+    made = Nodes(f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}")
+    try:
+        yield made
+    finally:
+        for salon in reversed(made.salons):
+            await salon.stop()
+
+
+async def eventually(check: Callable[[], bool], seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never held")
+        await asyncio.sleep(0.01)
+
+
+async def account(salon: Salon, name: str) -> Client:
+    """A registered account, signed in on ``salon`` (its token works on every node)."""
+    session = await salon.register(name, "secret-421")
+    return await Client(salon, name).sign_in(token=session.token)
+
+
+async def test_a_user_online_on_one_node_is_online_on_the_other(nodes: Nodes) -> None:
+    a, b = await nodes.start("a"), await nodes.start("b")
+    anna = await Client(a, "Anna").sign_in()
+    assert a.online(anna.user_id) and b.online(anna.user_id)
+    again = await Client(b, "Anna").sign_in(token=anna.token)  # a second socket, on b
+    await anna.disconnect()
+    assert a.online(anna.user_id) and b.online(anna.user_id)  # still there, on b
+    await again.disconnect()
+    assert not a.online(anna.user_id) and not b.online(anna.user_id)
+
+
+async def test_a_table_made_on_one_node_is_listed_on_the_other_in_both_languages(
+    nodes: Nodes,
+) -> None:
+    a, b = await nodes.start("a"), await nodes.start("b")
+    anna = await Client(a, "Anna").sign_in()
+    made = await anna.ok("table.create", game="zilch", seats=3)
+    table = made["table"]["id"]
+    hidden = (await anna.ok("table.create", game="421", seats=2, private=True))["table"]["id"]
+    await a.settle()
+    on_a = a.lobby_page("en", None, None)
+    await eventually(lambda: b.lobby_page("en", None, None) == on_a)
+    english = b.lobby_page("en", None, None)["tables"]
+    french = b.lobby_page("fr", None, None)["tables"]
+    assert [t["id"] for t in english] == [table]  # the private table is not listed
+    assert hidden in a.tables
+    (en,), (fr,) = english, french
+    assert (en["title"], fr["title"]) == (
+        a.rules_for("zilch").title["en"],
+        a.rules_for("zilch").title["fr"],
+    )
+    assert en["seats"][0] == {
+        "seat": 0,
+        "user": anna.user_id,
+        "name": "Anna",
+        "bot": None,
+        "away": False,
+        "connected": True,
+    }
+    assert {k: en[k] for k in ("id", "game", "preset", "options", "host", "state")} == {
+        k: made["table"][k] for k in ("id", "game", "preset", "options", "host", "state")
+    }
+    assert await b.list_tables("fr") == french
+    # followers on b hear of a change made on a
+    bob = await Client(b, "Bob").sign_in(token=(await a.guest("Bob")).token)
+    await bob.ok("lobby.subscribe")
+    before = len(bob.of_type("lobby"))
+    await anna.ok("table.leave", table=table)  # the last person leaves: the table closes
+    await a.settle()
+    await eventually(lambda: len(bob.of_type("lobby")) > before)
+    await b.settle()
+    assert bob.last("lobby")["tables"] == []
+    assert table not in b.lobby.summaries()
+
+
+async def test_a_private_line_from_one_node_reaches_a_socket_on_the_other(nodes: Nodes) -> None:
+    a, b = await nodes.start("a"), await nodes.start("b")
+    anna = await account(a, "Anna")
+    bob_session = await a.register("Bob", "secret-421")
+    bob = await Client(b, "Bob").sign_in(token=bob_session.token)
+    reply = await anna.ok("chat.private", to="bob", text="bonjour")
+    assert (reply["delivered"], reply["kept"]) == (True, False)
+    await b.settle()
+    (line,) = bob.of_type("chat")
+    assert (line["from"], line["text"], line["private"], line["kept"]) == (
+        "Anna",
+        "bonjour",
+        True,
+        False,
+    )
+    assert [m["text"] for m in anna.of_type("chat")] == ["bonjour"]  # the sender's echo
+    await bob.disconnect()
+    kept = await anna.ok("chat.private", to="bob", text="tu es là ?")
+    assert (kept["delivered"], kept["kept"]) == (False, True)
+    back = await Client(a, "Bob").sign_in(token=bob_session.token)
+    await a.settle()
+    assert [m["text"] for m in back.of_type("chat")] == ["tu es là ?"]
+
+
+async def test_a_seat_is_taken_over_when_its_player_drops_on_another_node(
+    nodes: Nodes,
+) -> None:
+    a = await nodes.start("a", takeover_delay=0.3)
+    b = await nodes.start("b", takeover_delay=0.3)
+    anna = await Client(a, "Anna").sign_in()
+    bob_a = await Client(a, "Bob").sign_in(token=(await a.guest("Bob")).token)
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob_a.ok("table.join", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    bob_b = await Client(b, "Bob").sign_in(token=bob_a.token)
+    assert bob_b.last("welcome")["tables"] == [{"table": table_id, "seat": 1, "game": "race"}]
+    await bob_a.disconnect()  # his socket on b holds him online
+    await a.settle()
+    seat = a.tables[table_id].seats[1]
+    assert seat.dropped_at is None and not seat.away
+    await bob_b.disconnect()  # gone from b: a, which runs the table, starts the delay
+    await a.settle()
+    assert a.tables[table_id].seats[1].dropped_at is not None
+    table_on_b = b.lobby_page("en", None, None)["tables"][0]
+    assert table_on_b["seats"][1]["connected"] is False
+    back = await Client(b, "Bob").sign_in(token=bob_a.token)  # back, on b: no takeover
+    await a.settle()
+    assert a.tables[table_id].seats[1].dropped_at is None
+    await asyncio.sleep(0.5)
+    await a.settle()
+    assert not a.tables[table_id].seats[1].away
+    await back.disconnect()
+    await eventually(lambda: a.tables[table_id].seats[1].away, seconds=5)
+    assert any(m.get("type") == "system" for m in anna.stream(table_id))
+
+
+async def test_friends_hear_and_find_a_friend_on_another_node(nodes: Nodes) -> None:
+    a, b = await nodes.start("a"), await nodes.start("b")
+    # ids come from one node on SQLite (max + 1 per process): accounts are made on a
+    bob = await Client(b, "Bob").sign_in(token=(await a.register("Bob", "secret-421")).token)
+    anna_session = await a.register("Anna", "secret-421")
+    await bob.ok("friends.add", name="Anna")
+    anna = await Client(a, "Anna").sign_in(token=anna_session.token)  # online on a
+    await b.settle()
+    (told,) = bob.of_type("friend")
+    assert (told["name"], told["online"]) == ("Anna", True)
+    table_id = (await anna.ok("table.create", game="zilch", seats=2))["table"]["id"]
+    await a.settle()
+    await eventually(lambda: table_id in b.lobby.port.summaries())
+    listing = await bob.ok("friends.list")
+    (entry,) = listing["friends"]
+    assert entry["online"] is True
+    assert entry["places"] == [
+        {"table": table_id, "game": "zilch", "title": entry["places"][0]["title"], "seat": 0}
+    ]
+    await anna.disconnect()
+    await b.settle()
+    assert bob.last("friend")["online"] is False  # no grace in these tests
+
+
+async def test_the_sockets_of_an_account_are_counted_on_every_node(nodes: Nodes) -> None:
+    limits = Limits(message_rate_user="100000/second", sockets_per_user=2)
+    a = await nodes.start("a", limits=limits)
+    b = await nodes.start("b", limits=limits)
+    anna = await Client(a, "Anna").sign_in()
+    await Client(b, "Anna").sign_in(token=anna.token)
+    third = Client(b, "Anna")
+    third.conn = await b.connect(third._send)
+    refused = await third.request("hello", token=anna.token)
+    assert (refused["type"], refused["code"]) == ("error", "quota")
