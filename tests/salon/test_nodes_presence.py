@@ -227,3 +227,21 @@ async def test_the_sockets_of_an_account_are_counted_on_every_node(nodes: Nodes)
     third.conn = await b.connect(third._send)
     refused = await third.request("hello", token=anna.token)
     assert (refused["type"], refused["code"]) == ("error", "quota")
+
+
+async def test_a_list_changed_on_one_node_holds_on_the_next_hello_on_another(
+    nodes: Nodes,
+) -> None:
+    a, b = await nodes.start("a"), await nodes.start("b")
+    bob_session = await a.register("Bob", "secret-421")
+    anna_session = await a.register("Anna", "secret-421")
+    bob_a = await Client(a, "Bob").sign_in(token=bob_session.token)
+    await bob_a.ok("friends.add", name="Anna")  # on a: b read every list before that
+    await bob_a.ok("friends.alerts", on=True)
+    await bob_a.disconnect()
+    bob_b = await Client(b, "Bob").sign_in(token=bob_session.token)
+    (entry,) = (await bob_b.ok("friends.list"))["friends"]
+    assert (entry["name"], entry["online"]) == ("Anna", False)
+    await Client(a, "Anna").sign_in(token=anna_session.token)
+    await b.settle()
+    assert [(m["name"], m["online"]) for m in bob_b.of_type("friend")] == [("Anna", True)]

@@ -125,6 +125,28 @@ class Friends:
             if not alerts:
                 self.quiet.add(user_id)
 
+    async def reload(self, user_id: int) -> None:
+        """Read ``user_id``'s list and alert setting again (he may have changed them on
+        another node of the salon), and the accounts in it this node has not met yet."""
+        rows = await self.store.read(
+            select(m.friends.c.friend_id).where(m.friends.c.user_id == user_id)
+        )
+        stored = {int(row[0]) for row in rows}
+        for friend_id in self.lists.get(user_id, set()) - stored:
+            self._unlink(user_id, friend_id)
+        for friend_id in stored:
+            self._link(user_id, friend_id)
+            if friend_id not in self.accounts.users:
+                await self.accounts.user(friend_id)
+        settings = m.friend_settings
+        alerts = await self.store.read(
+            select(settings.c.alerts).where(settings.c.user_id == user_id)
+        )
+        if alerts and not alerts[0][0]:
+            self.quiet.add(user_id)
+        else:
+            self.quiet.discard(user_id)
+
     def _link(self, user_id: int, friend_id: int) -> None:
         self.lists.setdefault(user_id, set()).add(friend_id)
         self.followers.setdefault(friend_id, set()).add(user_id)

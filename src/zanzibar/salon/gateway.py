@@ -353,6 +353,11 @@ class Gateway:
         conn.put(reply)
         if first:
             salon.spawn(salon.mailbox.deliver(user, conn, salon._name_of))
+        if first and salon.ports.shared and not user.guest:
+            try:  # his list may have changed on another node
+                await salon.friends.reload(user.id)
+            except Exception as exc:
+                log.warning("the friends list of %s was not read again: %s", user.name, exc)
         if first:
             await self._attach(user.id)
         for hook in salon.hello_hooks:
