@@ -245,3 +245,55 @@ async def test_a_list_changed_on_one_node_holds_on_the_next_hello_on_another(
     await Client(a, "Anna").sign_in(token=anna_session.token)
     await b.settle()
     assert [(m["name"], m["online"]) for m in bob_b.of_type("friend")] == [("Anna", True)]
+
+
+@pytest.mark.live
+async def test_two_nodes_on_redis_share_presence_lobby_and_private_lines(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """The same, through the Redis ports (pub/sub: every check waits a moment)."""
+    from zanzibar.cluster.wiring import redis_ports
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
+    a = make_salon(url, ports=redis_ports(redis_url, "a"), takeover_delay=0.3)
+    b = make_salon(url, ports=redis_ports(redis_url, "b"), takeover_delay=0.3)
+    await a.start()
+    await b.start()
+    try:
+        anna = await account(a, "Anna")
+        bob_session = await a.register("Bob", "secret-421")
+        bob = await Client(b, "Bob").sign_in(token=bob_session.token)
+        await eventually(lambda: b.online(anna.user_id) and a.online(bob.user_id))
+        assert await a.ports.presence.where(bob.user_id) == {"b": 1}
+        # a table made on a is listed on b
+        table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+        await eventually(
+            lambda: [t["id"] for t in b.lobby_page("fr", None, None)["tables"]] == [table_id]
+        )
+        # a private line from a reaches bob's socket on b
+        reply = await anna.ok("chat.private", to="Bob", text="salut")
+        assert (reply["delivered"], reply["kept"]) == (True, False)
+        await eventually(lambda: [m["text"] for m in bob.of_type("chat")] == ["salut"])
+        # bob sits at a's table through a socket on a, then drops from b: a starts the delay
+        bob_a = await Client(a, "Bob").sign_in(token=bob_session.token)
+        await bob_a.ok("table.join", table=table_id)
+        await anna.ok("table.start", table=table_id)
+        await bob_a.disconnect()
+        await a.settle()
+        assert a.tables[table_id].seats[1].dropped_at is None  # still on b
+        await bob.disconnect()
+        await eventually(lambda: a.tables[table_id].seats[1].away)
+        await eventually(
+            lambda: b.lobby_page("en", None, None)["tables"][0]["seats"][1]["connected"] is False
+        )
+    finally:
+        await b.stop()
+        await a.stop()
+    # a clean stop leaves nobody counted online
+    from zanzibar.cluster.redis_presence import RedisPresence
+
+    probe = RedisPresence(redis_url, "probe")
+    try:
+        assert await probe.redis.hgetall("zp:all") == {}
+    finally:
+        await probe.close()
