@@ -145,10 +145,16 @@ class LobbyFeed:
             self._schedule(table.id)
 
     def committed(self, table: Table, change: Change) -> None:
-        """A table actor's hook after each stored change."""
+        """A table actor's hook after each stored change.
+
+        Only a change that says the table changed (``Change.table``: seats, host,
+        options, state, spectators; what the mirror sends as ``table``) can alter its
+        summary: a move inside a game costs nothing here. A table's first change
+        (its creation) lists it.
+        """
         if change.close:
             self.closed(table.id)
-        else:
+        elif change.table or table.id not in self.own:
             self.publish(table)
 
     def closed(self, table_id: int) -> None:
