@@ -297,3 +297,34 @@ async def test_two_nodes_on_redis_share_presence_lobby_and_private_lines(
         assert await probe.redis.hgetall("zp:all") == {}
     finally:
         await probe.close()
+
+
+@pytest.mark.live
+async def test_a_redis_restart_sends_nobody_offline_and_the_counts_come_back(
+    tmp_path: Path, redis_server: Any, redis_url: str
+) -> None:
+    from zanzibar.cluster.wiring import redis_ports
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
+    a = make_salon(url, ports=redis_ports(redis_url, "a"))
+    b = make_salon(url, ports=redis_ports(redis_url, "b"))
+    await a.start()
+    await b.start()
+    try:
+        anna = await Client(a, "Anna").sign_in()
+        bob = await Client(b, "Bob").sign_in(token=(await a.guest("Bob")).token)
+        table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+        await eventually(lambda: a.online(bob.user_id) and table_id in b.lobby.port.summaries())
+        redis_server.restart()  # every key is gone
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # past the grace and a few upkeep rounds
+            assert a.online(bob.user_id) and b.online(anna.user_id)
+            await asyncio.sleep(0.05)
+        assert await a.ports.presence.where(bob.user_id) == {"b": 1}
+        assert await b.ports.presence.where(anna.user_id) == {"a": 1}
+        await eventually(lambda: table_id in b.lobby.port.summaries())  # the owner put it back
+        await bob.disconnect()
+        await eventually(lambda: not a.online(bob.user_id))
+    finally:
+        await b.stop()
+        await a.stop()

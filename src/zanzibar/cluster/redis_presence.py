@@ -19,6 +19,7 @@ node name forgets what an earlier process of that name left counted
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,6 +34,9 @@ log = logging.getLogger(__name__)
 #: Milliseconds a node counts as alive after its last heartbeat.
 NODE_TTL_MS = 6000
 CHANNEL = "zp"
+#: Seconds a node waits after a lost connection before reloading the online set: more than
+#: the salon's sync period (2 s), so that every node has put its sockets back after a restart.
+RECONNECT_GRACE = 3.0
 
 _NOW_MS = "local t = redis.call('TIME'); local now = t[1] * 1000 + math.floor(t[2] / 1000)"
 
@@ -152,8 +156,11 @@ class RedisPresence:
         self._heartbeat = self.redis.register_script(_HEARTBEAT)
         self._reap = self.redis.register_script(_REAP)
         self._sync = self.redis.register_script(_SYNC)
-        self._subscriber = Subscriber(self.redis, self._on_message, on_reconnect=self.refresh)
+        self._subscriber = Subscriber(self.redis, self._on_message, on_reconnect=self._reload)
         self._started = False
+        self._loaded = False
+        #: Seconds to wait, after a lost connection, before reloading who is online.
+        self.reconnect_grace = RECONNECT_GRACE
 
     def _keys(self, user: int) -> list[str]:
         return [f"zp:n:{self.node}", "zp:all", CHANNEL, f"zp:u:{user}"]
@@ -200,6 +207,18 @@ class RedisPresence:
             await self._set(user, True)
         for user in self._online - users:
             await self._set(user, False)
+
+    async def _reload(self) -> None:
+        """Load the online set: at once at start; after a lost connection, once the grace is over.
+
+        If Redis restarted, its counts are empty until each node syncs its sockets
+        again (every few seconds): reloading at once would call everyone offline
+        for that moment, start every seat's takeover and send every spectator away.
+        """
+        if self._loaded:
+            await asyncio.sleep(self.reconnect_grace)
+        self._loaded = True
+        await self.refresh()
 
     def online(self, user: int) -> bool:
         return user in self._online

@@ -10,6 +10,7 @@ to their actors (a user who came online or went offline).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,9 @@ class Gateway:
         #: Connection id -> its client address, and the hash of the token it said hello with.
         self.addresses: dict[int, str] = {}
         self.digests: dict[int, str] = {}
+        #: Sockets per user this node told the presence port of (attach minus detach).
+        self._counted: dict[int, int] = {}
+        self._presence_lock = asyncio.Lock()
         self._handlers: dict[str, Handler] = {
             "hello": self._hello,
             "ping": self._ping,
@@ -116,9 +120,14 @@ class Gateway:
         """The user's signed-in sockets on this node."""
         return self.user_conns.get(user_id, set())
 
-    def socket_counts(self) -> dict[int, int]:
-        """Signed-in sockets per user on this node (what the presence port must count)."""
-        return {user: len(conns) for user, conns in self.user_conns.items() if conns}
+    async def sync_presence(self) -> None:
+        """Make the presence port count exactly the sockets this node told it of.
+
+        Under the same lock as attach and detach, so that none of them is in flight
+        (and could land after the sync, counting a socket twice or not at all).
+        """
+        async with self._presence_lock:
+            await self.salon.ports.presence.sync(dict(self._counted))
 
     def _places(self, user_id: int) -> list[dict[str, Any]]:
         """The tables the user sits or watches at, on any node (from the lobby)."""
@@ -163,16 +172,26 @@ class Gateway:
             return len(self.user_conns.get(user_id, ()))
 
     async def _attach(self, user_id: int) -> None:
-        try:
-            await self.salon.ports.presence.attach(user_id)
-        except Exception:  # the periodic sync counts the socket later
-            log.exception("presence: a socket of user %s was not counted", user_id)
+        async with self._presence_lock:
+            self._counted[user_id] = self._counted.get(user_id, 0) + 1
+            try:
+                await self.salon.ports.presence.attach(user_id)
+            except Exception as exc:  # the next sync counts it
+                log.warning("presence: a socket of user %s was not counted: %s", user_id, exc)
 
     async def _detach(self, user_id: int) -> None:
-        try:
-            await self.salon.ports.presence.detach(user_id)
-        except Exception:
-            log.exception("presence: a closed socket of user %s was not counted", user_id)
+        async with self._presence_lock:
+            held = self._counted.get(user_id, 0)
+            if held <= 0:
+                return
+            if held == 1:
+                del self._counted[user_id]
+            else:
+                self._counted[user_id] = held - 1
+            try:
+                await self.salon.ports.presence.detach(user_id)
+            except Exception as exc:  # the next sync takes it off
+                log.warning("presence: a closed socket of %s was not counted: %s", user_id, exc)
 
     # -- sockets ------------------------------------------------------------------------
 

@@ -301,7 +301,7 @@ class Salon:
                 dead = await self.ports.presence.reap()
                 if dead:
                     log.warning("nodes %s stopped beating: their sockets are off", dead)
-                await self.ports.presence.sync(self.gateway.socket_counts())
+                await self.gateway.sync_presence()
                 self.lobby.reconcile()
             except Exception as exc:
                 log.warning("presence and lobby upkeep failed (retrying): %s", exc)
