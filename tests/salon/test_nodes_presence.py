@@ -328,3 +328,29 @@ async def test_a_redis_restart_sends_nobody_offline_and_the_counts_come_back(
     finally:
         await b.stop()
         await a.stop()
+
+
+@pytest.mark.live
+async def test_the_lines_kept_for_an_away_account_are_counted_on_every_node(
+    pg_url: str,
+) -> None:
+    # on PostgreSQL: both nodes store lines, and only its sequences keep their ids apart
+    nodes = Nodes(pg_url)
+    limits = Limits(message_rate_user="100000/second", offline_messages_per_recipient=2)
+    a = await nodes.start("a", limits=limits)
+    b = await nodes.start("b", limits=limits)
+    try:
+        await _two_nodes_keep_lines(a, b)
+    finally:
+        await b.stop()
+        await a.stop()
+
+
+async def _two_nodes_keep_lines(a: Salon, b: Salon) -> None:
+    await a.register("Carl", "secret-421")  # away
+    anna = await account(a, "Anna")
+    bea = await Client(b, "Bea").sign_in(token=(await a.register("Bea", "secret-421")).token)
+    assert (await anna.ok("chat.private", to="Carl", text="un"))["kept"] is True
+    assert (await bea.ok("chat.private", to="Carl", text="deux"))["kept"] is True
+    await anna.refused("chat.private", "quota", to="Carl", text="trois")
+    await bea.refused("chat.private", "quota", to="Carl", text="trois")

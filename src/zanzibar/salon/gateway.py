@@ -459,6 +459,8 @@ class Gateway:
         target = await find_account(salon.accounts, to)
         if target is None:
             raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
+        if salon.ports.shared and not salon.online(target.id):
+            await salon.mailbox.recount(target.id)  # other nodes keep lines for him too
         salon.mailbox.check(user, target)  # kept for later? refused first if it may not be
         salon.chat_limit.check(user.id)
         salon.chat_limit.record(user.id)  # before waiting: see seating.chat

@@ -110,6 +110,26 @@ class Mailbox:
             self.waiting[recipient] = self.waiting.get(recipient, 0) + int(count)
             self.waiting_pair[(sender, recipient)] = int(count)
 
+    async def recount(self, recipient: int) -> None:
+        """Count again, from storage, the messages waiting for ``recipient``.
+
+        Other nodes of the salon keep messages for him too: before refusing or
+        accepting one more for an away account, a node of several reads the
+        true counts (two nodes accepting at the same instant may still pass
+        the quota by one each).
+        """
+        pm = m.private_messages
+        rows = await self.store.read(
+            select(pm.c.sender_id, func.count())
+            .where(pm.c.recipient_id == recipient, pm.c.delivered.is_(None))
+            .group_by(pm.c.sender_id)
+        )
+        for pair in [pair for pair in self.waiting_pair if pair[1] == recipient]:
+            del self.waiting_pair[pair]
+        self.waiting.pop(recipient, None)
+        for sender, count in rows:
+            self._count(int(sender), recipient, int(count))
+
     # -- sending -----------------------------------------------------------------------
 
     def check(self, sender: User, recipient: User) -> bool:
