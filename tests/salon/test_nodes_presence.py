@@ -354,3 +354,22 @@ async def _two_nodes_keep_lines(a: Salon, b: Salon) -> None:
     assert (await bea.ok("chat.private", to="Carl", text="deux"))["kept"] is True
     await anna.refused("chat.private", "quota", to="Carl", text="trois")
     await bea.refused("chat.private", "quota", to="Carl", text="trois")
+
+
+async def test_a_list_changed_on_one_node_holds_at_once_for_his_sockets_on_another(
+    nodes: Nodes,
+) -> None:
+    a, b = await nodes.start("a"), await nodes.start("b")
+    bob_session = await a.register("Bob", "secret-421")
+    anna_session = await a.register("Anna", "secret-421")
+    bob_a = await Client(a, "Bob").sign_in(token=bob_session.token)
+    bob_b = await Client(b, "Bob").sign_in(token=bob_session.token)  # open before the change
+    await bob_a.ok("friends.add", name="Anna")
+    await b.settle()
+    await Client(a, "Anna").sign_in(token=anna_session.token)
+    await b.settle()
+    assert [(m["name"], m["online"]) for m in bob_b.of_type("friend")] == [("Anna", True)]
+    await bob_a.ok("friends.alerts", on=False)
+    await a.settle()
+    await b.settle()
+    assert bob_session.user.id in b.friends.quiet

@@ -159,6 +159,8 @@ class RedisPresence:
         self._subscriber = Subscriber(self.redis, self._on_message, on_reconnect=self._reload)
         self._started = False
         self._loaded = False
+        #: This node's sockets per user as it told Redis (put back after a lost connection).
+        self._mine: dict[int, int] = {}
         #: Seconds to wait, after a lost connection, before reloading who is online.
         self.reconnect_grace = RECONNECT_GRACE
 
@@ -179,6 +181,7 @@ class RedisPresence:
             await self._subscriber.start(CHANNEL)
 
     async def attach(self, user: int) -> bool:
+        self._mine[user] = self._mine.get(user, 0) + 1
         total = int(await self._attach(keys=self._keys(user), args=[user, self.node]))
         # online now whatever the total: the message of an earlier socket on another
         # node may not have come yet, and this node must not count him offline meanwhile
@@ -186,6 +189,11 @@ class RedisPresence:
         return total == 1
 
     async def detach(self, user: int) -> bool:
+        held = self._mine.get(user, 0)
+        if held > 1:
+            self._mine[user] = held - 1
+        else:
+            self._mine.pop(user, None)
         total = int(await self._detach(keys=self._keys(user), args=[user, self.node]))
         if total == 0:
             await self._set(user, False)
@@ -196,6 +204,7 @@ class RedisPresence:
         return {_text(node): int(count) for node, count in stored.items() if int(count) > 0}
 
     async def sync(self, counts: Mapping[int, int]) -> None:
+        self._mine = {user: count for user, count in counts.items() if count > 0}
         args: list[Any] = [self.node]
         for user, count in counts.items():
             args += [user, count]
@@ -211,11 +220,16 @@ class RedisPresence:
     async def _reload(self) -> None:
         """Load the online set: at once at start; after a lost connection, once the grace is over.
 
-        If Redis restarted, its counts are empty until each node syncs its sockets
-        again (every few seconds): reloading at once would call everyone offline
-        for that moment, start every seat's takeover and send every spectator away.
+        If Redis restarted, its counts are empty until each node puts its sockets back
+        (each does so on its own reconnect, and the salon syncs every few seconds):
+        reloading at once would call everyone offline for that moment, start every
+        seat's takeover and send every spectator away.
         """
         if self._loaded:
+            try:  # if Redis restarted, this node's sockets count again at once
+                await self.sync(dict(self._mine))
+            except Exception as exc:
+                log.warning("presence: this node's sockets were not put back: %s", exc)
             await asyncio.sleep(self.reconnect_grace)
         self._loaded = True
         await self.refresh()

@@ -417,6 +417,31 @@ def place_msg(place: dict[str, Any]) -> Msg:
     return Msg("friends-place-seat", table=str(place["table"]), game=game, seat=seat)
 
 
+#: The node message saying a user's friends list changed (his other nodes read it again).
+LIST_CHANGED = "friends.changed"
+
+
+async def _tell_nodes(salon: Any, user_id: int) -> None:
+    """The other nodes holding sockets of ``user_id`` read his list again."""
+    if not salon.ports.shared:
+        return
+    hub = salon.hub
+    for node in sorted(await salon.ports.presence.where(user_id)):
+        if node != hub.node:
+            await hub.send(node, LIST_CHANGED, {"user": user_id})
+
+
+def list_changed(salon: Any) -> Callable[[str, Mapping[str, Any]], Any]:
+    """The handler of :data:`LIST_CHANGED` node messages."""
+
+    async def handle(_sender: str, body: Mapping[str, Any]) -> None:
+        user_id = body.get("user")
+        if isinstance(user_id, int) and salon.gateway.conns_of(user_id):
+            await salon.friends.reload(user_id)
+
+    return handle
+
+
 def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any]], Any]]:
     """The gateway's handlers of ``friends.*`` messages (``salon.friends`` does the work).
 
@@ -446,12 +471,14 @@ def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any
         friend = await book.add(user, message.get("name"))
         text = Voice(conn.lang).say(Msg("friends-added", name=friend.name))
         salon.gateway.ok(conn, message, friend=book.entry(user, friend.id, conn.lang), text=text)
+        salon.spawn(_tell_nodes(salon, user.id))
 
     async def remove(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
         friend = await salon.friends.remove(user, message.get("name"))
         text = Voice(conn.lang).say(Msg("friends-removed", name=friend.name))
         salon.gateway.ok(conn, message, user=friend.id, name=friend.name, text=text)
+        salon.spawn(_tell_nodes(salon, user.id))
 
     async def alerts(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
@@ -461,6 +488,7 @@ def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any
         await salon.friends.set_alerts(user, on)
         text = Voice(conn.lang).say(Msg("friends-alerts-on" if on else "friends-alerts-off"))
         salon.gateway.ok(conn, message, alerts=on, text=text)
+        salon.spawn(_tell_nodes(salon, user.id))
 
     return {
         "friends.list": listing,

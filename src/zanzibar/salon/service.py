@@ -57,7 +57,7 @@ from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
-from zanzibar.salon.friends import Friends, friend_handlers
+from zanzibar.salon.friends import LIST_CHANGED, Friends, friend_handlers, list_changed
 from zanzibar.salon.gateway import PRIVATE_LINE, Gateway
 from zanzibar.salon.ids import SalonIds
 from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
@@ -235,6 +235,7 @@ class Salon:
         # one path for "a user came or went", whatever node his sockets are on
         self.ports.presence.watch(self.gateway.went)
         self.hub.on(PRIVATE_LINE, self.gateway.private_line)
+        self.hub.on(LIST_CHANGED, list_changed(self))
         self._upkeep: asyncio.Task[None] | None = None
         self.gateway.add_handlers(friend_handlers(self))
         self.gateway.add_handlers(self.tournaments.handlers())
