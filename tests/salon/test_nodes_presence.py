@@ -373,3 +373,40 @@ async def test_a_list_changed_on_one_node_holds_at_once_for_his_sockets_on_anoth
     await a.settle()
     await b.settle()
     assert bob_session.user.id in b.friends.quiet
+
+
+@pytest.mark.live
+async def test_the_players_of_a_killed_node_go_offline_and_their_seats_are_taken_over(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """Node b dies without a word: once its heartbeat expired, a reaps its sockets."""
+    from zanzibar.cluster.wiring import redis_ports
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
+    a = make_salon(url, ports=redis_ports(redis_url, "a"), takeover_delay=0.3)
+    doomed_ports = redis_ports(redis_url, "b")
+    doomed_ports.presence.node_ttl_ms = 400  # type: ignore[attr-defined]
+    b = make_salon(url, ports=doomed_ports, takeover_delay=0.3)
+    await a.start()
+    await b.start()
+    crashed = False
+    try:
+        anna = await Client(a, "Anna").sign_in()
+        bob_session = await a.guest("Bob")
+        bob_a = await Client(a, "Bob").sign_in(token=bob_session.token)
+        table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+        await bob_a.ok("table.join", table=table_id)
+        await anna.ok("table.start", table=table_id)
+        await Client(b, "Bob").sign_in(token=bob_session.token)
+        await b.ports.presence.heartbeat()  # zanzibar serve's node beats; here, once
+        await bob_a.disconnect()
+        await a.settle()
+        assert a.online(bob_session.user.id)  # his socket on b
+        await b.crash()  # no detach, no more heartbeats
+        crashed = True
+        await eventually(lambda: not a.online(bob_session.user.id), seconds=10)
+        await eventually(lambda: a.tables[table_id].seats[1].away, seconds=5)
+    finally:
+        if not crashed:
+            await b.stop()
+        await a.stop()
