@@ -15,9 +15,9 @@ import pytest
 from zanzibar.engine.errors import OptionError
 from zanzibar.l10n import Msg, Voice
 from zanzibar.l10n.legacy import from_english, say_english
-from zanzibar.salon.accounts import clean_name
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.limits import RateGate, TokenBuckets, rates, take_tokens
+from zanzibar.salon.names import clean_name
 from zanzibar.salon.text import clean_free_text
 from zanzibar.server.guards import refusal
 from zanzibar.server.schemas import ProtocolError, check_incoming

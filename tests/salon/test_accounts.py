@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from _salonkit import make_salon
 
-from zanzibar.salon.accounts import clean_name, name_key, token_hash
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.names import clean_name, name_key
 from zanzibar.salon.service import Salon
+from zanzibar.salon.sessions import token_hash
 
 pytestmark = pytest.mark.anyio
 

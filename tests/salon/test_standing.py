@@ -12,8 +12,8 @@ from sqlalchemy import delete, select
 
 from zanzibar.salon import Salon
 from zanzibar.salon import models as m
+from zanzibar.salon.rating_processor import Player, rate_game, rebuild
 from zanzibar.salon.ratings import Skill, display
-from zanzibar.salon.standing import Player, rate_game, rebuild
 
 pytestmark = pytest.mark.anyio
 
@@ -325,7 +325,7 @@ async def test_equal_ratings_share_a_rank_across_pages(salon: Salon) -> None:
 async def test_two_processes_rate_each_game_once(tmp_path: Path) -> None:
     """Two salons' processors on one database, racing: every game rated once, in one order."""
     from zanzibar.salon.persistence import Store
-    from zanzibar.salon.standing import Standing
+    from zanzibar.salon.rating_processor import RatingProcessor
 
     salon = make_salon(tmp_path / "salon.sqlite3")
     await salon.start()
@@ -341,7 +341,7 @@ async def test_two_processes_rate_each_game_once(tmp_path: Path) -> None:
             await host.ok("table.start", table=table_id)
             await play_with_bot_brain(salon, table_id, {0: host, 1: guest_})
             await salon.settle()
-        first, second = Standing(salon.store), Standing(other)
+        first, second = RatingProcessor(salon.store), RatingProcessor(other)
         done = await asyncio.gather(first.process(), second.process())
         assert sum(done) >= 4
         marks = await salon.store.read(

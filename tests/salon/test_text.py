@@ -8,16 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zanzibar.salon.accounts import (
+from zanzibar.salon.chat import clean_text
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.limits import Limits, limits_from
+from zanzibar.salon.names import (
     RESERVED_NAMES,
     clean_name,
     is_reserved,
     name_skeleton,
     name_skeletons,
 )
-from zanzibar.salon.chat import clean_text
-from zanzibar.salon.errors import SalonError
-from zanzibar.salon.limits import Limits, limits_from
 from zanzibar.salon.text import BIDI_CONTROLS, clean_free_text
 
 # any code point, lone surrogates included

@@ -106,9 +106,13 @@ async def _flood(server: ServerProcess) -> None:
         assert busy, "a flood beyond the hashing queue must be refused at once"
         assert all("busy" in r.json()["message"] for r in busy)
         # a real sign-in during the flood waits at most for the bounded queue (16 hashes
-        # on 2 workers), or is told at once that the salon is busy and gets in on retry
+        # on 2 workers), or is told at once that the salon is busy and gets in on retry.
+        # On a machine busier during the flood than when one hash was timed, the flood's
+        # own length is the yardstick: behind an unbounded queue the real sign-in, sent
+        # last, would end with the flood's 200 hashes, not well before.
         if real.is_success:
-            assert real_seconds < 12 * one_hash + 1.0, (real_seconds, one_hash, flood_seconds)
+            bounded = real_seconds < 12 * one_hash + 1.0 or real_seconds < 0.75 * flood_seconds
+            assert bounded, (real_seconds, one_hash, flood_seconds)
         else:
             # refused without waiting for the queue (8 hashes a worker): under half of that,
             # on a machine as busy as when one hash was timed

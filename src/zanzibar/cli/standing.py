@@ -3,7 +3,7 @@
 Rates first whatever finished game is not rated yet (as the salon does at
 start), then replays the rated games in the order they were rated and rewrites
 the ratings and their history: the same numbers as the live updates
-(:func:`zanzibar.salon.standing.rebuild`). Safe to run at any time; the salon
+(:func:`zanzibar.salon.rating_processor.rebuild`). Safe to run at any time; the salon
 may keep running.
 """
 
@@ -19,8 +19,8 @@ from zanzibar.cli.main import make_parser
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.rating_processor import RatingProcessor, rebuild
 from zanzibar.salon.ratings import family_of
-from zanzibar.salon.standing import Standing, rebuild
 from zanzibar.server.settings import default_data_dir, sqlite_url
 
 
@@ -29,7 +29,7 @@ async def rebuild_database(db_url: str) -> dict[str, int]:
     store = Store(db_url)
     await store.start()
     try:
-        pending = await Standing(store).process()
+        pending = await RatingProcessor(store).process()
         counts = await rebuild(store)
     finally:
         await store.stop()

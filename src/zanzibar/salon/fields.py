@@ -41,6 +41,20 @@ def request_id(message: Any) -> Any:
     return None
 
 
+def ok_reply(message: Any, **fields: Any) -> dict[str, Any]:
+    """The ``ok`` answer to ``message`` (with its request id, if it had one), with ``fields``.
+
+    >>> ok_reply({"id": 7, "type": "ping"}, pong=True)
+    {'v': 1, 'type': 'ok', 'id': 7, 'pong': True}
+    """
+    reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
+    reply_id = request_id(message)
+    if reply_id is not None:
+        reply["id"] = reply_id
+    reply.update(fields)
+    return reply
+
+
 def error_reply(request_id: Any, exc: ZanzibarError, lang: str = "en") -> dict[str, Any]:
     """The ``error`` message for a refusal, its message in ``lang``, with plain details."""
     body = exc.to_json(lang)

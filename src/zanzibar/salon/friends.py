@@ -24,19 +24,20 @@ import asyncio
 import functools
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 from sqlalchemy import delete, insert, select, update
 
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
-from zanzibar.salon.accounts import NAME_MAX, AccountBook, User, name_skeletons
+from zanzibar.salon.accounts import AccountBook, User
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.fields import PROTOCOL
+from zanzibar.salon.fields import PROTOCOL, ok_reply
 from zanzibar.salon.limits import Limits, RateGate, rates
 from zanzibar.salon.lobby import members
+from zanzibar.salon.names import NAME_MAX, name_skeletons
 from zanzibar.salon.persistence import Store
 from zanzibar.salon.text import strip_invisible
 
@@ -62,6 +63,16 @@ async def find_account(accounts: AccountBook, raw: Any) -> User | None:
     return None
 
 
+class Listing(Protocol):
+    """The salon's table list as a friends list reads it (the lobby's)."""
+
+    def summaries(self) -> Mapping[int, Mapping[str, Any]]:
+        """Every open table's language-free summary, on every node."""
+
+    def title(self, game: str, lang: str) -> str:
+        """A game's title in ``lang``."""
+
+
 def shown_name(raw: Any) -> str:
     """A typed name as it may be repeated in a refusal (visible, at most 40 characters)."""
     return strip_invisible(str(raw))[:40]
@@ -70,10 +81,9 @@ def shown_name(raw: Any) -> str:
 class Friends:
     """Every account's friends list, in memory and in storage (tables ``friends``, ``friend_settings``).
 
-    ``online(user_id)``: is this user connected (on any node); ``tables()``: the
+    ``online(user_id)``: is this user connected (on any node); ``tables``: the
     open tables' lobby summaries, on every node (to say where a friend is; see
-    :func:`zanzibar.salon.lobby.summary_of`); ``title(game, lang)``: a game's
-    name; ``conns_of(user_id)``: the connections here to send a ``friend`` event to; ``grace``: seconds of absence before "went offline"
+    :func:`zanzibar.salon.lobby.summary_of`), and games' titles; ``conns_of(user_id)``: the connections here to send a ``friend`` event to; ``grace``: seconds of absence before "went offline"
     is said (see :meth:`presence_changed`).
     """
 
@@ -83,9 +93,8 @@ class Friends:
         accounts: AccountBook,
         limits: Limits,
         online: Callable[[int], bool],
-        tables: Callable[[], Mapping[int, Mapping[str, Any]]],
+        tables: Listing,
         conns_of: Callable[[int], Iterable[Connection]],
-        title: Callable[[str, str], str],
         clock: Callable[[], float] = time.time,
         grace: float = 0.0,
     ) -> None:
@@ -98,7 +107,6 @@ class Friends:
         self.limits = limits
         self.online = online
         self.tables = tables
-        self.title = title
         self.conns_of = conns_of
         self.clock = clock
         #: user -> the ids in their list
@@ -109,6 +117,8 @@ class Friends:
         self.quiet: set[int] = set()
         self._gate = RateGate()
         self._change_rate = rates(limits.friends_change_rate)
+        #: Called with a user's id once his list or alerts changed (other nodes read it again).
+        self.changed: Callable[[int], None] = lambda _user_id: None
 
     async def load(self) -> None:
         """Read every list and setting from storage."""
@@ -196,6 +206,7 @@ class Friends:
         except Exception:
             self._unlink(user.id, friend.id)
             raise SalonError("internal", Msg("error-friends-not-stored")) from None
+        self.changed(user.id)
         return friend
 
     async def remove(self, user: User, raw: Any) -> User:
@@ -221,6 +232,7 @@ class Friends:
         except Exception:
             self._link(user.id, friend.id)
             raise SalonError("internal", Msg("error-friends-not-stored")) from None
+        self.changed(user.id)
         return friend
 
     async def set_alerts(self, user: User, on: bool) -> None:
@@ -246,6 +258,7 @@ class Friends:
             self.quiet.discard(user.id)
         else:
             self.quiet.add(user.id)
+        self.changed(user.id)
 
     # -- reading a list ------------------------------------------------------------------
 
@@ -262,7 +275,7 @@ class Friends:
         wanted = set(friend_ids)
         out: dict[int, list[dict[str, Any]]] = {friend: [] for friend in wanted}
         hidden = {"table": None, "game": None, "title": None, "seat": None}
-        for table_id, summary in self.tables().items():
+        for table_id, summary in self.tables.summaries().items():
             # seated and not gone (left or kicked), or watching: as Table.is_present
             seats = summary["seats"]
             present: list[tuple[int, int | None]] = [
@@ -279,7 +292,7 @@ class Friends:
                     out[friend].append(dict(hidden))
                 continue
             game = summary["game"]
-            title = self.title(game, lang)
+            title = self.tables.title(game, lang)
             for friend, index in present:
                 place = {"table": table_id, "game": game, "title": title, "seat": index}
                 out[friend].append(place)
@@ -421,29 +434,28 @@ def place_msg(place: dict[str, Any]) -> Msg:
 LIST_CHANGED = "friends.changed"
 
 
-async def _tell_nodes(salon: Any, user_id: int) -> None:
+async def tell_nodes(ports: Any, hub: Any, user_id: int) -> None:
     """The other nodes holding sockets of ``user_id`` read his list again."""
-    if not salon.ports.shared:
-        return
-    hub = salon.hub
-    for node in sorted(await salon.ports.presence.where(user_id)):
+    for node in sorted(await ports.presence.where(user_id)):
         if node != hub.node:
             await hub.send(node, LIST_CHANGED, {"user": user_id})
 
 
-def list_changed(salon: Any) -> Callable[[str, Mapping[str, Any]], Any]:
+def list_changed(
+    friends: Friends, conns_of: Callable[[int], Iterable[Connection]]
+) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]:
     """The handler of :data:`LIST_CHANGED` node messages."""
 
     async def handle(_sender: str, body: Mapping[str, Any]) -> None:
         user_id = body.get("user")
-        if isinstance(user_id, int) and salon.gateway.conns_of(user_id):
-            await salon.friends.reload(user_id)
+        if isinstance(user_id, int) and any(True for _ in conns_of(user_id)):
+            await friends.reload(user_id)
 
     return handle
 
 
-def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any]], Any]]:
-    """The gateway's handlers of ``friends.*`` messages (``salon.friends`` does the work).
+def friend_handlers(book: Friends) -> dict[str, Callable[[Connection, dict[str, Any]], Any]]:
+    """The gateway's handlers of ``friends.*`` messages (``book``, the salon's, does the work).
 
     The gateway calls them for signed-in sockets only.
     """
@@ -454,7 +466,6 @@ def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any
 
     async def listing(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
-        book: Friends = salon.friends
         entries = book.listing(user, conn.lang)
         online = sum(1 for entry in entries if entry["online"])
         voice = Voice(conn.lang)
@@ -463,32 +474,28 @@ def friend_handlers(salon: Any) -> dict[str, Callable[[Connection, dict[str, Any
             if entries
             else voice.say(Msg("friends-empty"))
         )
-        salon.gateway.ok(conn, message, friends=entries, alerts=book.alerts(user), text=text)
+        conn.put(ok_reply(message, friends=entries, alerts=book.alerts(user), text=text))
 
     async def add(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
-        book: Friends = salon.friends
         friend = await book.add(user, message.get("name"))
         text = Voice(conn.lang).say(Msg("friends-added", name=friend.name))
-        salon.gateway.ok(conn, message, friend=book.entry(user, friend.id, conn.lang), text=text)
-        salon.spawn(_tell_nodes(salon, user.id))
+        conn.put(ok_reply(message, friend=book.entry(user, friend.id, conn.lang), text=text))
 
     async def remove(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
-        friend = await salon.friends.remove(user, message.get("name"))
+        friend = await book.remove(user, message.get("name"))
         text = Voice(conn.lang).say(Msg("friends-removed", name=friend.name))
-        salon.gateway.ok(conn, message, user=friend.id, name=friend.name, text=text)
-        salon.spawn(_tell_nodes(salon, user.id))
+        conn.put(ok_reply(message, user=friend.id, name=friend.name, text=text))
 
     async def alerts(conn: Connection, message: dict[str, Any]) -> None:
         user = _user(conn)
         on = message.get("on")
         if not isinstance(on, bool):
             raise SalonError("invalid", Msg("error-must-true-or-false", key="on"))
-        await salon.friends.set_alerts(user, on)
+        await book.set_alerts(user, on)
         text = Voice(conn.lang).say(Msg("friends-alerts-on" if on else "friends-alerts-off"))
-        salon.gateway.ok(conn, message, alerts=on, text=text)
-        salon.spawn(_tell_nodes(salon, user.id))
+        conn.put(ok_reply(message, alerts=on, text=text))
 
     return {
         "friends.list": listing,

@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon import play, seating
-from zanzibar.salon.accounts import User, clean_lang
+from zanzibar.salon.accounts import User
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.chat import clean_text
 from zanzibar.salon.connections import Connection, Send
@@ -26,19 +26,19 @@ from zanzibar.salon.fields import (
     PROTOCOL,
     error_reply,
     int_field,
+    ok_reply,
     request_id,
     since_field,
 )
 from zanzibar.salon.friends import find_account
+from zanzibar.salon.gateway_host import GatewayHost
 from zanzibar.salon.history import CHANNELS
 from zanzibar.salon.limits import take_tokens
 from zanzibar.salon.lobby import members, page_limit
 from zanzibar.salon.mailbox import kept_sentence
+from zanzibar.salon.names import clean_lang
 from zanzibar.salon.tables import Table
 from zanzibar.salon.text import is_well_formed, strip_invisible
-
-if TYPE_CHECKING:
-    from zanzibar.salon.service import Salon
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ def _seen(user_id: int, online: bool) -> Callable[[Table, TableContext, Command]
 class Gateway:
     """The sockets of this node and who is behind each."""
 
-    def __init__(self, salon: Salon) -> None:
+    def __init__(self, salon: GatewayHost) -> None:
         self.salon = salon
         self.connections: dict[int, Connection] = {}
         self.user_conns: dict[int, set[Connection]] = {}
@@ -323,12 +323,7 @@ class Gateway:
     @staticmethod
     def ok(conn: Connection, message: dict[str, Any], **fields: Any) -> None:
         """The ``ok`` answer to ``message``."""
-        reply: dict[str, Any] = {"v": PROTOCOL, "type": "ok"}
-        reply_id = request_id(message)
-        if reply_id is not None:
-            reply["id"] = reply_id
-        reply.update(fields)
-        conn.put(reply)
+        conn.put(ok_reply(message, **fields))
 
     # -- hello, ping, lobby, games --------------------------------------------------------
 
@@ -421,14 +416,13 @@ class Gateway:
         assert user is not None
         table, change = seating.create(salon.rules_for, 0, user, message)
         address = self.addresses.get(conn.id)
-        salon.check_table_quota(user, address)
+        salon.table_quota.check(user, address)
         table.id = await salon.next_id("table")
         change.ops += salon.standing.on_create(table.id, user.guest, message)
         await salon.open_table(
             table, change, Command("table.create", user, conn.lang, message, conn)
         )
-        if address is not None:
-            salon.table_address[table.id] = address
+        salon.table_quota.opened(table.id, address)
 
     async def _history(self, conn: Connection, message: dict[str, Any]) -> None:
         """A page of a table's history (read here, from the table this node runs)."""

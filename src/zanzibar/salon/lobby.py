@@ -199,6 +199,10 @@ class LobbyFeed:
             if closing:
                 self.gone.discard(table_id)
 
+    def pending(self) -> list[asyncio.Task[None]]:
+        """The lobby's tasks still running (an update to followers, writes to the port)."""
+        return [t for t in (self.task, self.writer) if t is not None and not t.done()]
+
     async def _port_changed(self, _table: int) -> None:
         self.changed()
 

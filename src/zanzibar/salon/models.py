@@ -56,7 +56,7 @@ sessions = Table(
 )
 Index("ix_sessions_user", sessions.c.user_id)
 
-#: Every confusable skeleton of every user's name (``salon.accounts.name_skeletons``):
+#: Every confusable skeleton of every user's name (``salon.names.name_skeletons``):
 #: the primary key makes look-alike names unique in the database itself, so two
 #: salon processes cannot both create "Anna" and "\u0410nna".
 user_names = Table(

@@ -1,6 +1,6 @@
 """Ratings: game families, finishing orders, bot anchors and one game's update.
 
-Pure functions, no storage (that is :mod:`zanzibar.salon.standing`).
+Pure functions, no storage (that is :mod:`zanzibar.salon.rating_processor`).
 
 Why openskill's Plackett-Luce model: it is a Bayesian rating made for games of
 two or more players with a full finishing order (ties allowed), which is what a

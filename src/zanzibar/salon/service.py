@@ -16,6 +16,9 @@ This module only wires the parts together; each concern has its module:
 - :mod:`~zanzibar.salon.mirror`: the fan-out of committed changes to followers;
 - :mod:`~zanzibar.salon.lobby`: the table list and the games offered.
 
+The parts never import this module (they see the salon through small typed
+protocols: ``gateway_host``, ``tournament_ports``): imports go one way.
+
 Rules the whole salon keeps:
 
 - one table's requests, bot moves and timers are applied one at a time by its
@@ -36,8 +39,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import select
-
 from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import IdKind, Leases, Link
@@ -48,7 +49,6 @@ from zanzibar.games import _GAMES as REGISTERED_GAMES
 from zanzibar.games import get_rules
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon import deadlines, seating, tablestore
-from zanzibar.salon import models as m
 from zanzibar.salon.accounts import AccountBook, Session, User
 from zanzibar.salon.actor import ActorServices, TableActor
 from zanzibar.salon.bots import Thinker
@@ -57,27 +57,27 @@ from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import log_failure
-from zanzibar.salon.friends import LIST_CHANGED, Friends, friend_handlers, list_changed
-from zanzibar.salon.gateway import PRIVATE_LINE, Gateway
+from zanzibar.salon.friends import Friends, friend_handlers
+from zanzibar.salon.gateway import Gateway
 from zanzibar.salon.ids import SalonIds
-from zanzibar.salon.limits import Limits, RateGate, TokenBuckets, rates
+from zanzibar.salon.limits import Limits, TokenBuckets
 from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.presence_upkeep import NodePresence
 from zanzibar.salon.records import read_record
 from zanzibar.salon.router import Router, TablesView
 from zanzibar.salon.standing import Standing
-from zanzibar.salon.stats import stats_from_rows
+from zanzibar.salon.table_quota import TableQuota
 from zanzibar.salon.tables import Table
+from zanzibar.salon.tournament_ports import TournamentPorts
+from zanzibar.salon.tournament_runner import RUNNER_LEASE
 from zanzibar.salon.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DB = "sqlite+aiosqlite:///zanzibar.sqlite3"
-
-#: Seconds between two rounds of presence and lobby upkeep on a node of several.
-UPKEEP_SECONDS = 2.0
 
 
 class Salon:
@@ -142,13 +142,8 @@ class Salon:
         self.accounts = AccountBook(self.store, lambda: self.next_id("user"), self.limits)
         self.standing = Standing(self.store)  # ratings, leaderboards, profiles (issue 14)
         self.chat_limit = RateLimiter()
-        self.gate = RateGate()
         self.message_rate_user = TokenBuckets(self.limits.message_rate_user)
         self.message_rate_address = TokenBuckets(self.limits.message_rate_address)
-        self._create_rate_user = rates(self.limits.table_create_rate_user)
-        self._create_rate_address = rates(self.limits.table_create_rate_address)
-        #: The address each table was created from (in memory: quotas restart empty).
-        self.table_address: dict[int, str] = {}
         self.ids: SalonIds | None = None
         self._janitor_task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[Any]] = set()
@@ -162,8 +157,6 @@ class Salon:
         if link is not None:
             self.ports.link = link
         shared = self.ports.shared or leases is not None
-        if self.ports.shared:  # other nodes sign people up too, even on one SQLite file (tests)
-            self.accounts.shared = True
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
@@ -171,6 +164,7 @@ class Salon:
         )
         self._renewing: asyncio.Task[None] | None = None
         self.tables = TablesView(self.router)
+        self.table_quota = TableQuota(self.limits, self.tables)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.ports.lobby,
@@ -192,8 +186,23 @@ class Salon:
             mark=self.standing.mark,
         )
         #: Swiss tournaments (issue 14): their messages, a game's result, the runner.
-        self.tournaments = Tournaments(self)
-        self.ctx = TableContext(
+        self.tournaments = Tournaments(
+            TournamentPorts(
+                store=self.store,
+                leases=self.router.leases,
+                rules_for=rules_for,
+                next_id=self.next_id,
+                context=lambda: self.ctx,
+                open_table=self.open_table,
+                actor_of=self.router.local,
+                online=lambda user_id: self.online(user_id),
+                conns_of=self.gateway.conns_of,
+                name_of=self._name_of,
+                spawn=self.spawn,
+                takeover_delay=lambda: self.takeover_delay,
+            )
+        )
+        self.ctx: TableContext = TableContext(
             name_of=self._name_of,
             connected=self.gateway.connected,
             new_game_id=self._take_game_id,
@@ -213,11 +222,9 @@ class Salon:
             mirror=self.mirror,
             thinker=self.thinker,
             closed=self._table_closed,
-            committed=[self.standing.committed],
+            committed=[self.standing.committed, self.tournaments.committed, self.lobby.committed],
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
-        self.services.committed.append(self.tournaments.committed)
-        self.services.committed.append(self.lobby.committed)  # the owner lists its tables
         #: Private messages kept for accounts that are away; friends lists (issue 14).
         self.mailbox = Mailbox(
             self.store, self.limits, lambda: self.next_id("private"), self.online
@@ -227,17 +234,12 @@ class Salon:
             self.accounts,
             self.limits,
             self.online,
-            self.lobby.summaries,
+            self.lobby,
             lambda user_id: list(self.gateway.conns_of(user_id)),
-            self.lobby.title,
             grace=takeover_delay,
         )
-        # one path for "a user came or went", whatever node his sockets are on
-        self.ports.presence.watch(self.gateway.went)
-        self.hub.on(PRIVATE_LINE, self.gateway.private_line)
-        self.hub.on(LIST_CHANGED, list_changed(self))
-        self._upkeep: asyncio.Task[None] | None = None
-        self.gateway.add_handlers(friend_handlers(self))
+        self.nodes = NodePresence(self, self.gateway)  # presence and lobby among nodes
+        self.gateway.add_handlers(friend_handlers(self.friends))
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
         self.hello_hooks: list[Callable[[Connection, User], Awaitable[None]]] = []
@@ -283,29 +285,6 @@ class Salon:
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self._renew_leases())
             self._renewing.add_done_callback(log_failure)
-            self._upkeep = asyncio.ensure_future(self._keep_presence_and_lobby())
-            self._upkeep.add_done_callback(log_failure)
-
-    async def _keep_presence_and_lobby(self, period: float = UPKEEP_SECONDS) -> None:
-        """Every few seconds: take dead nodes' sockets off, heal what Redis lost.
-
-        A node killed without a word leaves its sockets counted until its
-        heartbeat expires; then the first node to reap takes them off, and
-        the tables of those users hear that they went (a dropped seat's
-        takeover starts). This node's own counts and lobby entries are put
-        back if Redis forgot them (a restart) or a reap took them while this
-        node was only slow.
-        """
-        while True:
-            await asyncio.sleep(period)
-            try:
-                dead = await self.ports.presence.reap()
-                if dead:
-                    log.warning("nodes %s stopped beating: their sockets are off", dead)
-                await self.gateway.sync_presence()
-                self.lobby.reconcile()
-            except Exception as exc:
-                log.warning("presence and lobby upkeep failed (retrying): %s", exc)
 
     async def _renew_leases(self) -> None:
         """Keep this node's leases alive; a table whose lease was lost stops here at once.
@@ -322,7 +301,7 @@ class Salon:
             except Exception:
                 log.exception("renewing the table leases failed; retrying")
                 continue
-            for table_id in lost:
+            for table_id in lost - {RUNNER_LEASE}:  # the runner notices through held()
                 actor = self.router.actors.get(table_id)
                 log.warning("table %s: its lease was lost; it stops here", table_id)
                 if actor is not None:
@@ -403,14 +382,11 @@ class Salon:
 
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
-        self.table_address.pop(table.id, None)
+        self.table_quota.closed(table.id)
         self.lobby.disown(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
-        task = asyncio.ensure_future(self.router.release(table.id))
-        self._releases.add(task)
-        task.add_done_callback(self._releases.discard)
-        task.add_done_callback(log_failure)
+        self.spawn(self.router.release(table.id))
 
     async def stop(self) -> None:
         """Stop timers and bots, close connections, flush and close storage.
@@ -418,12 +394,8 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
-        if self.lobby.writer is not None:  # the last tables closed leave the list
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self.lobby.writer), 2.0)
-        if self.ports.shared:  # its sockets are closed: nobody is online here any more
-            with contextlib.suppress(Exception):
-                await self.ports.presence.sync({})
+        await self.nodes.leave()
+        await self.tournaments.release_runner()  # another node takes over at once
         await self.standing.stop()
         if self.ids is not None:
             await self.ids.close()
@@ -438,8 +410,7 @@ class Salon:
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
-        if self.lobby.writer is not None:
-            self.lobby.writer.cancel()
+        self.nodes.abandon()
         await self.standing.stop()
         await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
@@ -447,11 +418,7 @@ class Salon:
     async def _halt(self) -> None:
         self.lobby.stopping = True
         self.tournaments.stop()
-        tasks = [
-            t
-            for t in (self._janitor_task, self.lobby.task, self._renewing, self._upkeep)
-            if t is not None
-        ]
+        tasks = [t for t in (self._janitor_task, self.lobby.task, self._renewing) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -476,8 +443,7 @@ class Salon:
             for _ in range(5):
                 await asyncio.sleep(0)
             busy = any(a.busy() for a in list(self.router.actors.values()))
-            lobby_tasks = [t for t in (self.lobby.task, self.lobby.writer) if t is not None]
-            lobby = any(not t.done() for t in lobby_tasks)
+            lobby = self.lobby.pending()
             pending = [c for c in self.gateway.connections.values() if c.pending and not c.closed]
             spawned = [t for t in self._releases if not t.done()]
             if spawned:
@@ -487,7 +453,7 @@ class Salon:
                 await asyncio.sleep(0.001)
                 quiet_rounds = 0
             elif lobby:
-                await asyncio.wait(lobby_tasks, timeout=deadline - time.monotonic())
+                await asyncio.wait(lobby, timeout=deadline - time.monotonic())
                 quiet_rounds = 0
             elif pending:
                 await asyncio.gather(*(c.drained() for c in pending))
@@ -503,33 +469,6 @@ class Salon:
     def _take_game_id(self) -> int:
         assert self.ids is not None, "the salon is not started"
         return self.ids.take_game()
-
-    def check_table_quota(self, user: User, address: str | None) -> None:
-        """``quota`` if the account or address hosts its share of open tables;
-        ``rate_limited`` (and nothing counted) if it created too many lately."""
-        hosted = sum(1 for s in self.lobby.summaries().values() if s.get("host") == user.id)
-        if hosted >= self.limits.tables_per_user:
-            raise SalonError(
-                "quota",
-                f"you already host {hosted} tables, the most allowed;"
-                " leave one before opening another",
-            )
-        checks = [(self._create_rate_user, f"user:{user.id}")]
-        if not self.limits.exempt(address):
-            held = sum(
-                1
-                for tid, where in self.table_address.items()
-                if where == address and tid in self.tables
-            )
-            if held >= self.limits.tables_per_address:
-                log.warning("table refused: %s already hosts %d tables", address, held)
-                raise SalonError(
-                    "quota",
-                    f"{held} tables are already open from your address, the most allowed;"
-                    " close one before opening another",
-                )
-            checks.append((self._create_rate_address, f"address:{address}"))
-        self.gate.take(checks, "new tables")
 
     # =============================================================================
     # connections (kept by the :class:`Gateway`)
@@ -630,18 +569,7 @@ class Salon:
         found = await self.accounts.find(name)
         if found is None:
             return None
-        user_id = found.id
-        rows = await self.store.read(
-            select(m.games.c.game, m.game_players.c.result)
-            .join(m.games, m.games.c.id == m.game_players.c.game_id)
-            .where((m.game_players.c.user_id == user_id) & (m.games.c.status == "finished"))
-        )
-        user = self.accounts.users[user_id]
-        return {
-            "user": user.name,
-            "id": user.id,
-            "games": stats_from_rows((r[0], r[1]) for r in rows),
-        }
+        return {"user": found.name, "id": found.id, "games": await self.standing.stats(found.id)}
 
     # -- for tests and tools ------------------------------------------------------------
 

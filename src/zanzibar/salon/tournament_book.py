@@ -3,8 +3,11 @@
 The stored facts of a tournament (its row, its entrants, its boards and their
 results) read from the database, the standings computed from them, and the
 sentences and messages that tell entrants about them, in each one's language.
-:class:`TournamentBook` is the base of :class:`zanzibar.salon.tournaments.Tournaments`,
-which adds the runner and the requests; :class:`Board` and :func:`game_points` say
+:class:`TournamentBook` is the lowest layer of
+:class:`zanzibar.salon.tournaments.Tournaments` (above it: the tables,
+:mod:`~zanzibar.salon.tournament_tables`; the runner,
+:mod:`~zanzibar.salon.tournament_runner`; the requests,
+:mod:`~zanzibar.salon.tournaments`). :class:`Board` and :func:`game_points` say
 what a finished tournament game is worth.
 """
 
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -23,9 +26,7 @@ from zanzibar.salon import models as m
 from zanzibar.salon.fields import PROTOCOL
 from zanzibar.salon.messages import display_name
 from zanzibar.salon.swiss import DRAW, LOSS, WIN, GameResult, Standing, standings
-
-if TYPE_CHECKING:
-    from zanzibar.salon.service import Salon
+from zanzibar.salon.tournament_ports import TournamentPorts
 
 
 @dataclass(frozen=True)
@@ -81,10 +82,10 @@ def game_points(board: Board, outcome: Outcome | None, absent: Sequence[bool]) -
 
 
 class TournamentBook:
-    """Reading and telling: the half of :class:`~zanzibar.salon.tournaments.Tournaments`
+    """Reading and telling: the layer of :class:`~zanzibar.salon.tournaments.Tournaments`
     that never changes a tournament."""
 
-    salon: Salon
+    ports: TournamentPorts
 
     @staticmethod
     def _result_text(game: Any, names: dict[int, str], lang: str) -> str:
@@ -175,12 +176,12 @@ class TournamentBook:
     # -- reading -------------------------------------------------------------------
 
     async def _row(self, tid: int) -> Any:
-        rows = await self.salon.store.read(select(m.tournaments).where(m.tournaments.c.id == tid))
+        rows = await self.ports.store.read(select(m.tournaments).where(m.tournaments.c.id == tid))
         return rows[0] if rows else None
 
     async def _players(self, tid: int) -> list[Any]:
         return list(
-            await self.salon.store.read(
+            await self.ports.store.read(
                 select(m.tournament_players)
                 .where(m.tournament_players.c.tournament_id == tid)
                 .order_by(m.tournament_players.c.entrant)
@@ -189,7 +190,7 @@ class TournamentBook:
 
     async def _games(self, tid: int) -> list[Any]:
         return list(
-            await self.salon.store.read(
+            await self.ports.store.read(
                 select(m.tournament_games)
                 .where(m.tournament_games.c.tournament_id == tid)
                 .order_by(m.tournament_games.c.round, m.tournament_games.c.board)
@@ -198,7 +199,7 @@ class TournamentBook:
 
     async def summary(self, row: Any, lang: str) -> dict[str, Any]:
         """One tournament as the list shows it."""
-        count = await self.salon.store.read(
+        count = await self.ports.store.read(
             select(func.count()).where(m.tournament_players.c.tournament_id == row.id)
         )
         return {
@@ -214,20 +215,20 @@ class TournamentBook:
             "players": int(count[0][0]),
             "starts_at": row.starts_at,
             "state": row.state,
-            "host": self.salon._name_of(row.host_id),
+            "host": self.ports.name_of(row.host_id),
             "note": row.note,
         }
 
     def _title(self, game: str, lang: str) -> str:
         try:
-            titles = self.salon.rules_for(game).title
+            titles = self.ports.rules_for(game).title
         except ZanzibarError:
             return game
         return titles.get(lang) or titles.get("en") or game
 
     async def list_json(self, lang: str = "en", limit: int = 50) -> list[dict[str, Any]]:
         """The newest tournaments first (``GET /api/tournaments``)."""
-        rows = await self.salon.store.read(
+        rows = await self.ports.store.read(
             select(m.tournaments).order_by(m.tournaments.c.id.desc()).limit(limit)
         )
         return [await self.summary(row, lang) for row in rows]
@@ -278,7 +279,7 @@ class TournamentBook:
     # -- telling people --------------------------------------------------------------
 
     def _send(self, user_id: int, build: Callable[[str], dict[str, Any]]) -> None:
-        for conn in list(self.salon.gateway.conns_of(user_id)):
+        for conn in list(self.ports.conns_of(user_id)):
             conn.put({"v": PROTOCOL, **build(conn.lang)})
 
     def _send_all(

@@ -72,7 +72,7 @@ def _number(request: Request, key: str) -> int | JSONResponse | None:
     if raw is None:
         return None
     if not raw.isdigit() or len(raw) > 9:
-        from zanzibar.salon.standing import LEADERBOARD_PAGE_MAX
+        from zanzibar.salon.leaderboards import LEADERBOARD_PAGE_MAX
 
         return _refusal(request, "invalid", Msg("error-page", largest=LEADERBOARD_PAGE_MAX))
     return int(raw)

@@ -9,7 +9,7 @@ writes to the same database.
   started after the largest id already stored. SQLite has no sequences and
   keeps max+1 counters: a SQLite salon is one process.
 * ``user_names``: every confusable skeleton of every user's name (the three
-  forms ``salon.accounts.name_skeletons`` gives), one row each, the skeleton
+  forms ``salon.names.name_skeletons`` gives), one row each, the skeleton
   as primary key. Creating a user inserts them in the same transaction, so
   "Anna" and a look-alike "Аnna" cannot both be created, whichever process
   creates them. Existing users are filled in by id: if two stored names
@@ -40,7 +40,7 @@ SEQUENCES = {
 
 
 def upgrade() -> None:
-    from zanzibar.salon.accounts import name_skeletons
+    from zanzibar.salon.names import name_skeletons
 
     bind = op.get_bind()
     if bind.dialect.name == "postgresql":

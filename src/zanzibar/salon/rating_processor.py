@@ -1,0 +1,357 @@
+"""Rating finished games from their stored finishing order, exactly once, live or replayed.
+
+How ratings stay consistent with the games, in one process or several:
+
+1. When a game finishes, the salon stores its finishing order (``game_standings``:
+   place by seat, leavers last) in the same transaction as the result
+   (:meth:`zanzibar.salon.standing.Standing.finish_ops`).
+2. After that commit, and at every start, the processor rates the finished games
+   not rated yet, oldest finish first (:meth:`RatingProcessor.process`). Rating one
+   game is one transaction: the marker row ``rated_games`` (keyed by game id, with
+   a unique sequence number), the players' new ``ratings`` and their
+   ``rating_history``. A game is therefore rated exactly once, and two processes
+   racing on the same game or on the same sequence number cannot both commit:
+   the loser's transaction fails and it reads again.
+3. ``zanzibar ratings rebuild`` (:func:`rebuild`) replays the marker rows in
+   sequence order from the stored finishing orders and recomputes every rating
+   and history row: the same numbers as the live updates, since both go through
+   :func:`rate_game`.
+
+A game counts for a rating when its options match a rated family
+(:func:`zanzibar.salon.ratings.family_of`), its table is not unrated, at least
+one account plays and no guest does. Abandoned games never count.
+
+The pure arithmetic is :mod:`zanzibar.salon.ratings`; this module is its storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from zanzibar.salon import models as m
+from zanzibar.salon.persistence import Op, Store
+from zanzibar.salon.ratings import Skill, bot_anchor, family_of, rate
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat of a stored game, as rating needs it."""
+
+    seat: int
+    user_id: int | None
+    bot: str | None
+    guest: bool
+
+
+@dataclass(frozen=True)
+class Change:
+    """One person's rating change in one game."""
+
+    user_id: int
+    place: int
+    before: Skill
+    after: Skill
+
+
+def rate_game(
+    family: str,
+    players: Sequence[Player],
+    places: Sequence[int],
+    current: Mapping[int, Skill],
+) -> list[Change]:
+    """The rating changes of one game: people move, bots are fixed anchors.
+
+    ``current`` holds the skill of each person who has one (others are newcomers).
+    """
+    skills = [
+        bot_anchor(family, p.bot or "")
+        if p.bot is not None or p.user_id is None
+        else current.get(p.user_id, Skill())
+        for p in players
+    ]
+    after = rate(skills, places)
+    return [
+        Change(p.user_id, places[i], skills[i], after[i])
+        for i, p in enumerate(players)
+        if p.bot is None and p.user_id is not None
+    ]
+
+
+def counts(flag: bool | None, family: str | None, players: Sequence[Player]) -> bool:
+    """Whether a finished game counts for the ratings (see the module's rules)."""
+    humans = [p for p in players if p.bot is None]
+    return (
+        family is not None
+        and flag is not False
+        and len(players) >= 2
+        and bool(humans)
+        and all(p.user_id is not None and not p.guest for p in humans)
+    )
+
+
+class RatingProcessor:
+    """Rates the stored finished games not rated yet, in a task woken by :meth:`kick`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        #: Games rated by this process (for tests and logs).
+        self.rated_count = 0
+
+    def start(self) -> None:
+        """Start the task, and rate at once what a stop or a crash left unrated."""
+        self._task = asyncio.create_task(self._run(), name="salon-ratings")
+        self.kick()
+
+    async def stop(self) -> None:
+        """Stop the task (whatever it did not rate is rated at the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def kick(self) -> None:
+        """Ask the task to look for finished games to rate."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.process()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("rating finished games failed; retried at the next game")
+
+    async def process(self) -> int:
+        """Rate every finished game not rated yet, oldest finish first; how many."""
+        done = 0
+        async with self._lock:
+            while True:
+                pending = await self.store.read(
+                    select(m.games.c.id)
+                    .join(m.game_standings, m.game_standings.c.game_id == m.games.c.id)
+                    .outerjoin(m.rated_games, m.rated_games.c.game_id == m.games.c.id)
+                    .where((m.games.c.status == "finished") & m.rated_games.c.game_id.is_(None))
+                    .order_by(m.games.c.finished, m.games.c.id)
+                    .limit(100)
+                )
+                if not pending:
+                    return done
+                for (game_id,) in pending:
+                    for attempt in range(5):
+                        try:
+                            await self._rate_stored(int(game_id))
+                            break
+                        except IntegrityError:
+                            # another process rated it, or took this sequence number
+                            log.info(
+                                "game %s: rating raced (attempt %d); reading again",
+                                game_id,
+                                attempt,
+                            )
+                    else:
+                        raise RuntimeError(f"game {game_id} could not be rated")
+                    done += 1
+
+    async def _rate_stored(self, game_id: int) -> None:
+        """Rate one stored game in one transaction (or mark it as not counting)."""
+        seq_rows = await self.store.read(select(func.max(m.rated_games.c.seq)))
+        seq = int(seq_rows[0][0] or 0) + 1
+        already = await self.store.read(
+            select(m.rated_games.c.game_id).where(m.rated_games.c.game_id == game_id)
+        )
+        if already:
+            return
+        game, places, players, flag = await self._game_facts(game_id)
+        family = family_of(game.game, dict(game.options))
+        ok = counts(flag, family, players)
+        ops: list[Op] = [
+            (
+                insert(m.rated_games),
+                {"game_id": game_id, "seq": seq, "family": family, "rated": ok},
+            )
+        ]
+        if ok:
+            assert family is not None
+            humans = [p.user_id for p in players if p.bot is None and p.user_id is not None]
+            current = await self._current(family, humans)
+            changes = rate_game(family, players, places, {u: s for u, (s, _) in current.items()})
+            when = float(game.finished or time.time())
+            for change in changes:
+                ops += change_ops(family, game_id, change, current.get(change.user_id), when)
+        await self.store.write(ops)
+        if ok:
+            self.rated_count += 1
+
+    async def _game_facts(self, game_id: int) -> tuple[Any, list[int], list[Player], bool | None]:
+        game = (await self.store.read(select(m.games).where(m.games.c.id == game_id)))[0]
+        standing = await self.store.read(
+            select(m.game_standings.c.places).where(m.game_standings.c.game_id == game_id)
+        )
+        places = [int(p) for p in standing[0][0]]
+        players = await load_players(self.store, [game_id])
+        flags = await self.store.read(
+            select(m.table_rated.c.rated).where(m.table_rated.c.table_id == game.table_id)
+        )
+        flag = flags[0][0] if flags else None
+        return game, places, players.get(game_id, []), flag
+
+    async def _current(self, family: str, users: Sequence[int]) -> dict[int, tuple[Skill, int]]:
+        if not users:
+            return {}
+        rows = await self.store.read(
+            select(m.ratings.c.user_id, m.ratings.c.mu, m.ratings.c.sigma, m.ratings.c.games).where(
+                (m.ratings.c.family == family) & m.ratings.c.user_id.in_(list(users))
+            )
+        )
+        return {int(r[0]): (Skill(float(r[1]), float(r[2])), int(r[3])) for r in rows}
+
+
+def change_ops(
+    family: str, game_id: int, change: Change, before: tuple[Skill, int] | None, when: float
+) -> list[Op]:
+    after = change.after
+    row = {
+        "mu": after.mu,
+        "sigma": after.sigma,
+        "rating": after.rating,
+        "games": (before[1] if before else 0) + 1,
+        "updated": when,
+    }
+    where = (m.ratings.c.family == family) & (m.ratings.c.user_id == change.user_id)
+    ops: list[Op] = [
+        (update(m.ratings).where(where), row)
+        if before is not None
+        else (insert(m.ratings), {"family": family, "user_id": change.user_id, **row})
+    ]
+    ops.append(
+        (
+            insert(m.rating_history),
+            {
+                "game_id": game_id,
+                "user_id": change.user_id,
+                "family": family,
+                "place": change.place,
+                "mu": after.mu,
+                "sigma": after.sigma,
+                "rating": after.rating,
+                "before": change.before.rating,
+                "created": when,
+            },
+        )
+    )
+    return ops
+
+
+async def load_players(store: Store, game_ids: Sequence[int]) -> dict[int, list[Player]]:
+    out: dict[int, list[Player]] = {}
+    for start in range(0, len(game_ids), 500):
+        chunk = list(game_ids[start : start + 500])
+        rows = await store.read(
+            select(
+                m.game_players.c.game_id,
+                m.game_players.c.seat,
+                m.game_players.c.user_id,
+                m.game_players.c.bot,
+                m.users.c.guest,
+            )
+            .outerjoin(m.users, m.users.c.id == m.game_players.c.user_id)
+            .where(m.game_players.c.game_id.in_(chunk))
+            .order_by(m.game_players.c.game_id, m.game_players.c.seat)
+        )
+        for r in rows:
+            out.setdefault(int(r.game_id), []).append(
+                Player(int(r.seat), r.user_id, r.bot, bool(r.guest))
+            )
+    return out
+
+
+async def rebuild(store: Store) -> dict[str, int]:
+    """Recompute every rating and history row from the stored games, in rating order.
+
+    The store must be started (migrated). Runs as one transaction of its own
+    (deleting, then inserting), outside the salon's batching writer; the
+    numbers equal the live updates because both go through :func:`rate_game`
+    with the same inputs in the same order. Returns counts for the report.
+    """
+    marks = await store.read(
+        select(m.rated_games.c.game_id, m.rated_games.c.family, m.games.c.finished)
+        .join(m.games, m.games.c.id == m.rated_games.c.game_id)
+        .where(m.rated_games.c.rated.is_(True))
+        .order_by(m.rated_games.c.seq)
+    )
+    ids = [int(r.game_id) for r in marks]
+    places: dict[int, list[int]] = {}
+    for start in range(0, len(ids), 500):
+        for r in await store.read(
+            select(m.game_standings.c.game_id, m.game_standings.c.places).where(
+                m.game_standings.c.game_id.in_(ids[start : start + 500])
+            )
+        ):
+            places[int(r.game_id)] = [int(p) for p in r.places]
+    players = await load_players(store, ids)
+    current: dict[tuple[str, int], tuple[Skill, int]] = {}
+    updated: dict[tuple[str, int], float] = {}
+    history: list[dict[str, Any]] = []
+    skills: dict[str, dict[int, Skill]] = {}
+    for mark in marks:
+        game_id, family = int(mark.game_id), str(mark.family)
+        when = float(mark.finished or 0.0)
+        known = skills.setdefault(family, {})
+        changes = rate_game(family, players.get(game_id, []), places[game_id], known)
+        for change in changes:
+            key = (family, change.user_id)
+            games = current[key][1] if key in current else 0
+            current[key] = (change.after, games + 1)
+            known[change.user_id] = change.after
+            updated[key] = when
+            history.append(
+                {
+                    "game_id": game_id,
+                    "user_id": change.user_id,
+                    "family": family,
+                    "place": change.place,
+                    "mu": change.after.mu,
+                    "sigma": change.after.sigma,
+                    "rating": change.after.rating,
+                    "before": change.before.rating,
+                    "created": when,
+                }
+            )
+    rows = [
+        {
+            "family": family,
+            "user_id": user_id,
+            "mu": skill.mu,
+            "sigma": skill.sigma,
+            "rating": skill.rating,
+            "games": games,
+            "updated": updated[(family, user_id)],
+        }
+        for (family, user_id), (skill, games) in sorted(current.items())
+    ]
+    async with store.engine.begin() as conn:
+        await conn.execute(delete(m.rating_history))
+        await conn.execute(delete(m.ratings))
+        if rows:
+            await conn.execute(insert(m.ratings), rows)
+        if history:
+            await conn.execute(insert(m.rating_history), history)
+    return {"games": len(marks), "players": len(rows), "history": len(history)}

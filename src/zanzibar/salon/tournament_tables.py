@@ -1,0 +1,201 @@
+"""Tournament tables: opening a round's tables, telling entrants where to go, no-shows.
+
+A round's tables are opened through the salon's ``open_table`` (a port, see
+:mod:`~zanzibar.salon.tournament_ports`) with one change that starts the game
+with the players seated (bots in the empty seats). A person who is not
+connected when the table opens, who does not come to it in time
+(:meth:`TournamentTables.no_show_delay`), or who leaves, is played for by a bot
+(the salon's takeover) and loses the game by forfeit unless back at the table
+before its end (:func:`zanzibar.salon.tournament_book.game_points`).
+
+The layer above the book (:mod:`~zanzibar.salon.tournament_book`) and below the
+runner (:mod:`~zanzibar.salon.tournament_runner`), which decides when a round opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import update
+
+from zanzibar.l10n import Msg, Voice
+from zanzibar.salon import models as m
+from zanzibar.salon import play
+from zanzibar.salon.changes import Change, Command, TableContext
+from zanzibar.salon.errors import SalonError
+from zanzibar.salon.fields import log_failure
+from zanzibar.salon.messages import bot_name, display_name
+from zanzibar.salon.persistence import fenced
+from zanzibar.salon.seats import Seat
+from zanzibar.salon.tables import Table
+from zanzibar.salon.tournament_book import Board, TournamentBook
+from zanzibar.salon.tournament_ports import TournamentPorts
+
+
+def _started(table: Table, ctx: TableContext, board_row: Any) -> Change:
+    """Start the game of a new tournament table (players already seated): the change
+    storing the game, its players and the board's table and game ids."""
+    change = play.begin_game(table, ctx)
+    change.ops.append((board_row, {"table_id": table.id, "game_id": table.game_id}))
+    return change
+
+
+class TournamentTables(TournamentBook):
+    """The tables of running tournament games, and the timers around them."""
+
+    def __init__(self, ports: TournamentPorts) -> None:
+        self.ports = ports
+        #: Tables of running tournament games: table id -> board.
+        self.boards: dict[int, Board] = {}
+        #: The runner and the no-show timers (not waited for by ``settle``; cancelled at stop).
+        self._timers: set[asyncio.Task[Any]] = set()
+
+    def _timer(self, work: Awaitable[Any], name: str) -> None:
+        task = asyncio.ensure_future(work)
+        task.set_name(name)
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+        task.add_done_callback(log_failure)
+
+    @staticmethod
+    def _game_row(board: Board) -> Any:
+        g = m.tournament_games.c
+        return update(m.tournament_games).where(
+            (g.tournament_id == board.tournament)
+            & (g.round == board.round)
+            & (g.board == board.board)
+        )
+
+    async def _open_round(self, row: Any, boards: list[Any], players: list[Any]) -> None:
+        """Open the tables of a stored round not opened yet (also after a crash between
+        storing the pairing and opening its tables); tell the bye."""
+        by_entrant = {pl.entrant: pl for pl in players}
+        bots = frozenset(pl.entrant for pl in players if pl.bot is not None)
+        for game in boards:
+            if game.board == 0:
+                if game.table_id is None:
+                    self._tell_one(row.id, by_entrant[game.seats[0]], "bye", {"round": game.round})
+                continue
+            if game.table_id is None:
+                await self._open_table(row, game, by_entrant, bots)
+            elif game.result is None:
+                self.boards.setdefault(
+                    game.table_id, Board(row.id, game.round, game.board, tuple(game.seats), bots)
+                )
+
+    async def _open_table(
+        self, row: Any, game: Any, by_entrant: dict[int, Any], bots: frozenset[int]
+    ) -> None:
+        """A table already started with its players seated (bots in the empty seats),
+        stored with the board's table and game ids as the table's first change."""
+        ports = self.ports
+        rules = ports.rules_for(row.game)
+        options = rules.options.validate(dict(row.options))
+        seats: list[Seat] = []
+        for index, entrant in enumerate(game.seats):
+            player = by_entrant.get(entrant) if entrant is not None else None
+            if player is None:
+                seats.append(Seat(None, bot_name(index, row.bot_level), row.bot_level))
+            elif player.bot is not None:
+                seats.append(Seat(None, player.name, player.bot))
+            else:
+                seats.append(Seat(player.user_id, player.name))
+        now = time.time()
+        table = Table(
+            id=await ports.next_id("table"),
+            rules=rules,
+            preset=row.preset,
+            options=options,
+            capacity=len(seats),
+            seats=seats,
+            host=None,
+            created=now,
+        )
+        for seat in seats:
+            if seat.user is not None and not ports.online(seat.user):
+                seat.dropped_at = now  # not here: a bot takes over after the usual delay
+        board = Board(row.id, game.round, game.board, tuple(game.seats), bots)
+        table.stage_system("tournament_table", tournament=row.name, round=game.round)
+        # Fenced: a board another process opened meanwhile is not opened twice.
+        opened = fenced(self._game_row(board).where(m.tournament_games.c.table_id.is_(None)))
+        change = _started(table, ports.context(), opened)
+        self.boards[table.id] = board
+        try:
+            await ports.open_table(table, change, Command("tournament.table"))
+        except SalonError:
+            self.boards.pop(table.id, None)
+            raise
+        names = [s.name or "" for s in seats]
+        for seat_no, seat in enumerate(seats):
+            if seat.user is None:
+                continue
+            if ports.online(seat.user):
+                self._timer(
+                    self._no_show_after(table.id, seat.user), f"no-show-{table.id}-{seat.user}"
+                )
+            self._send(seat.user, self._go_to_table(row, game, table.id, seat_no, names))
+
+    def no_show_delay(self) -> float:
+        """Seconds a connected player has to come to the table before a bot plays for them
+        (four times the salon's takeover delay, two seconds at least)."""
+        return max(2.0, 4 * self.ports.takeover_delay())
+
+    async def _no_show_after(self, table_id: int, user_id: int) -> None:
+        """A player told where to go who does not come: a bot plays for them (and they
+        lose by forfeit unless they come back before the end)."""
+        await asyncio.sleep(self.no_show_delay())
+        actor = self.ports.actor_of(table_id)
+        if actor is not None and not self._following(table_id, user_id):
+            actor.post(self._no_show(user_id))
+
+    def _following(self, table_id: int, user_id: int) -> bool:
+        return any(table_id in conn.tables for conn in self.ports.conns_of(user_id))
+
+    def _no_show(self, user_id: int) -> Callable[[Table, TableContext, Command], Change | None]:
+        """The transition marking a player who never came as away (None: they came)."""
+
+        def transition(table: Table, ctx: TableContext, _cmd: Command) -> Change | None:
+            seat = table.seat_of(user_id)
+            if seat is None or not table.running or self._following(table.id, user_id):
+                return None
+            holder = table.seats[seat]
+            if holder.away:
+                return None
+            holder.away = True
+            holder.dropped_at = None
+            table.stage_system("takeover", name=ctx.name_of(user_id))
+            return Change(table=True)
+
+        return transition
+
+    @staticmethod
+    def _go_to_table(
+        row: Any, game: Any, table_id: int, seat: int, names: list[str]
+    ) -> Callable[[str], dict[str, Any]]:
+        """The ``tournament.table`` event: where to go, in the receiver's language."""
+
+        def build(lang: str) -> dict[str, Any]:
+            opponents = tuple(display_name(n, lang) for i, n in enumerate(names) if i != seat)
+            text = Voice(lang).say(
+                Msg(
+                    "tournament-go-to-table",
+                    name=row.name,
+                    round=game.round,
+                    table=str(table_id),
+                    opponents=opponents,
+                )
+            )
+            return {
+                "type": "tournament.table",
+                "tournament": row.id,
+                "round": game.round,
+                "board": game.board,
+                "table": table_id,
+                "seat": seat,
+                "text": text,
+            }
+
+        return build
