@@ -410,3 +410,14 @@ async def test_the_players_of_a_killed_node_go_offline_and_their_seats_are_taken
         if not crashed:
             await b.stop()
         await a.stop()
+
+
+async def test_the_tables_an_account_hosts_are_counted_on_every_node(nodes: Nodes) -> None:
+    limits = Limits(message_rate_user="100000/second", tables_per_user=1)
+    a = await nodes.start("a", limits=limits)
+    b = await nodes.start("b", limits=limits)
+    anna = await Client(a, "Anna").sign_in()
+    await anna.ok("table.create", game="race", seats=2)
+    await a.settle()
+    anna_b = await Client(b, "Anna").sign_in(token=anna.token)
+    await anna_b.refused("table.create", "quota", game="race", seats=2)

@@ -42,6 +42,9 @@ class NodePresence:
         self.task: asyncio.Task[None] | None = None
         ports.presence.watch(gateway.went)  # one path for "a user came or went"
         hub.on(PRIVATE_LINE, gateway.private_line)
+        salon.table_quota.hosted = lambda user_id: sum(
+            1 for summary in salon.lobby.summaries().values() if summary.get("host") == user_id
+        )
         hub.on(LIST_CHANGED, list_changed(friends, gateway.conns_of))
         if ports.shared:
             # other nodes sign people up too (even on one SQLite file, in tests)

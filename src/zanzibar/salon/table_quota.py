@@ -2,8 +2,9 @@
 
 Quotas and rates against abuse (:class:`zanzibar.salon.limits.Limits`): at most
 ``tables_per_user`` open tables hosted per account, ``tables_per_address`` per
-address, and ``table_create_rate_*`` new tables per minute and hour. Counted
-over the tables this node runs, in memory (quotas restart empty).
+address, and ``table_create_rate_*`` new tables per minute and hour. Tables per
+account are counted over every node (the lobby's summaries, ``hosted``), per
+address over the tables this node runs, in memory (quotas restart empty).
 
 Apart from the salon's façade so that the gateway, which asks before creating a
 table, depends on this small part rather than on the whole salon.
@@ -12,7 +13,7 @@ table, depends on this small part rather than on the whole salon.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from zanzibar.salon.accounts import User
 from zanzibar.salon.errors import SalonError
@@ -33,11 +34,15 @@ class TableQuota:
         self._rate_address = rates(limits.table_create_rate_address)
         #: The address each table was created from.
         self.address: dict[int, str] = {}
+        #: How many open tables an account hosts (on every node, once the lobby is wired).
+        self.hosted: Callable[[int], int] = lambda user_id: sum(
+            1 for table in self.tables.values() if table.host == user_id
+        )
 
     def check(self, user: User, address: str | None) -> None:
         """``quota`` if the account or address hosts its share of open tables;
         ``rate_limited`` (and nothing counted) if it created too many lately."""
-        hosted = sum(1 for table in self.tables.values() if table.host == user.id)
+        hosted = self.hosted(user.id)
         if hosted >= self.limits.tables_per_user:
             raise SalonError(
                 "quota",
