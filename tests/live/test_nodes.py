@@ -1,13 +1,10 @@
 """Three real ``zanzibar serve --redis`` nodes on one private PostgreSQL and Redis.
 
 Started by ``scripts/cluster`` (so the script is tested too), behind its test
-proxy. What holds across nodes today: health, node liveness, accounts (a
-token, a password, a name made on one node work on the others), unique
-guest names and ids, and surviving a node's ``kill -9``. What does not yet:
-a table lives only on the node that created it, so the lobby, table joins
-and socket presence are per node until the salon runs on the Redis ports
-(leases, link, bus, presence, lobby) of issue 11 (the strict ``xfail`` below
-turns into a failure when it does).
+proxy. What holds across nodes: health, node liveness, accounts (a token, a
+password, a name made on one node work on the others), unique guest names
+and ids, the lobby (every node lists every public table, with its players'
+presence), and surviving a node's ``kill -9``.
 """
 
 from __future__ import annotations
@@ -144,16 +141,35 @@ def test_a_private_message_finds_a_user_made_on_another_node(cluster: Cluster) -
     assert stats.status_code == 200 and stats.json()["id"] == carl["user"]["id"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a table lives on the node that created it until the salon runs on the Redis ports (issue 11)",
-)
 def test_the_lobby_is_the_same_on_every_node(cluster: Cluster) -> None:
-    host = guest(cluster.node(1), "Host")
+    host = guest(cluster.node(1), "Hélène")
     with signed_in(cluster.node(1), host["token"]) as sock:
         table = sock.request("table.create", game="zilch", seats=3)["table"]["id"]
-    listed = httpx.get(cluster.node(2) + "api/tables", timeout=10).json()["tables"]
-    assert table in {t["id"] for t in listed}
+        hidden = sock.request("table.create", game="421", seats=2, private=True)["table"]["id"]
+
+        def listed(i: int, lang: str) -> dict[int, dict[str, Any]]:
+            url = cluster.node(i) + f"api/tables?lang={lang}"
+            return {t["id"]: t for t in httpx.get(url, timeout=10).json()["tables"]}
+
+        # the owner's summary reaches the other nodes over Redis within moments
+        deadline = time.monotonic() + 5
+        while table not in listed(2, "en") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = listed(1, "en")[table]
+        assert listed(2, "en")[table] == first
+        assert first["seats"][0]["connected"] is True  # the host's socket is on node 1
+        assert (first["game"], first["title"], first["host_name"]) == (
+            "zilch",
+            "Zilch 5000",
+            "Hélène",
+        )
+        assert listed(3, "fr")[table] == first  # (the game's titles are the same in French)
+        assert all(hidden not in listed(i, "en") for i in (1, 2, 3))  # private stays hidden
+    # the host's socket closed: every node shows his seat as not connected
+    deadline = time.monotonic() + 5
+    while listed(3, "en")[table]["seats"][0]["connected"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert listed(3, "en")[table]["seats"][0]["connected"] is False
 
 
 def test_a_killed_node_is_skipped_then_comes_back(cluster: Cluster) -> None:

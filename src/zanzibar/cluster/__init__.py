@@ -15,6 +15,7 @@ from zanzibar.cluster.local import (
     LocalLobby,
     LocalPresence,
     LocalRateLimits,
+    PresenceBoard,
 )
 from zanzibar.cluster.ports import (
     Envelope,
@@ -46,6 +47,7 @@ __all__ = [
     "LocalPresence",
     "LocalRateLimits",
     "Presence",
+    "PresenceBoard",
     "RateLimits",
     "StaleVersion",
     "TableBus",

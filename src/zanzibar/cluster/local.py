@@ -98,41 +98,74 @@ class LocalLeases:
         self._leases.clear()
 
 
-class LocalPresence:
-    """Sockets counted per user; this node is the only one and always alive."""
+class PresenceBoard:
+    """What several in-process nodes share of presence: sockets per user and node.
 
-    def __init__(self, node: str = "local") -> None:
+    ``./salon`` has one node and a board of its own; tests of several salons in
+    one process give each node's :class:`LocalPresence` the same board, so a user
+    online on one node is online for all, as with Redis.
+    """
+
+    def __init__(self) -> None:
+        #: user -> node -> sockets (users with none are left out)
+        self.sockets: dict[int, dict[str, int]] = {}
+        self.members: list[LocalPresence] = []
+
+    async def tell(self, user: int, online: bool) -> None:
+        """Every node's watchers hear that ``user`` came or went."""
+        for member in list(self.members):
+            for watcher in list(member._watchers):
+                await watcher(user, online)
+
+
+class LocalPresence:
+    """Sockets counted per user and node on a :class:`PresenceBoard`; nodes never die."""
+
+    def __init__(self, node: str = "local", board: PresenceBoard | None = None) -> None:
         self.node = node
-        self._sockets: dict[int, int] = {}
+        self.board = PresenceBoard() if board is None else board
+        self.board.members.append(self)
         self._watchers: list[Callable[[int, bool], Awaitable[None]]] = []
 
     async def attach(self, user: int) -> bool:
-        count = self._sockets.get(user, 0) + 1
-        self._sockets[user] = count
-        if count == 1:
-            await self._tell(user, True)
-        return count == 1
+        nodes = self.board.sockets.setdefault(user, {})
+        first = not nodes
+        nodes[self.node] = nodes.get(self.node, 0) + 1
+        if first:
+            await self.board.tell(user, True)
+        return first
 
     async def detach(self, user: int) -> bool:
-        count = self._sockets.get(user, 0)
+        nodes = self.board.sockets.get(user, {})
+        count = nodes.get(self.node, 0)
         if count <= 0:
             return False
-        if count == 1:
-            del self._sockets[user]
-            await self._tell(user, False)
-            return True
-        self._sockets[user] = count - 1
-        return False
+        if count > 1:
+            nodes[self.node] = count - 1
+            return False
+        del nodes[self.node]
+        if nodes:
+            return False
+        del self.board.sockets[user]
+        await self.board.tell(user, False)
+        return True
 
-    async def _tell(self, user: int, online: bool) -> None:
-        for watcher in list(self._watchers):
-            await watcher(user, online)
+    async def sync(self, counts: Mapping[int, int]) -> None:
+        for user in set(counts) | {u for u, n in self.board.sockets.items() if self.node in n}:
+            want = max(0, counts.get(user, 0))
+            while self.board.sockets.get(user, {}).get(self.node, 0) < want:
+                await self.attach(user)
+            while self.board.sockets.get(user, {}).get(self.node, 0) > want:
+                await self.detach(user)
 
     async def refresh(self) -> None:
         return None
 
     def online(self, user: int) -> bool:
-        return user in self._sockets
+        return user in self.board.sockets
+
+    async def where(self, user: int) -> dict[str, int]:
+        return dict(self.board.sockets.get(user, {}))
 
     def watch(self, callback: Callable[[int, bool], Awaitable[None]]) -> None:
         self._watchers.append(callback)
@@ -141,13 +174,14 @@ class LocalPresence:
         return None
 
     async def live_nodes(self) -> list[str]:
-        return [self.node]
+        return sorted({member.node for member in self.board.members})
 
     async def reap(self) -> list[str]:
         return []
 
     async def close(self) -> None:
-        return None
+        if self in self.board.members:
+            self.board.members.remove(self)
 
 
 class LocalLobby:

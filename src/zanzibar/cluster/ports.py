@@ -158,6 +158,16 @@ class Presence(Protocol):
     async def refresh(self) -> None:
         """Reload the local view of who is online (after a start or a lost connection)."""
 
+    async def where(self, user: int) -> dict[str, int]:
+        """``user``'s sockets per node (nodes without any left out): quotas, private lines."""
+
+    async def sync(self, counts: Mapping[int, int]) -> None:
+        """Make this node's counted sockets exactly ``counts`` (user -> sockets here).
+
+        Heals what a Redis that forgot its keys, or a reap of this node while it
+        was only slow, left wrong; users whose total changes come or go as usual.
+        """
+
     def online(self, user: int) -> bool:
         """Whether ``user`` has a socket anywhere, from the local view: no I/O."""
 

@@ -24,8 +24,8 @@ import asyncio
 import functools
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 from sqlalchemy import delete, insert, select, update
 
@@ -36,9 +36,9 @@ from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL, ok_reply
 from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.lobby import members
 from zanzibar.salon.names import NAME_MAX, name_skeletons
 from zanzibar.salon.persistence import Store
-from zanzibar.salon.tables import Table
 from zanzibar.salon.text import strip_invisible
 
 
@@ -63,6 +63,16 @@ async def find_account(accounts: AccountBook, raw: Any) -> User | None:
     return None
 
 
+class Listing(Protocol):
+    """The salon's table list as a friends list reads it (the lobby's)."""
+
+    def summaries(self) -> Mapping[int, Mapping[str, Any]]:
+        """Every open table's language-free summary, on every node."""
+
+    def title(self, game: str, lang: str) -> str:
+        """A game's title in ``lang``."""
+
+
 def shown_name(raw: Any) -> str:
     """A typed name as it may be repeated in a refusal (visible, at most 40 characters)."""
     return strip_invisible(str(raw))[:40]
@@ -71,9 +81,9 @@ def shown_name(raw: Any) -> str:
 class Friends:
     """Every account's friends list, in memory and in storage (tables ``friends``, ``friend_settings``).
 
-    ``online(user_id)``: is this user connected; ``tables()``: the open tables
-    (to say where a friend is); ``conns_of(user_id)``: the connections to send
-    a ``friend`` event to; ``grace``: seconds of absence before "went offline"
+    ``online(user_id)``: is this user connected (on any node); ``tables``: the
+    open tables' lobby summaries, on every node (to say where a friend is; see
+    :func:`zanzibar.salon.lobby.summary_of`), and games' titles; ``conns_of(user_id)``: the connections here to send a ``friend`` event to; ``grace``: seconds of absence before "went offline"
     is said (see :meth:`presence_changed`).
     """
 
@@ -83,7 +93,7 @@ class Friends:
         accounts: AccountBook,
         limits: Limits,
         online: Callable[[int], bool],
-        tables: Callable[[], Iterable[Table]],
+        tables: Listing,
         conns_of: Callable[[int], Iterable[Connection]],
         clock: Callable[[], float] = time.time,
         grace: float = 0.0,
@@ -107,6 +117,8 @@ class Friends:
         self.quiet: set[int] = set()
         self._gate = RateGate()
         self._change_rate = rates(limits.friends_change_rate)
+        #: Called with a user's id once his list or alerts changed (other nodes read it again).
+        self.changed: Callable[[int], None] = lambda _user_id: None
 
     async def load(self) -> None:
         """Read every list and setting from storage."""
@@ -122,6 +134,28 @@ class Friends:
         ):
             if not alerts:
                 self.quiet.add(user_id)
+
+    async def reload(self, user_id: int) -> None:
+        """Read ``user_id``'s list and alert setting again (he may have changed them on
+        another node of the salon), and the accounts in it this node has not met yet."""
+        rows = await self.store.read(
+            select(m.friends.c.friend_id).where(m.friends.c.user_id == user_id)
+        )
+        stored = {int(row[0]) for row in rows}
+        for friend_id in self.lists.get(user_id, set()) - stored:
+            self._unlink(user_id, friend_id)
+        for friend_id in stored:
+            self._link(user_id, friend_id)
+            if friend_id not in self.accounts.users:
+                await self.accounts.user(friend_id)
+        settings = m.friend_settings
+        alerts = await self.store.read(
+            select(settings.c.alerts).where(settings.c.user_id == user_id)
+        )
+        if alerts and not alerts[0][0]:
+            self.quiet.add(user_id)
+        else:
+            self.quiet.discard(user_id)
 
     def _link(self, user_id: int, friend_id: int) -> None:
         self.lists.setdefault(user_id, set()).add(friend_id)
@@ -172,6 +206,7 @@ class Friends:
         except Exception:
             self._unlink(user.id, friend.id)
             raise SalonError("internal", Msg("error-friends-not-stored")) from None
+        self.changed(user.id)
         return friend
 
     async def remove(self, user: User, raw: Any) -> User:
@@ -197,6 +232,7 @@ class Friends:
         except Exception:
             self._link(user.id, friend.id)
             raise SalonError("internal", Msg("error-friends-not-stored")) from None
+        self.changed(user.id)
         return friend
 
     async def set_alerts(self, user: User, on: bool) -> None:
@@ -222,6 +258,7 @@ class Friends:
             self.quiet.discard(user.id)
         else:
             self.quiet.add(user.id)
+        self.changed(user.id)
 
     # -- reading a list ------------------------------------------------------------------
 
@@ -238,24 +275,26 @@ class Friends:
         wanted = set(friend_ids)
         out: dict[int, list[dict[str, Any]]] = {friend: [] for friend in wanted}
         hidden = {"table": None, "game": None, "title": None, "seat": None}
-        for table in self.tables():
+        for table_id, summary in self.tables.summaries().items():
             # seated and not gone (left or kicked), or watching: as Table.is_present
+            seats = summary["seats"]
             present: list[tuple[int, int | None]] = [
-                (seat.user, index)
-                for index, seat in enumerate(table.seats)
-                if seat.user in wanted and not seat.left
+                (seat["user"], seat["seat"])
+                for seat in seats
+                if seat["user"] in wanted and not seat.get("left")
             ]
-            present += [(user, None) for user in table.spectators if user in wanted]
+            present += [(user, None) for user in summary.get("watchers", ()) if user in wanted]
             if not present:
                 continue
-            if table.private and not table.is_member(viewer_id) and table.host != viewer_id:
+            known = viewer_id in members(summary) or summary.get("host") == viewer_id
+            if summary.get("private") and not known:
                 for friend, _ in present:
                     out[friend].append(dict(hidden))
                 continue
-            titles = table.rules.title
-            title = titles.get(lang) or titles.get("en") or table.rules.name
+            game = summary["game"]
+            title = self.tables.title(game, lang)
             for friend, index in present:
-                place = {"table": table.id, "game": table.rules.name, "title": title, "seat": index}
+                place = {"table": table_id, "game": game, "title": title, "seat": index}
                 out[friend].append(place)
         for found in out.values():
             found.sort(key=lambda place: (place["table"] is None, place["table"] or 0))
@@ -389,6 +428,30 @@ def place_msg(place: dict[str, Any]) -> Msg:
         return Msg("friends-place-watching", table=str(place["table"]), game=game)
     seat = place["seat"] + 1
     return Msg("friends-place-seat", table=str(place["table"]), game=game, seat=seat)
+
+
+#: The node message saying a user's friends list changed (his other nodes read it again).
+LIST_CHANGED = "friends.changed"
+
+
+async def tell_nodes(ports: Any, hub: Any, user_id: int) -> None:
+    """The other nodes holding sockets of ``user_id`` read his list again."""
+    for node in sorted(await ports.presence.where(user_id)):
+        if node != hub.node:
+            await hub.send(node, LIST_CHANGED, {"user": user_id})
+
+
+def list_changed(
+    friends: Friends, conns_of: Callable[[int], Iterable[Connection]]
+) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]:
+    """The handler of :data:`LIST_CHANGED` node messages."""
+
+    async def handle(_sender: str, body: Mapping[str, Any]) -> None:
+        user_id = body.get("user")
+        if isinstance(user_id, int) and any(True for _ in conns_of(user_id)):
+            await friends.reload(user_id)
+
+    return handle
 
 
 def friend_handlers(book: Friends) -> dict[str, Callable[[Connection, dict[str, Any]], Any]]:

@@ -10,8 +10,9 @@ to their actors (a user who came online or went offline).
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from zanzibar.engine.errors import ZanzibarError
@@ -32,6 +33,7 @@ from zanzibar.salon.fields import (
 from zanzibar.salon.friends import find_account
 from zanzibar.salon.gateway_host import GatewayHost
 from zanzibar.salon.limits import take_tokens
+from zanzibar.salon.lobby import members as summary_members
 from zanzibar.salon.mailbox import kept_sentence
 from zanzibar.salon.names import clean_lang
 from zanzibar.salon.remote import history_page
@@ -41,6 +43,9 @@ from zanzibar.salon.text import is_well_formed, strip_invisible
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Connection, dict[str, Any]], Awaitable[None]]
+
+#: The node message carrying a private line to the recipient's sockets on that node.
+PRIVATE_LINE = "chat.private"
 
 #: Table commands: the transition each one runs in the table's actor.
 TABLE_COMMANDS = {**seating.TRANSITIONS, **play.TRANSITIONS}
@@ -84,6 +89,9 @@ class Gateway:
         #: Connection id -> its client address, and the hash of the token it said hello with.
         self.addresses: dict[int, str] = {}
         self.digests: dict[int, str] = {}
+        #: Sockets per user this node told the presence port of (attach minus detach).
+        self._counted: dict[int, int] = {}
+        self._presence_lock = asyncio.Lock()
         self._handlers: dict[str, Handler] = {
             "hello": self._hello,
             "ping": self._ping,
@@ -105,21 +113,85 @@ class Gateway:
     # -- presence -----------------------------------------------------------------------
 
     def connected(self, user_id: int) -> bool:
-        """The user has a signed-in socket on this node."""
-        return bool(self.user_conns.get(user_id))
+        """The user has a signed-in socket on some node (the presence port's local view)."""
+        return self.salon.ports.presence.online(user_id)
 
     def conns_of(self, user_id: int) -> set[Connection]:
         """The user's signed-in sockets on this node."""
         return self.user_conns.get(user_id, set())
 
-    def _places(self, user_id: int) -> list[TableActor]:
-        return [a for a in self.salon.router.actors.values() if a.table.is_member(user_id)]
+    async def sync_presence(self) -> None:
+        """Make the presence port count exactly the sockets this node told it of.
 
-    def _went(self, user_id: int, online: bool) -> None:
-        """Tell the actors of the user's tables, and his followers, that he came or went."""
-        self.salon.friends.presence_changed(user_id, online)
-        for actor in self._places(user_id):
-            actor.post(_seen(user_id, online))
+        Under the same lock as attach and detach, so that none of them is in flight
+        (and could land after the sync, counting a socket twice or not at all).
+        """
+        async with self._presence_lock:
+            await self.salon.ports.presence.sync(dict(self._counted))
+
+    def _places(self, user_id: int) -> list[dict[str, Any]]:
+        """The tables the user sits or watches at, on any node (from the lobby)."""
+        places = []
+        for table_id, summary in sorted(self.salon.lobby.summaries().items()):
+            here = summary_members(summary)
+            if user_id in here:
+                places.append({"table": table_id, "seat": here[user_id], "game": summary["game"]})
+        return places
+
+    async def went(self, user_id: int, online: bool) -> None:
+        """The presence port says a user came online or went offline, whatever node he is on.
+
+        Every node hears it: its followers of him are told (friends), the actors
+        it runs of his tables are told (a dropped seat's takeover starts or stops;
+        a spectator who left stops watching), and its lobby followers see the
+        seat's ``connected`` flag change.
+        """
+        salon = self.salon
+        if salon.friends.followers.get(user_id) and user_id not in salon.accounts.users:
+            try:  # someone here follows him, and he signed up on another node
+                await salon.accounts.user(user_id)
+            except Exception as exc:
+                log.warning("presence: user %s could not be read: %s", user_id, exc)
+        salon.friends.presence_changed(user_id, online)
+        for actor in list(salon.router.actors.values()):
+            if actor.table.is_member(user_id):
+                actor.post(_seen(user_id, online))
+        if any(
+            seat.get("user") == user_id
+            for summary in salon.lobby.summaries().values()
+            for seat in summary["seats"]
+        ):
+            salon.lobby.changed()
+
+    async def _sockets_of(self, user_id: int) -> int:
+        """The user's signed-in sockets on every node (this node's if presence cannot say)."""
+        try:
+            return sum((await self.salon.ports.presence.where(user_id)).values())
+        except Exception as exc:
+            log.warning("presence: sockets of user %s not counted: %s", user_id, exc)
+            return len(self.user_conns.get(user_id, ()))
+
+    async def _attach(self, user_id: int) -> None:
+        async with self._presence_lock:
+            self._counted[user_id] = self._counted.get(user_id, 0) + 1
+            try:
+                await self.salon.ports.presence.attach(user_id)
+            except Exception as exc:  # the next sync counts it
+                log.warning("presence: a socket of user %s was not counted: %s", user_id, exc)
+
+    async def _detach(self, user_id: int) -> None:
+        async with self._presence_lock:
+            held = self._counted.get(user_id, 0)
+            if held <= 0:
+                return
+            if held == 1:
+                del self._counted[user_id]
+            else:
+                self._counted[user_id] = held - 1
+            try:
+                await self.salon.ports.presence.detach(user_id)
+            except Exception as exc:  # the next sync takes it off
+                log.warning("presence: a closed socket of %s was not counted: %s", user_id, exc)
 
     # -- sockets ------------------------------------------------------------------------
 
@@ -155,8 +227,8 @@ class Gateway:
             if self._address_conns[address] <= 0:
                 del self._address_conns[address]
         user = self.forget_user(conn)
-        if user is not None and not self.connected(user.id):
-            self._went(user.id, False)
+        if user is not None:
+            await self._detach(user.id)
 
     def forget_user(self, conn: Connection) -> User | None:
         """Detach a connection from its user and tables (it stays open, signed out)."""
@@ -182,8 +254,8 @@ class Gateway:
                 continue
             conn.put(error_reply(None, SalonError("unauthenticated", why)))
             user = self.forget_user(conn)
-            if user is not None and not self.connected(user.id):
-                self._went(user.id, False)
+            if user is not None:
+                self.salon.spawn(self._detach(user.id))
 
     def close_all(self) -> None:
         """Close every socket (the salon stops)."""
@@ -196,7 +268,7 @@ class Gateway:
         """Act on one message; every refusal becomes an ``error`` reply, never an exception."""
         reply_id = request_id(message)
         try:
-            self._check_session(conn, message)
+            await self._check_session(conn, message)
             self._count_message(conn)
             if not isinstance(message, dict):
                 raise SalonError("invalid", "a message must be a JSON object")
@@ -226,15 +298,15 @@ class Gateway:
                 )
             )
 
-    def _check_session(self, conn: Connection, message: Any) -> None:
+    async def _check_session(self, conn: Connection, message: Any) -> None:
         """A signed-in socket whose session expired (or was revoked) is signed out first;
         anything but a new ``hello`` is then refused."""
         digest = self.digests.get(conn.id)
         if digest is None or self.salon.accounts.touch(digest):
             return
         user = self.forget_user(conn)
-        if user is not None and not self.connected(user.id):
-            self._went(user.id, False)
+        if user is not None:
+            await self._detach(user.id)
         if not (isinstance(message, dict) and message.get("type") == "hello"):
             raise SalonError("unauthenticated", "your session has expired; sign in again")
 
@@ -269,7 +341,7 @@ class Gateway:
         if conn.user is not None and conn.user.id != user.id:
             raise SalonError("conflict", "this connection already belongs to another user")
         first = conn.user is None
-        held = len(self.user_conns.get(user.id, ()))
+        held = await self._sockets_of(user.id) if first else 0
         if first and held >= salon.limits.sockets_per_user:
             log.warning("hello refused: %s already holds %d sockets", user.name, held)
             raise SalonError(
@@ -280,14 +352,9 @@ class Gateway:
         conn.user = user
         self.digests[conn.id] = found[0]
         conn.lang = lang or user.lang
-        conns = self.user_conns.setdefault(user.id, set())
-        was_connected = bool(conns)
-        conns.add(conn)
-        places = [
-            {"table": a.table.id, "seat": a.table.seat_of(user.id), "game": a.table.rules.name}
-            for a in self._places(user.id)
-        ]
-        if salon.shared:  # the tables other nodes run, as their owners stored them
+        self.user_conns.setdefault(user.id, set()).add(conn)
+        places = self._places(user.id)
+        if salon.shared:  # tables the lobby does not show yet, as their owners stored them
             here = {place["table"] for place in places}
             for table_id, seat, game in await members.places(salon.store, user.id):
                 if table_id not in here:
@@ -306,8 +373,13 @@ class Gateway:
         conn.put(reply)
         if first:
             salon.spawn(salon.mailbox.deliver(user, conn, salon._name_of))
-        if first and not was_connected:
-            self._went(user.id, True)
+        if first and salon.ports.shared and not user.guest:
+            try:  # his list may have changed on another node
+                await salon.friends.reload(user.id)
+            except Exception as exc:
+                log.warning("the friends list of %s was not read again: %s", user.name, exc)
+        if first:
+            await self._attach(user.id)
         for hook in salon.hello_hooks:
             try:
                 await hook(conn, user)
@@ -375,6 +447,7 @@ class Gateway:
     # -- private chat ---------------------------------------------------------------------
 
     async def _chat_private(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A private line: to the recipient's sockets on every node, else kept for him."""
         salon = self.salon
         user = conn.user
         assert user is not None
@@ -385,16 +458,11 @@ class Gateway:
         target = await find_account(salon.accounts, to)
         if target is None:
             raise SalonError("not_found", f"nobody is called {strip_invisible(to)[:40]}")
+        if salon.ports.shared and not salon.online(target.id):
+            await salon.mailbox.recount(target.id)  # other nodes keep lines for him too
         salon.mailbox.check(user, target)  # kept for later? refused first if it may not be
         salon.chat_limit.check(user.id)
         salon.chat_limit.record(user.id)  # before waiting: see seating.chat
-        try:
-            delivered = await salon.mailbox.post(user, target, text, me)
-        except SalonError:
-            salon.chat_limit.forget_last(user.id)
-            raise
-        kept = {} if delivered else {"sentence": kept_sentence(conn.lang, target.name)}
-        self.ok(conn, message, delivered=delivered, kept=not delivered, **kept)
         out = {
             "v": PROTOCOL,
             "type": "chat",
@@ -407,13 +475,50 @@ class Gateway:
             "me": me,
             "private": True,
             "to": target.name,
-            "kept": not delivered,
+            "kept": False,
         }
-        receivers = set(self.conns_of(user.id))
-        if delivered:
-            receivers |= self.conns_of(target.id)
-        for receiver in receivers:
-            receiver.put(dict(out))
+
+        async def reach() -> bool:
+            return await self._reach(target.id, out)
+
+        try:
+            delivered = await salon.mailbox.post(user, target, text, me, reach)
+        except SalonError:
+            salon.chat_limit.forget_last(user.id)
+            raise
+        kept = {} if delivered else {"sentence": kept_sentence(conn.lang, target.name)}
+        self.ok(conn, message, delivered=delivered, kept=not delivered, **kept)
+        echo = {**out, "kept": not delivered}
+        for receiver in self.conns_of(user.id):
+            if not (delivered and receiver in self.conns_of(target.id)):  # had it from reach
+                receiver.put(dict(echo))
         back = next(iter(self.conns_of(target.id)), None)
         if not delivered and back is not None:  # came back while it was being stored
             salon.spawn(salon.mailbox.deliver(target, back, salon._name_of))
+
+    async def _reach(self, user_id: int, out: dict[str, Any]) -> bool:
+        """Hand a private line to every socket of ``user_id``, here and on the other nodes.
+
+        True if a socket here took it or a node holding his sockets was listening.
+        """
+        reached = False
+        for receiver in self.conns_of(user_id):
+            receiver.put(dict(out))
+            reached = True
+        hub = self.salon.hub
+        try:
+            nodes = await self.salon.ports.presence.where(user_id)
+        except Exception as exc:
+            log.warning("presence: the nodes of user %s are unknown: %s", user_id, exc)
+            nodes = {}
+        for node in sorted(nodes):
+            if node != hub.node and await hub.send(node, PRIVATE_LINE, {"to": user_id, "out": out}):
+                reached = True
+        return reached
+
+    async def private_line(self, _sender: str, body: Mapping[str, Any]) -> None:
+        """Another node hands over a private line for a user whose sockets are here."""
+        to, out = body.get("to"), body.get("out")
+        if isinstance(to, int) and isinstance(out, dict):
+            for receiver in self.conns_of(to):
+                receiver.put(dict(out))

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from zanzibar.cluster.hub import LinkHub
 from zanzibar.cluster.ports import IdKind
+from zanzibar.cluster.wiring import NodePorts
 from zanzibar.engine.rules import GameRules
 from zanzibar.salon.accounts import AccountBook, User
 from zanzibar.salon.changes import Change, Command
@@ -53,6 +55,12 @@ class GatewayHost(Protocol):
     shared: bool
     store: Store
     forwarder: Forwarder
+    #: The node's ports (presence, lobby, ...) and its messages to the other nodes.
+    ports: NodePorts
+    hub: LinkHub
+
+    def online(self, user_id: int) -> bool:
+        """Whether the user has a socket on any node (no I/O)."""
 
     @property
     def rules_for(self) -> Callable[[str], GameRules[Any, Any]]:

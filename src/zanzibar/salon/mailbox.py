@@ -110,6 +110,26 @@ class Mailbox:
             self.waiting[recipient] = self.waiting.get(recipient, 0) + int(count)
             self.waiting_pair[(sender, recipient)] = int(count)
 
+    async def recount(self, recipient: int) -> None:
+        """Count again, from storage, the messages waiting for ``recipient``.
+
+        Other nodes of the salon keep messages for him too: before refusing or
+        accepting one more for an away account, a node of several reads the
+        true counts (two nodes accepting at the same instant may still pass
+        the quota by one each).
+        """
+        pm = m.private_messages
+        rows = await self.store.read(
+            select(pm.c.sender_id, func.count())
+            .where(pm.c.recipient_id == recipient, pm.c.delivered.is_(None))
+            .group_by(pm.c.sender_id)
+        )
+        for pair in [pair for pair in self.waiting_pair if pair[1] == recipient]:
+            del self.waiting_pair[pair]
+        self.waiting.pop(recipient, None)
+        for sender, count in rows:
+            self._count(int(sender), recipient, int(count))
+
     # -- sending -----------------------------------------------------------------------
 
     def check(self, sender: User, recipient: User) -> bool:
@@ -146,14 +166,23 @@ class Mailbox:
             )
         return False
 
-    async def post(self, sender: User, recipient: User, text: str, me: bool) -> bool:
+    async def post(
+        self,
+        sender: User,
+        recipient: User,
+        text: str,
+        me: bool,
+        reach: Callable[[], Awaitable[bool]] | None = None,
+    ) -> bool:
         """Store one message; True if it goes out now, False if it waits for the recipient.
 
         Call :meth:`check` first. If the recipient came or went while the
         message was being stored, the stored state is corrected: a message
         marked delivered to someone who just left is kept for them, and one
         kept for someone who just came back is delivered by the caller's
-        :meth:`deliver` (see ``Salon._chat_private``).
+        :meth:`deliver` (see ``Gateway._chat_private``). ``reach``, called once
+        a message to someone online is stored, hands it to his sockets (on any
+        node) and says whether any took it: if none did, it is kept too.
         """
         live = self.check(sender, recipient)
         message_id = await self.new_id()
@@ -175,9 +204,13 @@ class Mailbox:
             if not live:
                 self._count(sender.id, recipient.id, -1)
             raise SalonError("internal", Msg("error-message-not-stored")) from None
-        if live and not self.online(recipient.id) and not recipient.guest:
-            await self._unmark(message_id, sender.id, recipient.id)
-            return False
+        if live and not recipient.guest:
+            reached = self.online(recipient.id) and (reach is None or await reach())
+            if not reached:
+                await self._unmark(message_id, sender.id, recipient.id)
+                return False
+        elif live and reach is not None:
+            await reach()  # a guest's line cannot wait: it goes now or is lost with him
         return live
 
     async def _unmark(self, message_id: int, sender: int, recipient: int) -> None:

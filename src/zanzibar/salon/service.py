@@ -67,6 +67,7 @@ from zanzibar.salon.lobby import LobbyFeed
 from zanzibar.salon.mailbox import Mailbox
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Store
+from zanzibar.salon.presence_upkeep import NodePresence
 from zanzibar.salon.quotas import TableQuotas, follow_counts, share_rates
 from zanzibar.salon.reaper import LeaseKeeper, Reaper
 from zanzibar.salon.records import read_record
@@ -197,7 +198,7 @@ class Salon:
         self.quotas = TableQuotas(self.limits, self.store, self.tables, self.ports.limits)
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
-            self.tables,
+            self.ports.lobby,
             self.gateway.connections,
             self.limits,
             self.gateway.connected,
@@ -252,10 +253,9 @@ class Salon:
             mirror=self.mirror,
             thinker=self.thinker,
             closed=self._table_closed,
-            committed=[self.standing.committed],
+            committed=[self.standing.committed, self.tournaments.committed, self.lobby.committed],
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
         )
-        self.services.committed.append(self.tournaments.committed)
         #: Commands for tables run elsewhere, and frames for sockets held elsewhere.
         self.forwarder = Forwarder(self, RemoteSockets(self))
         self.services.stepped = self.forwarder.remote.stepped
@@ -270,10 +270,11 @@ class Salon:
             self.accounts,
             self.limits,
             self.online,
-            lambda: list(self.tables.values()),
+            self.lobby,
             lambda user_id: list(self.gateway.conns_of(user_id)),
             grace=takeover_delay,
         )
+        self.nodes = NodePresence(self, self.gateway)  # presence and lobby among nodes
         self.gateway.add_handlers(friend_handlers(self.friends))
         self.gateway.add_handlers(self.tournaments.handlers())
         #: Called after each hello: ``await hook(conn, user)`` (e.g. deliver what waited).
@@ -349,6 +350,7 @@ class Salon:
         online = {u for u in table.humans() if self.gateway.connected(u)}
         deadlines.restored(table, self.services.timing, now, online)
         deadlines.refresh(table, self.services.timing, now)
+        self.lobby.publish(table)  # listed by its owner, whatever the lobby held before
         return TableActor(table, self.services)
 
     async def _load_claimed(self, table_id: int) -> TableActor | None:
@@ -377,9 +379,8 @@ class Salon:
         self.lobby.changed()
 
     def online(self, user_id: int) -> bool:
-        """Is this user connected? The one presence read of friends and kept messages,
-        so that a salon of several processes swaps its shared presence in here."""
-        return self.gateway.connected(user_id)
+        """Is this user connected on any node? The presence port's local view (no I/O)."""
+        return self.ports.presence.online(user_id)
 
     def spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
@@ -396,12 +397,10 @@ class Salon:
     def _table_closed(self, table: Table) -> None:
         """A table was stored as closed (or fenced): forget it here and give its lease up."""
         self.quotas.closed(table.id)
+        self.lobby.disown(table.id)
         self.standing.table_flags.pop(table.id, None)
         self.router.actors.pop(table.id, None)
-        task = asyncio.ensure_future(self.router.release(table.id))
-        self._releases.add(task)
-        task.add_done_callback(self._releases.discard)
-        task.add_done_callback(log_failure)
+        self.spawn(self.router.release(table.id))
 
     async def stop(self) -> None:
         """Stop timers and bots, close connections, flush and close storage.
@@ -409,6 +408,7 @@ class Salon:
         Nothing needs saving here: everything was stored when it happened.
         """
         await self._halt()
+        await self.nodes.leave()
         await self.tournaments.release_runner()  # another node takes over at once
         await self.standing.stop()
         if self.ids is not None:
@@ -424,6 +424,7 @@ class Salon:
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
         await self._halt()
+        self.nodes.abandon()
         await self.standing.stop()
         await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()

@@ -33,7 +33,7 @@ async def settle(
         for _ in range(5):
             await asyncio.sleep(0)
         busy = any(a.busy() for a in list(actors.values()))
-        lobby_busy = lobby.task is not None and not lobby.task.done()
+        lobby_busy = lobby.pending()
         pending = [c for c in connections.values() if c.pending and not c.closed]
         running = [t for t in list(spawned) if not t.done()]
         if running:
@@ -43,8 +43,7 @@ async def settle(
             await asyncio.sleep(0.001)
             quiet_rounds = 0
         elif lobby_busy:
-            assert lobby.task is not None
-            await asyncio.wait([lobby.task], timeout=deadline - time.monotonic())
+            await asyncio.wait(lobby_busy, timeout=deadline - time.monotonic())
             quiet_rounds = 0
         elif pending:
             await asyncio.gather(*(c.drained() for c in pending))
