@@ -50,8 +50,11 @@ class TableQuotas:
         store: Store,
         tables: Mapping[int, Any],
         shared: SharedLimits | None = None,
+        many_nodes: bool = False,
     ) -> None:
         self.limits = limits
+        #: Other nodes host tables too: count an account's tables in the database.
+        self.many_nodes = many_nodes or shared is not None
         self.store = store
         #: The tables this node runs (``salon.tables``): what a lone node counts.
         self.tables = tables
@@ -100,7 +103,7 @@ class TableQuotas:
 
     async def _hosted(self, user_id: int) -> int:
         """Open tables the account hosts: here, or on every node (the database)."""
-        if self.shared is None:
+        if not self.many_nodes:
             return sum(1 for table in self.tables.values() if table.host == user_id)
         rows = await self.store.read(
             select(func.count())

@@ -195,7 +195,9 @@ class Salon:
             )
         self.tables = TablesView(self.router)
         #: Open tables per account and address, and their creation rates.
-        self.quotas = TableQuotas(self.limits, self.store, self.tables, self.ports.limits)
+        self.quotas = TableQuotas(
+            self.limits, self.store, self.tables, self.ports.limits, many_nodes=shared
+        )
         self.gateway = Gateway(self)
         self.lobby = LobbyFeed(
             self.ports.lobby,
