@@ -86,9 +86,6 @@ SPREADS = [
     pytest.param(
         (1, 2, 3),
         id="three-nodes",
-        marks=pytest.mark.xfail(
-            strict=True, reason="issue 11: commands are not forwarded between nodes yet"
-        ),
     ),
 ]
 

