@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import selectors
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -423,3 +429,142 @@ async def test_a_chess_bot_at_a_salon_table_thinks_in_a_worker_process(
         assert salon.tables[table_id].state == "finished"
     finally:
         await salon.stop()
+
+
+# -- the worker processes end with the process that owns them -----------------------
+
+
+def proc_stat(pid: int) -> tuple[str, int, int] | None:
+    """A process's state letter, parent and start time (in clock ticks), from /proc; None: gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()  # the name, in brackets, may hold spaces
+    return fields[0], int(fields[1]), int(fields[19])
+
+
+def descendants(root: int) -> dict[int, int]:
+    """Every process below ``root`` (children, theirs, ...): pid -> start time."""
+    stats = {
+        int(p.name): proc_stat(int(p.name)) for p in Path("/proc").iterdir() if p.name.isdigit()
+    }
+    found: dict[int, int] = {}
+    parents = {root}
+    while parents:
+        children = {
+            pid: stat[2]
+            for pid, stat in stats.items()
+            if stat is not None and stat[1] in parents and pid not in found
+        }
+        found.update(children)
+        parents = set(children)
+    return found
+
+
+def running(pid: int, started: int) -> bool:
+    """Whether that process still runs (a zombie, or a new process under the same pid, does not)."""
+    stat = proc_stat(pid)
+    return stat is not None and stat[2] == started and stat[0] not in ("Z", "X")
+
+
+#: A process that owns a bot pool, its two workers in hard searches, when it is killed.
+OWNER = """
+import json, time
+from zanzibar.engine.match import Match
+from zanzibar.games import get_rules
+from zanzibar.salon.bots import BotRecipe, _think, bot_pool
+
+rules = get_rules("zanzibar-s")
+match = Match(rules, 2, None, seed=3)
+quick = {seat: rules.make_bot("casual", match.options, seat) for seat in (0, 1)}
+for _ in range(6):  # out of the opening, where a hard move takes seconds
+    match.act(match.to_act, quick[match.to_act].choose(match.state))
+options = json.dumps(dict(match.options), sort_keys=True)
+pool = bot_pool()
+pool.submit(_think, BotRecipe("zanzibar-s", "easy", options, 0), match.state).result()
+busy = [pool.submit(_think, BotRecipe("zanzibar-s", "hard", options, s), match.state) for s in (1, 2)]
+print(" ".join(str(pid) for pid in pool._processes), flush=True)
+time.sleep(60)
+"""
+
+
+def read_line(process: subprocess.Popen[bytes], seconds: float) -> str:
+    """The first line ``process`` writes, waiting at most ``seconds`` ("" if none came)."""
+    assert process.stdout is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        if not selector.select(seconds):
+            return ""
+    return process.stdout.readline().decode()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.skipif(not game_available("zanzibar-s"), reason="chess bots not available")
+def test_the_bot_pool_exits_with_its_owner_killed_mid_search(tmp_path: Path) -> None:
+    # The pool is the fork server, its workers and multiprocessing's resource tracker,
+    # all below the owner: a node killed by `kill -9` must not leave any of them behind.
+    with (tmp_path / "owner.log").open("wb") as log:
+        owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, stderr=log)
+    pool: dict[int, int] = {}
+    try:
+        line = read_line(owner, 60)
+        assert line, (tmp_path / "owner.log").read_text()
+        workers = {int(pid) for pid in line.split()}
+        time.sleep(0.3)  # both workers are deep in a search now (a hard move takes seconds)
+        pool = descendants(owner.pid)
+        assert len(workers) == 2 and workers < pool.keys(), (workers, pool)
+        assert len(pool) == 4, pool  # the workers, the fork server, the resource tracker
+        assert all(running(pid, started) for pid, started in pool.items())
+        owner.kill()
+        owner.wait()
+        deadline = time.monotonic() + 5
+        while any(running(pid, started) for pid, started in pool.items()):
+            assert time.monotonic() < deadline, {
+                pid: proc_stat(pid) for pid, started in pool.items() if running(pid, started)
+            }
+            time.sleep(0.05)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait()
+        for pid, started in pool.items():  # what a failure left behind
+            if running(pid, started):
+                os.kill(pid, signal.SIGKILL)
+        assert owner.stdout is not None
+        owner.stdout.close()
+
+
+@pytest.mark.skipif(not game_available("zanzibar-s"), reason="chess bots not available")
+async def test_the_last_thinker_to_close_stops_the_worker_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import weakref
+
+    from zanzibar.salon import bots
+
+    # a pool of this test's own (the one other tests share comes back afterwards)
+    monkeypatch.setattr(bots, "_pool", None)
+    monkeypatch.setattr(bots, "_pool_users", weakref.WeakSet())
+    rules, match = chess_position(2)
+    bot = registry_bot(rules, match, "easy", 5)
+    first, second = Thinker(), Thinker()
+    for thinker in (first, second):
+        thinker.average[("zanzibar-s", "easy")] = 1.0  # known to be slow
+        await thinker.choose("zanzibar-s", "easy", bot, match.state)
+        assert thinker.placed == {"process": 1}
+    pool = bots.bot_pool()
+    workers = {pid: stat[2] for pid in pool._processes if (stat := proc_stat(pid))}
+    assert workers and all(running(pid, started) for pid, started in workers.items())
+    await first.close()  # the second one still uses them
+    assert bots.bot_pool() is pool
+    assert all(running(pid, started) for pid, started in workers.items())
+    await second.close()
+    assert not any(running(pid, started) for pid, started in workers.items())
+    fresh = bots.bot_pool()  # a bot that needs one later gets a new pool
+    assert fresh is not pool
+    await Thinker().close()  # a thinker that never used it leaves it be
+    assert bots._pool is fresh
+    await second.close()  # closing twice changes nothing
+    assert bots._pool is fresh

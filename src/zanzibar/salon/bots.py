@@ -22,6 +22,11 @@ How a move is placed:
   game and seat: a bot's caches survive between its moves); any other bot (a
   test's, or a game outside the registry) keeps thinking in a thread.
 
+The workers end with the process that owns them, however it ends: a clean
+stop shuts the pool down (:meth:`Thinker.close`, from ``Salon.stop``), and a
+worker whose owner was killed exits at once (:func:`_exit_with_owner`), which
+lets the fork server and multiprocessing's resource tracker exit in turn.
+
 A worker's copy of a bot draws its own random numbers: a bot that plays at
 random may choose differently from an in-process copy with the same seed. That
 changes nothing a restart relies on: every move a bot made is in the game's
@@ -34,6 +39,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 import time
@@ -151,10 +157,46 @@ PRELOAD = [
 ]
 
 
+def _exit_with_owner() -> None:
+    """In a new worker: exit the moment the process that owns the pool dies, however it dies.
+
+    A worker's parent is the fork server, not the salon's process, and each
+    worker holds the write end of the fork server's "alive" pipe (so that it
+    could start processes of its own): when the owner is killed (``kill -9``)
+    the fork server never sees that pipe close, and the workers, blocked on
+    their task queue, whose write end they hold too, never see theirs close.
+    Nothing ends and every crash leaks the lot. Watching ``os.getppid()`` or
+    asking Linux for ``PR_SET_PDEATHSIG`` would only tell a worker that the
+    fork server died, which it does not.
+
+    The standard library gives each child a handle on its *owner* instead:
+    :func:`multiprocessing.parent_process` ``.sentinel`` is the read end of a
+    pipe whose write end only the owner keeps open, so it turns readable (end
+    of file) when the owner's process is gone, and only then. A daemon thread
+    blocks on it, with no polling, and ends the worker with ``os._exit`` (a
+    search holding the GIL still yields to it within the interpreter's switch
+    interval). Once no worker is left, the fork server sees its "alive" pipe
+    close and exits, and then the resource tracker. Portable, no ctypes.
+    """
+    owner = multiprocessing.parent_process()
+    if owner is None:  # not started by multiprocessing: nothing to watch
+        return
+    threading.Thread(
+        target=_wait_then_exit, args=(owner.sentinel,), name="owner-watch", daemon=True
+    ).start()
+
+
+def _wait_then_exit(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
+
+
 # -- the shared pool -----------------------------------------------------------------
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
+#: The thinkers that sent work to the pool and are not closed: the last to close stops it.
+_pool_users: weakref.WeakSet[Thinker] = weakref.WeakSet()
 
 
 def default_workers() -> int:
@@ -162,7 +204,7 @@ def default_workers() -> int:
     return max(2, (os.cpu_count() or 1) - 1)
 
 
-def bot_pool() -> ProcessPoolExecutor:
+def bot_pool(user: Thinker | None = None) -> ProcessPoolExecutor:
     """The process-wide pool of bot workers, started on first use.
 
     One per process, shared by every salon in it (there is one in production;
@@ -172,13 +214,18 @@ def bot_pool() -> ProcessPoolExecutor:
     Like every non-fork start method, a worker imports the main module again:
     a script that makes a salon must keep its work under
     ``if __name__ == "__main__":`` (the ``zanzibar`` command does).
+    A ``user`` keeps the pool running until it is closed (:func:`release_bot_pool`).
     """
     global _pool
     with _pool_lock:
+        if user is not None:
+            _pool_users.add(user)
         if _pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(PRELOAD)
-            _pool = ProcessPoolExecutor(max_workers=default_workers(), mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=default_workers(), mp_context=context, initializer=_exit_with_owner
+            )
         return _pool
 
 
@@ -189,6 +236,23 @@ def shutdown_bot_pool() -> None:
         pool, _pool = _pool, None
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def release_bot_pool(user: Thinker) -> ProcessPoolExecutor | None:
+    """``user`` needs the pool no more: the pool, taken out of service, if it was its last user.
+
+    The caller shuts the returned pool down (waiting for its workers or not).
+    Moves still queued are cancelled; a search under way ends within its time limit.
+    """
+    global _pool
+    with _pool_lock:
+        if user not in _pool_users:  # never sent it work (or closed already): not its to stop
+            return None
+        _pool_users.discard(user)
+        if _pool_users:
+            return None
+        pool, _pool = _pool, None
+    return pool
 
 
 def _discard_broken(pool: ProcessPoolExecutor) -> None:
@@ -241,7 +305,7 @@ class Thinker:
             return self.choose_now(game, level, bot, state)
         recipe = recipe_of(bot) if self.processes and average is not None else None
         if recipe is not None:
-            pool = bot_pool()
+            pool = bot_pool(self)
             try:
                 action, took = await asyncio.get_running_loop().run_in_executor(
                     pool, _think, recipe, state
@@ -255,6 +319,20 @@ class Thinker:
                 return action
         self.placed["thread"] += 1
         return await asyncio.to_thread(self._timed, key, bot, state)
+
+    async def close(self, wait: bool = True) -> None:
+        """Stop the worker processes if no other open thinker of this process uses them.
+
+        ``wait``: return once they have exited (in a thread: the event loop keeps
+        running while a search under way finishes); False: let them finish alone.
+        """
+        pool = release_bot_pool(self)
+        if pool is None:
+            return
+        if wait:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        else:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _timed(self, key: tuple[str, str], bot: Bot[Any, Any], state: Any) -> Any:
         started = self.clock()

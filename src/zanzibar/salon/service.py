@@ -422,6 +422,7 @@ class Salon:
                 await self.router.release(table_id)
         await self.ports.close()
         await self.store.stop()
+        await self.thinker.close()  # last: its workers may be finishing a search
 
     async def crash(self) -> None:
         """Test helper: stop like a killed process would, writing nothing more."""
@@ -430,6 +431,7 @@ class Salon:
         await self.standing.stop()
         await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
+        await self.thinker.close(wait=False)  # a killed process's workers exit with it
 
     async def _halt(self) -> None:
         self.lobby.stopping = True
