@@ -97,6 +97,10 @@ class Forwarder:
         self.owner_of: dict[int, tuple[str, int]] = {}
         #: Table id -> the last version delivered by the bus.
         self.delivered: dict[int, int] = {}
+        #: (socket id, table id) -> the version a re-follow's answer covered: the bus
+        #: frames of that version or older are not the socket's any more (it was sent the
+        #: table, the history and the view as of that version).
+        self.floors: dict[tuple[int, int], int] = {}
         self._held: dict[tuple[int, int], list[tuple[int, dict[str, Any]]]] = {}
         self._on_bus: set[int] = set()
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
@@ -167,6 +171,23 @@ class Forwarder:
         assert user is not None
         body = {**body, "t": table_id, "user": user.id, "lang": conn.lang, "c": conn.id}
         body.setdefault("cmd", self.new_cmd_id())
+        key = (conn.id, table_id)
+        # a command that (re)follows the table: the bus frames of this socket wait for
+        # its answer (the table, history and view it sends come first)
+        hold = body.get("type") in FOLLOWING and key not in self._held
+        if hold:
+            self._held[key] = []
+        try:
+            await self._ask(table_id, body, conn, node)
+        finally:
+            if hold:
+                self._held.pop(key, None)
+
+    async def _ask(
+        self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None
+    ) -> None:
+        user = conn.user
+        assert user is not None
         fresh = bool(body.get("fresh"))
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.patience
@@ -185,7 +206,7 @@ class Forwarder:
             body["fresh"] = fresh and attempt == 1
             answer = await self._send(node, body)
             if answer is not None and "moved" not in answer:
-                await self._answered(table_id, conn, node, answer)
+                await self._answered(table_id, conn, node, answer, body)
                 return
             if loop.time() > give_up:
                 raise SalonError("internal", Msg("error-table-unreachable"))
@@ -220,7 +241,12 @@ class Forwarder:
         return asked is not None and self._last_ok.get(conn.id) == asked
 
     async def _answered(
-        self, table_id: int, conn: Connection, node: str, answer: dict[str, Any]
+        self,
+        table_id: int,
+        conn: Connection,
+        node: str,
+        answer: dict[str, Any],
+        body: dict[str, Any],
     ) -> None:
         """The owner's answer: frames made outside a commit, who follows, or the refusal."""
         if not answer.get("ok"):
@@ -228,13 +254,27 @@ class Forwarder:
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
         held = self._held.pop(key, None)
-        for frame in answer.get("frames", ()):
+        if answer.get("following"):
+            # what the client says it has (a join or watch ``since``): a re-follow that
+            # starts before this answer's own history arrived follows from there, not 0
+            message = body.get("msg")
+            since = message.get("since") if isinstance(message, dict) else None
+            if isinstance(since, int) and not isinstance(since, bool) and since > 0:
+                self.seqs[key] = max(self.seqs.get(key, 0), since)
+        frames = answer.get("frames", ())
+        if not answer.get("committed") and any(_is_pushed_history(f, table_id) for f in frames):
+            # a follow run as a read: it sent the table, the history and the view as of
+            # ``version``; the bus frames of that version or older, still on their way,
+            # would repeat them
+            self.floors[key] = max(self.floors.get(key, 0), version)
+        for frame in frames:
             self._give(conn, table_id, frame)
         # following again: the frames of the old stream the answer's version covers are
         # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer
         first = version if answer.get("committed") else version + 1
+        silent = body.get("type") == "follow"
         for held_version, frame in held or ():
-            if held_version >= first and not (_is_ok(frame) and "id" not in frame):
+            if held_version >= first and not (silent and _is_ok(frame) and "id" not in frame):
                 self._give(conn, table_id, frame)
         if answer.get("following"):
             self.members.setdefault(table_id, set()).add(conn.id)
@@ -267,6 +307,7 @@ class Forwarder:
         if members is not None:
             members.discard(conn_id)
         self.seqs.pop((conn_id, table_id), None)
+        self.floors.pop((conn_id, table_id), None)
         self._held.pop((conn_id, table_id), None)
         conn = self.host.gateway.connections.get(conn_id)
         if conn is not None and not keep:
@@ -302,6 +343,10 @@ class Forwarder:
                 if held is not None:
                     held.append((envelope.version, message))
                     continue
+                if envelope.version <= self.floors.get((conn_id, table_id), 0) and not (
+                    _is_ok(message) and "id" in message
+                ):
+                    continue  # covered by the answer of a re-follow (answers still go out)
                 conn = connections.get(conn_id)
                 if conn is not None:
                     self._give(conn, table_id, message)
@@ -323,24 +368,45 @@ class Forwarder:
         self._spawn(self.resync(table))
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
-        """Put one frame to a socket here, noting the last history ``seq`` it was sent."""
+        """Put one frame to a socket here, noting the last history ``seq`` it was sent.
+
+        Each history item reaches the socket once, in ``seq`` order: two follows of
+        one socket can cross (a re-follow after a failover and the client's own
+        join, both answered with the history since what they knew), so an item at
+        or below the last ``seq`` this socket was sent is not sent again.
+        """
         if conn.closed:
             return
+        key = (conn.id, table_id)
+        sent = self.seqs.get(key, -1)
+        seq: Any = None
+        if _is_pushed_history(message, table_id):
+            items = message.get("items")
+            if sent >= 0 and isinstance(items, list):
+                fresh = [i for i in items if not _seq_at_most(i, sent)]
+                if len(fresh) != len(items) or _int(message.get("since"), sent) < sent:
+                    log.warning(
+                        "socket %s, table %s: history repeating seq %s or older trimmed",
+                        conn.id,
+                        table_id,
+                        sent,
+                    )
+                    message = {**message, "since": max(sent, _int(message.get("since"), 0))}
+                    message["items"] = fresh
+            if not message.get("more"):
+                seq = message.get("last_seq")
+        elif message.get("table") == table_id and message.get("type") in ITEM_TYPES:
+            seq = message.get("seq")
+            if _seq_at_most(message, sent):
+                log.warning(
+                    "socket %s, table %s: seq %s sent again: dropped", conn.id, table_id, seq
+                )
+                return
         conn.put(message)
         if _is_ok(message) and message.get("id") is not None:
             self._last_ok[conn.id] = message["id"]
-        seq: Any = None
-        if message.get("table") == table_id:
-            kind = message.get("type")
-            if kind == "history":
-                if "id" not in message and "channel" not in message:
-                    seq = message.get("last_seq")
-            elif kind != "ok":
-                seq = message.get("seq")
-        if isinstance(seq, int) and not isinstance(seq, bool):
-            key = (conn.id, table_id)
-            if seq > self.seqs.get(key, -1):
-                self.seqs[key] = seq
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq > sent:
+            self.seqs[key] = seq
 
     # -- failover -------------------------------------------------------------------------
 
@@ -355,9 +421,7 @@ class Forwarder:
                 if conn is None or conn.user is None:
                     self._unfollowed(table_id, conn_id)
                     continue
-                key = (conn_id, table_id)
-                since = self.seqs.get(key, 0)
-                self._held.setdefault(key, [])
+                since = self.seqs.get((conn_id, table_id), 0)
                 try:
                     await self.ask(table_id, {"type": "follow", "since": since}, conn)
                 except ZanzibarError as exc:
@@ -365,8 +429,6 @@ class Forwarder:
                         "socket %s could not follow table %s again: %s", conn_id, table_id, exc
                     )
                     self._unfollowed(table_id, conn_id)
-                finally:
-                    self._held.pop(key, None)
         finally:
             self._resyncing.discard(table_id)
 
@@ -426,6 +488,34 @@ class Forwarder:
 
 def _is_ok(message: Any) -> bool:
     return isinstance(message, dict) and message.get("type") == "ok"
+
+
+#: The commands that (re)follow a table: the table, its history and view come back.
+FOLLOWING = frozenset({"follow", "table.join", "table.watch"})
+
+#: The numbered history items (each has the table's ``seq``).
+ITEM_TYPES = frozenset({"game.event", "chat", "system"})
+
+
+def _is_pushed_history(message: Any, table_id: int) -> bool:
+    """A ``history`` the salon sends when following a table (no request id, no channel)."""
+    return (
+        isinstance(message, dict)
+        and message.get("type") == "history"
+        and message.get("table") == table_id
+        and "id" not in message
+        and "channel" not in message
+    )
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _seq_at_most(item: Any, seq: int) -> bool:
+    """Whether ``item`` is numbered ``seq`` or lower (already sent)."""
+    value = item.get("seq") if isinstance(item, dict) else None
+    return isinstance(value, int) and not isinstance(value, bool) and value <= seq
 
 
 __all__: list[str] = ["Forwarder"]
