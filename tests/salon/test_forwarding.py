@@ -428,3 +428,91 @@ def test_a_refusal_travels_with_its_code_and_catalogue_message() -> None:
     plain = refusal(refusal_json(SalonError("invalid", "seat is required")))
     assert plain.code == "invalid" and plain.message == "seat is required"
     assert refusal(None).code == "internal"
+
+
+class Delays:
+    """Holds back the bus envelopes a node's forwarder is given, until released."""
+
+    def __init__(self, salon: Salon) -> None:
+        self.forwarder = salon.forwarder
+        self.deliver = salon.forwarder.deliver
+        self.queue: list[Any] = []
+        self.forwarder.deliver = self.hold  # type: ignore[method-assign]
+
+    async def hold(self, envelope: Any) -> None:
+        self.queue.append(envelope)
+
+    async def release(self) -> None:
+        self.forwarder.deliver = self.deliver  # type: ignore[method-assign]
+        queue, self.queue = self.queue, []
+        for envelope in queue:
+            await self.deliver(envelope)
+
+
+def chat_lines(client: Client, table_id: int) -> list[str]:
+    """Every chat line the client was sent for the table, live or in a history, in order."""
+    lines: list[str] = []
+    for message in client.inbox:
+        if message.get("table") != table_id:
+            continue
+        if message.get("type") == "chat":
+            lines.append(message["text"])
+        elif message.get("type") == "history" and "channel" not in message:
+            lines.extend(i["text"] for i in message["items"] if i.get("type") == "chat")
+    return lines
+
+
+async def test_a_bus_frame_arriving_after_a_re_follow_covered_it_is_not_sent_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="before")
+    await settle(salons)
+    delays = Delays(a)
+    await anna.ok("chat.say", table=table_id, text="late")  # its envelope is on its way
+    # the owner changed meanwhile (as seen from a): Bob's socket follows the table again,
+    # from the last seq it was sent, and the answer's history holds "late" already
+    await a.forwarder.resync(table_id)
+    await delays.release()  # the envelope of "late" arrives after the re-follow's answer
+    await anna.ok("chat.say", table=table_id, text="after")
+    await settle(salons)
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["before", "late", "after"]
+
+
+async def test_a_re_follow_before_a_join_s_history_arrived_starts_from_the_join_s_since(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    b, c = salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    for n in range(4):
+        await anna.ok("chat.say", table=table_id, text=f"line {n}")
+    had = b.tables[table_id].history.last_seq  # what the client had before reconnecting
+    await anna.ok("chat.say", table=table_id, text="missed")
+    # a client comes back on node c and watches again from the seq it had; its watch is a
+    # stored change, so its history travels on the bus, held back on the way
+    dan = await Client(c, "Dan").sign_in()
+    delays = Delays(c)
+    assert dan.conn is not None
+    message = {"v": 1, "type": "table.watch", "id": "w", "table": table_id, "since": had}
+    watching = asyncio.ensure_future(c.handle(dan.conn, message))
+    deadline = time.monotonic() + 5
+    while dan.conn.id not in c.forwarder.members.get(table_id, ()):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.01)
+    await c.forwarder.resync(table_id)  # the owner changed before that history arrived
+    await delays.release()
+    await watching
+    await settle(salons)
+    got = seqs(dan, table_id)
+    assert got == list(range(had + 1, b.tables[table_id].history.last_seq + 1)), got
+    assert chat_lines(dan, table_id) == ["missed"]
+    assert [x["type"] for x in dan.inbox if x.get("id") == "w"] == ["ok"]
