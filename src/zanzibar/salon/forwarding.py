@@ -334,6 +334,7 @@ class Forwarder:
             shared = set(data.get("s", ()))
             made: dict[int, dict[str, Any]] = {}
             connections = self.host.gateway.connections
+            members = self.members.get(table_id, set())
             for conn_id, index in mine:
                 message = made.get(index)
                 if message is None:
@@ -347,6 +348,10 @@ class Forwarder:
                     _is_ok(message) and "id" in message
                 ):
                     continue  # covered by the answer of a re-follow (answers still go out)
+                if conn_id not in members:
+                    # the socket follows the table no more, or follows it here now (this
+                    # node took the table over): the dead owner's frames are not its own
+                    continue
                 conn = connections.get(conn_id)
                 if conn is not None:
                     self._give(conn, table_id, message)
