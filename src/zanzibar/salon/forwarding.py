@@ -73,6 +73,10 @@ PATIENCE = 20.0
 RETRY_PAUSE = 0.2
 #: Seconds between two checks of who runs the tables followed elsewhere.
 WATCH_PERIOD = 0.5
+#: Socket ids of one process travel as ``base + id``, ``base`` a random multiple of this.
+WIRE_SOCKETS = 1 << 32
+#: How many bases there are to choose from (wire ids stay JSON-safe integers).
+WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
 
@@ -87,6 +91,8 @@ class Forwarder:
         self.hub = host.hub
         self.node = host.hub.node
         self._boot = secrets.token_hex(4)
+        #: This process's part of the socket ids other nodes know (see :meth:`wire_id`).
+        self._wire_base = (1 + secrets.randbelow(WIRE_BOOTS - 1)) * WIRE_SOCKETS
         self._counter = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Table id -> ids of this node's sockets following it on another node.
@@ -139,6 +145,21 @@ class Forwarder:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def wire_id(self, conn_id: int) -> int:
+        """The id other nodes know this socket by: unique to this process, not only to the
+        node's name. A node killed and started again under the same name counts its
+        sockets from 1 again; an owner that still serves the dead process's sockets
+        (it has not yet noticed) must not take a new socket for an old one and send it
+        the old one's frames."""
+        return self._wire_base + conn_id
+
+    def local_id(self, wire: Any) -> int | None:
+        """The socket here that ``wire`` stands for (None: a socket of another process)."""
+        if isinstance(wire, int) and not isinstance(wire, bool):
+            local = wire - self._wire_base
+            return local if 0 < local < WIRE_SOCKETS else None
+        return None
+
     def new_cmd_id(self) -> str:
         """A command id never made before by any node (node, start, counter)."""
         return f"{self.node}.{self._boot}.{next(self._counter)}"
@@ -169,7 +190,8 @@ class Forwarder:
         """
         user = conn.user
         assert user is not None
-        body = {**body, "t": table_id, "user": user.id, "lang": conn.lang, "c": conn.id}
+        body = {**body, "t": table_id, "user": user.id, "lang": conn.lang}
+        body["c"] = self.wire_id(conn.id)
         body.setdefault("cmd", self.new_cmd_id())
         key = (conn.id, table_id)
         # a command that (re)follows the table: the bus frames of this socket wait for
@@ -335,7 +357,10 @@ class Forwarder:
             made: dict[int, dict[str, Any]] = {}
             connections = self.host.gateway.connections
             members = self.members.get(table_id, set())
-            for conn_id, index in mine:
+            for wire, index in mine:
+                conn_id = self.local_id(wire)
+                if conn_id is None:
+                    continue  # a socket of this node's name before it restarted
                 message = made.get(index)
                 if message is None:
                     raw = messages[index]
@@ -355,9 +380,12 @@ class Forwarder:
                 conn = connections.get(conn_id)
                 if conn is not None:
                     self._give(conn, table_id, message)
-        for conn_id in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
-            self._unfollowed(table_id, conn_id)
-        if not mine and data.get("s") and self.members.get(table_id):
+        for wire in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
+            conn_id = self.local_id(wire)
+            if conn_id is not None:
+                self._unfollowed(table_id, conn_id)
+        ours = any(self.local_id(wire) is not None for wire, _ in mine or ())
+        if not ours and data.get("s") and self.members.get(table_id):
             # frames for every follower went out and none to this node's: the owner took
             # them for gone (it could not reach this node for a moment): follow again
             log.warning("table %s: the owner forgot this node's sockets; following again", table_id)
@@ -488,7 +516,7 @@ class Forwarder:
                 nodes.add(owner[0])
             self._unfollowed(table_id, conn.id)
         for node in nodes:
-            self._spawn(self.hub.send(node, "gone", {"c": [conn.id]}))
+            self._spawn(self.hub.send(node, "gone", {"c": [self.wire_id(conn.id)]}))
 
 
 def _is_ok(message: Any) -> bool:
