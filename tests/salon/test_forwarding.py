@@ -9,6 +9,7 @@ then b dies and the game goes on under a new owner.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -19,7 +20,7 @@ from _salonkit import Client, make_salon
 from sqlalchemy import func, select
 
 from zanzibar.l10n.msg import Msg
-from zanzibar.salon import Salon
+from zanzibar.salon import Salon, connections
 from zanzibar.salon import models as m
 from zanzibar.salon.connections import Shared
 from zanzibar.salon.errors import SalonError
@@ -516,3 +517,40 @@ async def test_a_re_follow_before_a_join_s_history_arrived_starts_from_the_join_
     assert got == list(range(had + 1, b.tables[table_id].history.last_seq + 1)), got
     assert chat_lines(dan, table_id) == ["missed"]
     assert [x["type"] for x in dan.inbox if x.get("id") == "w"] == ["ok"]
+
+
+async def test_a_node_restarted_under_its_name_gets_no_frames_of_its_dead_sockets(
+    nodes: tuple[Cluster, dict[str, Salon]],
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    assert bob.conn is not None
+    dead_id = bob.conn.id
+    # node a is killed and started again at once under its name: b still serves Bob's
+    # old socket, and the new process counts its sockets from the same numbers
+    cluster.crashed.add("a")
+    await a.crash()
+    again = make_salon(db_url, ports=cluster.ports("a"), takeover_delay=60)
+    await again.start()
+    again.ids = salons["b"].ids
+    try:
+        monkeypatch.setattr(connections, "_ids", itertools.count(dead_id))
+        dan = await Client(again, "Dan").sign_in()
+        assert dan.conn is not None and dan.conn.id == dead_id
+        await dan.ok("table.watch", table=table_id, since=0)
+        await anna.ok("chat.say", table=table_id, text="two")
+        await settle({"b": b, "a": again})
+        got = seqs(dan, table_id)
+        assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
+        assert chat_lines(dan, table_id) == ["one", "two"]
+        seats = [x["table"]["you"].get("seat") for x in dan.inbox if x.get("type") == "table"]
+        assert seats and set(seats) == {None}, seats  # never Bob's view of the table
+    finally:
+        await again.stop()
