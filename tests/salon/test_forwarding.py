@@ -554,3 +554,25 @@ async def test_a_node_restarted_under_its_name_gets_no_frames_of_its_dead_socket
         assert seats and set(seats) == {None}, seats  # never Bob's view of the table
     finally:
         await again.stop()
+
+
+async def test_a_re_follow_of_a_socket_already_following_the_table_here_sends_nothing_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a = salons["a"]
+    anna = await Client(a, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    assert bob.conn is not None and table_id in a.tables
+    # a re-follow decided while the table was elsewhere (the lease changed hands) runs after
+    # Bob's own join claimed the table here: he follows it here already
+    await a.forwarder.ask(table_id, {"type": "follow", "since": 0}, bob.conn)
+    await anna.ok("chat.say", table=table_id, text="two")
+    await settle(salons)
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["one", "two"]
+    assert len(bob.of_type("history", table_id)) == 1

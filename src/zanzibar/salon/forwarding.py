@@ -219,6 +219,12 @@ class Forwarder:
             if node is None:
                 where = await self.host.router.locate(table_id)
                 if isinstance(where, TableActor):
+                    following = self.host.mirror.subscribers.get(table_id, {})
+                    if body.get("type") == "follow" and following.get(conn.id) is conn:
+                        # a re-follow, but the socket follows the table here already (its
+                        # own join claimed it meanwhile): its history is not sent twice
+                        self._followed_here(table_id, conn)
+                        return
                     body["fresh"] = fresh and attempt == 0
                     await run_here(self.host, where, body, user, conn)
                     self._followed_here(table_id, conn)
