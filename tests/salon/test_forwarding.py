@@ -552,6 +552,9 @@ async def test_a_node_restarted_under_its_name_gets_no_frames_of_its_dead_socket
         assert chat_lines(dan, table_id) == ["one", "two"]
         seats = [x["table"]["you"].get("seat") for x in dan.inbox if x.get("type") == "table"]
         assert seats and set(seats) == {None}, seats  # never Bob's view of the table
+        # and the owner forgot the dead process's sockets once the new one spoke
+        left = [x for x in b.mirror.subscribers[table_id].values() if x.user_id == bob.user_id]
+        assert left == []
     finally:
         await again.stop()
 

@@ -60,7 +60,14 @@ from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import request_id
-from zanzibar.salon.remote import Host, RemoteConnection, RemoteSockets, refusal, run_here
+from zanzibar.salon.remote import (
+    WIRE_SOCKETS,
+    Host,
+    RemoteConnection,
+    RemoteSockets,
+    refusal,
+    run_here,
+)
 from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
@@ -73,8 +80,6 @@ PATIENCE = 20.0
 RETRY_PAUSE = 0.2
 #: Seconds between two checks of who runs the tables followed elsewhere.
 WATCH_PERIOD = 0.5
-#: Socket ids of one process travel as ``base + id``, ``base`` a random multiple of this.
-WIRE_SOCKETS = 1 << 32
 #: How many bases there are to choose from (wire ids stay JSON-safe integers).
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.

@@ -46,6 +46,10 @@ TRANSITIONS = {**seating.TRANSITIONS, **play.TRANSITIONS}
 
 _proxy_ids = itertools.count(1)
 
+#: A socket travels between nodes as ``base + id``, ``base`` a random multiple of this
+#: chosen by its process (:meth:`~zanzibar.salon.forwarding.Forwarder.wire_id`).
+WIRE_SOCKETS = 1 << 32
+
 
 class Sockets(Protocol):
     """This node's sockets by id (the gateway's)."""
@@ -224,6 +228,8 @@ class RemoteSockets:
         #: What the mirror put into remote connections during the current step.
         self.outbox: list[tuple[RemoteConnection, dict[str, Any]]] = []
         self._proxies: dict[tuple[str, int], RemoteConnection] = {}
+        #: Node -> the socket id base of the process that runs under its name now.
+        self._bases: dict[str, int] = {}
         #: Frames made outside a commit, by proxy id, for the answer of the command.
         self._loose: dict[int, list[dict[str, Any]]] = {}
         self._remote: dict[int, set[RemoteConnection]] = {}
@@ -257,6 +263,13 @@ class RemoteSockets:
                         self._drop_proxy(key, proxy)
 
     def _proxy(self, node: str, remote_id: int, user: User, lang: str) -> RemoteConnection:
+        base = remote_id // WIRE_SOCKETS
+        if self._bases.setdefault(node, base) != base:
+            # the node was started again under its name: its old sockets died with it
+            self._bases[node] = base
+            for old_key, old in list(self._proxies.items()):
+                if old_key[0] == node and old_key[1] // WIRE_SOCKETS != base:
+                    self._drop_proxy(old_key, old)
         key = (node, remote_id)
         proxy = self._proxies.get(key)
         if proxy is None or proxy.user_id != user.id:
