@@ -306,10 +306,15 @@ class Forwarder:
         # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer
         first = version if answer.get("committed") else version + 1
         silent = body.get("type") == "follow"
+        dropped = False
         for held_version, frame in held or ():
-            if held_version >= first and not (silent and _is_ok(frame) and "id" not in frame):
+            if held_version < first:
+                continue
+            if frame is DROPPED:
+                dropped = True  # the owner let the socket go after this command followed
+            elif not (silent and _is_ok(frame) and "id" not in frame):
                 self._give(conn, table_id, frame)
-        if answer.get("following"):
+        if answer.get("following") and not dropped:
             self.members.setdefault(table_id, set()).add(conn.id)
             conn.tables.add(table_id)
             self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
@@ -393,7 +398,14 @@ class Forwarder:
                     self._give(conn, table_id, message)
         for wire in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
             conn_id = self.local_id(wire)
-            if conn_id is not None:
+            if conn_id is None:
+                continue
+            key = (conn_id, table_id)
+            held = self._held.get(key)
+            if held is not None:  # a follow is on its way: its answer says which came last
+                held.append((envelope.version, DROPPED))
+            elif envelope.version > self.floors.get(key, 0):
+                # (at or below the floor: a re-follow answered since made it follow again)
                 self._unfollowed(table_id, conn_id)
         ours = any(self.local_id(wire) is not None for wire, _ in mine or ())
         if not ours and data.get("s") and self.members.get(table_id):
@@ -461,6 +473,10 @@ class Forwarder:
         self._resyncing.add(table_id)
         try:
             for conn_id in list(self.members.get(table_id, ())):
+                if conn_id not in self.members.get(table_id, ()):
+                    # let go meanwhile (the owner dropped it, the socket closed): following
+                    # it again would start from nothing, as its last seq went with it
+                    continue
                 conn = self.host.gateway.connections.get(conn_id)
                 if conn is None or conn.user is None:
                     self._unfollowed(table_id, conn_id)
@@ -533,6 +549,9 @@ class Forwarder:
 def _is_ok(message: Any) -> bool:
     return isinstance(message, dict) and message.get("type") == "ok"
 
+
+#: Held in place of a frame: the owner let the socket go at that version.
+DROPPED: dict[str, Any] = {"type": "dropped"}
 
 #: The commands that (re)follow a table: the table, its history and view come back.
 FOLLOWING = frozenset({"follow", "table.join", "table.watch"})
