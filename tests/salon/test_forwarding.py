@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -579,3 +579,44 @@ async def test_a_re_follow_of_a_socket_already_following_the_table_here_sends_no
     assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
     assert chat_lines(bob, table_id) == ["one", "two"]
     assert len(bob.of_type("history", table_id)) == 1
+
+
+async def test_a_socket_let_go_during_a_re_follow_is_not_followed_again_from_nothing(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(a, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+    for n in range(3):
+        await anna.ok("chat.say", table=table_id, text=f"line {n}")
+    await settle(salons)
+    assert bob.conn is not None and carl.conn is not None
+    forwarder = a.forwarder
+    ask = forwarder.ask
+    bob_id = bob.conn.id
+
+    class BobFirst(set[int]):
+        def __iter__(self) -> Iterator[int]:
+            return iter(sorted(set.__iter__(self), key=lambda c: c != bob_id))
+
+    forwarder.members[table_id] = BobFirst(forwarder.members[table_id])
+    first = True
+
+    async def drop_carl_meanwhile(*args: Any, **kwargs: Any) -> None:
+        nonlocal first
+        if first:  # while Bob follows again, the owner's drop of Carl arrives
+            first = False
+            forwarder._unfollowed(table_id, carl.conn.id)  # type: ignore[union-attr]
+        await ask(*args, **kwargs)
+
+    forwarder.ask = drop_carl_meanwhile  # type: ignore[method-assign]
+    await forwarder.resync(table_id)
+    await settle(salons)
+    got = seqs(carl, table_id)
+    assert contiguous(got), got
+    assert len(carl.of_type("history", table_id)) == 1
