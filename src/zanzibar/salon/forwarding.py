@@ -303,9 +303,12 @@ class Forwarder:
         for frame in frames:
             self._give(conn, table_id, frame)
         # following again: the frames of the old stream the answer's version covers are
-        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer
-        first = version if answer.get("committed") else version + 1
+        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer. A
+        # client's own join or watch keeps them all: resent after a failover, it may be
+        # answered from its stored reply (an ``ok`` alone) while the table, history and
+        # view its first try sent are the held frames (repeats are trimmed in _give)
         silent = body.get("type") == "follow"
+        first = (version if answer.get("committed") else version + 1) if silent else 0
         dropped = False
         for held_version, frame in held or ():
             if held_version < first:
