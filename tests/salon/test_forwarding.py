@@ -620,3 +620,48 @@ async def test_a_socket_let_go_during_a_re_follow_is_not_followed_again_from_not
     got = seqs(carl, table_id)
     assert contiguous(got), got
     assert len(carl.of_type("history", table_id)) == 1
+
+
+async def test_a_player_whose_command_claims_the_table_here_keeps_following_it(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    await settle(salons)
+    a.forwarder.watch_period = 60  # no re-follow: Bob's own command finds the owner gone
+    a.forwarder.answer_timeout = 0.2
+    cluster.crashed.add("c")
+    await salons["c"].crash()  # only a is left to take the table over
+    await asyncio.sleep(0.05)
+    send = b.hub.send
+    applied = asyncio.Event()
+
+    async def dies_before_answering(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans":
+            applied.set()
+            return True  # never arrives: b dies now
+        return await send(node, kind, body)
+
+    b.hub.send = dies_before_answering  # type: ignore[method-assign]
+    assert bob.conn is not None
+    message = {"v": 1, "type": "chat.say", "id": "two", "table": table_id, "text": "two"}
+    sent = asyncio.ensure_future(a.handle(bob.conn, message))
+    await asyncio.wait_for(applied.wait(), 5)
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    await asyncio.wait_for(sent, 15)  # resent, and run here: a claimed the table
+    await a.settle()
+    assert table_id in a.tables
+    anna2 = await Client(a, "Anna").sign_in(token=anna.token)
+    await anna2.ok("table.join", table=table_id, since=0)
+    await anna2.ok("chat.say", table=table_id, text="three")
+    await a.settle()
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["one", "two", "three"]

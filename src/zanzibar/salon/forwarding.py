@@ -231,7 +231,12 @@ class Forwarder:
                         self._followed_here(table_id, conn)
                         return
                     body["fresh"] = fresh and attempt == 0
+                    was = conn.id in self.members.get(table_id, ())
+                    since = self.seqs.get((conn.id, table_id), 0)
                     await run_here(self.host, where, body, user, conn)
+                    here = self.host.mirror.subscribers.get(table_id, {})
+                    if was and body.get("type") not in FOLLOWING and here.get(conn.id) is not conn:
+                        await self._follow_here(where, conn, since)
                     self._followed_here(table_id, conn)
                     return
                 node = where.node
@@ -338,6 +343,19 @@ class Forwarder:
             event = self._reached.setdefault(table_id, asyncio.Event())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), max(0.0, end - loop.time()))
+
+    async def _follow_here(self, actor: TableActor, conn: Connection, since: int) -> None:
+        """A socket that followed the table elsewhere runs a command at it here (this node
+        claimed it): it follows it here from the last seq it was sent, or it would hear
+        nothing more of it."""
+        user = conn.user
+        mirror = self.host.mirror
+
+        def follow(table: Table) -> None:
+            if user is not None and table.is_present(user.id) and not conn.closed:
+                mirror.follow(conn, table, since)
+
+        await actor.read(follow)
 
     def _followed_here(self, table_id: int, conn: Connection) -> None:
         """The command ran here: the socket follows the table in this node's own mirror."""
