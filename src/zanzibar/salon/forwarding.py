@@ -224,10 +224,10 @@ class Forwarder:
             if node is None:
                 where = await self.host.router.locate(table_id)
                 if isinstance(where, TableActor):
-                    following = self.host.mirror.subscribers.get(table_id, {})
-                    if body.get("type") == "follow" and following.get(conn.id) is conn:
-                        # a re-follow, but the socket follows the table here already (its
-                        # own join claimed it meanwhile): its history is not sent twice
+                    if body.get("type") == "follow" and where.table.is_present(user.id):
+                        # a re-follow: unless the socket follows the table here already (its
+                        # own join claimed it meanwhile), checked in the actor's turn
+                        await self._follow_here(where, conn, int(body.get("since", 0)))
                         self._followed_here(table_id, conn)
                         return
                     body["fresh"] = fresh and attempt == 0
@@ -352,6 +352,8 @@ class Forwarder:
         mirror = self.host.mirror
 
         def follow(table: Table) -> None:
+            if mirror.subscribers.get(table.id, {}).get(conn.id) is conn:
+                return  # it follows the table here already: nothing is sent twice
             if user is not None and table.is_present(user.id) and not conn.closed:
                 mirror.follow(conn, table, since)
 
