@@ -60,6 +60,15 @@ from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import request_id
+from zanzibar.salon.frames import (
+    DROPPED,
+    FOLLOWING,
+    ITEM_TYPES,
+    int_or,
+    is_ok,
+    is_pushed_history,
+    seq_at_most,
+)
 from zanzibar.salon.remote import (
     WIRE_SOCKETS,
     Host,
@@ -300,7 +309,7 @@ class Forwarder:
             if isinstance(since, int) and not isinstance(since, bool) and since > 0:
                 self.seqs[key] = max(self.seqs.get(key, 0), since)
         frames = answer.get("frames", ())
-        if not answer.get("committed") and any(_is_pushed_history(f, table_id) for f in frames):
+        if not answer.get("committed") and any(is_pushed_history(f, table_id) for f in frames):
             # a follow run as a read: it sent the table, the history and the view as of
             # ``version``; the bus frames of that version or older, still on their way,
             # would repeat them
@@ -320,7 +329,7 @@ class Forwarder:
                 continue
             if frame is DROPPED:
                 dropped = True  # the owner let the socket go after this command followed
-            elif not (silent and _is_ok(frame) and "id" not in frame):
+            elif not (silent and is_ok(frame) and "id" not in frame):
                 self._give(conn, table_id, frame)
         if answer.get("following") and not dropped:
             self.members.setdefault(table_id, set()).add(conn.id)
@@ -409,7 +418,7 @@ class Forwarder:
                     held.append((envelope.version, message))
                     continue
                 if envelope.version <= self.floors.get((conn_id, table_id), 0) and not (
-                    _is_ok(message) and "id" in message
+                    is_ok(message) and "id" in message
                 ):
                     continue  # covered by the answer of a re-follow (answers still go out)
                 if conn_id not in members:
@@ -459,30 +468,30 @@ class Forwarder:
         key = (conn.id, table_id)
         sent = self.seqs.get(key, -1)
         seq: Any = None
-        if _is_pushed_history(message, table_id):
+        if is_pushed_history(message, table_id):
             items = message.get("items")
             if sent >= 0 and isinstance(items, list):
-                fresh = [i for i in items if not _seq_at_most(i, sent)]
-                if len(fresh) != len(items) or _int(message.get("since"), sent) < sent:
+                fresh = [i for i in items if not seq_at_most(i, sent)]
+                if len(fresh) != len(items) or int_or(message.get("since"), sent) < sent:
                     log.warning(
                         "socket %s, table %s: history repeating seq %s or older trimmed",
                         conn.id,
                         table_id,
                         sent,
                     )
-                    message = {**message, "since": max(sent, _int(message.get("since"), 0))}
+                    message = {**message, "since": max(sent, int_or(message.get("since"), 0))}
                     message["items"] = fresh
             if not message.get("more"):
                 seq = message.get("last_seq")
         elif message.get("table") == table_id and message.get("type") in ITEM_TYPES:
             seq = message.get("seq")
-            if _seq_at_most(message, sent):
+            if seq_at_most(message, sent):
                 log.warning(
                     "socket %s, table %s: seq %s sent again: dropped", conn.id, table_id, seq
                 )
                 return
         conn.put(message)
-        if _is_ok(message) and message.get("id") is not None:
+        if is_ok(message) and message.get("id") is not None:
             self._last_ok[conn.id] = message["id"]
         if isinstance(seq, int) and not isinstance(seq, bool) and seq > sent:
             self.seqs[key] = seq
@@ -567,41 +576,6 @@ class Forwarder:
             self._unfollowed(table_id, conn.id)
         for node in nodes:
             self._spawn(self.hub.send(node, "gone", {"c": [self.wire_id(conn.id)]}))
-
-
-def _is_ok(message: Any) -> bool:
-    return isinstance(message, dict) and message.get("type") == "ok"
-
-
-#: Held in place of a frame: the owner let the socket go at that version.
-DROPPED: dict[str, Any] = {"type": "dropped"}
-
-#: The commands that (re)follow a table: the table, its history and view come back.
-FOLLOWING = frozenset({"follow", "table.join", "table.watch"})
-
-#: The numbered history items (each has the table's ``seq``).
-ITEM_TYPES = frozenset({"game.event", "chat", "system"})
-
-
-def _is_pushed_history(message: Any, table_id: int) -> bool:
-    """A ``history`` the salon sends when following a table (no request id, no channel)."""
-    return (
-        isinstance(message, dict)
-        and message.get("type") == "history"
-        and message.get("table") == table_id
-        and "id" not in message
-        and "channel" not in message
-    )
-
-
-def _int(value: Any, default: int) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _seq_at_most(item: Any, seq: int) -> bool:
-    """Whether ``item`` is numbered ``seq`` or lower (already sent)."""
-    value = item.get("seq") if isinstance(item, dict) else None
-    return isinstance(value, int) and not isinstance(value, bool) and value <= seq
 
 
 __all__: list[str] = ["Forwarder"]
