@@ -9,8 +9,9 @@ then b dies and the game goes on under a new owner.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from _salonkit import Client, make_salon
 from sqlalchemy import func, select
 
 from zanzibar.l10n.msg import Msg
-from zanzibar.salon import Salon
+from zanzibar.salon import Salon, connections
 from zanzibar.salon import models as m
 from zanzibar.salon.connections import Shared
 from zanzibar.salon.errors import SalonError
@@ -428,3 +429,239 @@ def test_a_refusal_travels_with_its_code_and_catalogue_message() -> None:
     plain = refusal(refusal_json(SalonError("invalid", "seat is required")))
     assert plain.code == "invalid" and plain.message == "seat is required"
     assert refusal(None).code == "internal"
+
+
+class Delays:
+    """Holds back the bus envelopes a node's forwarder is given, until released."""
+
+    def __init__(self, salon: Salon) -> None:
+        self.forwarder = salon.forwarder
+        self.deliver = salon.forwarder.deliver
+        self.queue: list[Any] = []
+        self.forwarder.deliver = self.hold  # type: ignore[method-assign]
+
+    async def hold(self, envelope: Any) -> None:
+        self.queue.append(envelope)
+
+    async def release(self) -> None:
+        self.forwarder.deliver = self.deliver  # type: ignore[method-assign]
+        queue, self.queue = self.queue, []
+        for envelope in queue:
+            await self.deliver(envelope)
+
+
+def chat_lines(client: Client, table_id: int) -> list[str]:
+    """Every chat line the client was sent for the table, live or in a history, in order."""
+    lines: list[str] = []
+    for message in client.inbox:
+        if message.get("table") != table_id:
+            continue
+        if message.get("type") == "chat":
+            lines.append(message["text"])
+        elif message.get("type") == "history" and "channel" not in message:
+            lines.extend(i["text"] for i in message["items"] if i.get("type") == "chat")
+    return lines
+
+
+async def test_a_bus_frame_arriving_after_a_re_follow_covered_it_is_not_sent_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="before")
+    await settle(salons)
+    delays = Delays(a)
+    await anna.ok("chat.say", table=table_id, text="late")  # its envelope is on its way
+    # the owner changed meanwhile (as seen from a): Bob's socket follows the table again,
+    # from the last seq it was sent, and the answer's history holds "late" already
+    await a.forwarder.resync(table_id)
+    await delays.release()  # the envelope of "late" arrives after the re-follow's answer
+    await anna.ok("chat.say", table=table_id, text="after")
+    await settle(salons)
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["before", "late", "after"]
+
+
+async def test_a_re_follow_before_a_join_s_history_arrived_starts_from_the_join_s_since(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    b, c = salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    for n in range(4):
+        await anna.ok("chat.say", table=table_id, text=f"line {n}")
+    had = b.tables[table_id].history.last_seq  # what the client had before reconnecting
+    await anna.ok("chat.say", table=table_id, text="missed")
+    # a client comes back on node c and watches again from the seq it had; its watch is a
+    # stored change, so its history travels on the bus, held back on the way
+    dan = await Client(c, "Dan").sign_in()
+    delays = Delays(c)
+    assert dan.conn is not None
+    message = {"v": 1, "type": "table.watch", "id": "w", "table": table_id, "since": had}
+    watching = asyncio.ensure_future(c.handle(dan.conn, message))
+    deadline = time.monotonic() + 5
+    while dan.conn.id not in c.forwarder.members.get(table_id, ()):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.01)
+    await c.forwarder.resync(table_id)  # the owner changed before that history arrived
+    await delays.release()
+    await watching
+    await settle(salons)
+    got = seqs(dan, table_id)
+    assert got == list(range(had + 1, b.tables[table_id].history.last_seq + 1)), got
+    assert chat_lines(dan, table_id) == ["missed"]
+    assert [x["type"] for x in dan.inbox if x.get("id") == "w"] == ["ok"]
+
+
+async def test_a_node_restarted_under_its_name_gets_no_frames_of_its_dead_sockets(
+    nodes: tuple[Cluster, dict[str, Salon]],
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    assert bob.conn is not None
+    dead_id = bob.conn.id
+    # node a is killed and started again at once under its name: b still serves Bob's
+    # old socket, and the new process counts its sockets from the same numbers
+    cluster.crashed.add("a")
+    await a.crash()
+    again = make_salon(db_url, ports=cluster.ports("a"), takeover_delay=60)
+    await again.start()
+    again.ids = salons["b"].ids
+    try:
+        monkeypatch.setattr(connections, "_ids", itertools.count(dead_id))
+        dan = await Client(again, "Dan").sign_in()
+        assert dan.conn is not None and dan.conn.id == dead_id
+        await dan.ok("table.watch", table=table_id, since=0)
+        await anna.ok("chat.say", table=table_id, text="two")
+        await settle({"b": b, "a": again})
+        got = seqs(dan, table_id)
+        assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
+        assert chat_lines(dan, table_id) == ["one", "two"]
+        seats = [x["table"]["you"].get("seat") for x in dan.inbox if x.get("type") == "table"]
+        assert seats and set(seats) == {None}, seats  # never Bob's view of the table
+        # and the owner forgot the dead process's sockets once the new one spoke
+        left = [x for x in b.mirror.subscribers[table_id].values() if x.user_id == bob.user_id]
+        assert left == []
+    finally:
+        await again.stop()
+
+
+async def test_a_re_follow_of_a_socket_already_following_the_table_here_sends_nothing_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a = salons["a"]
+    anna = await Client(a, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    assert bob.conn is not None and table_id in a.tables
+    # a re-follow decided while the table was elsewhere (the lease changed hands) runs after
+    # Bob's own join claimed the table here: he follows it here already
+    await a.forwarder.ask(table_id, {"type": "follow", "since": 0}, bob.conn)
+    await anna.ok("chat.say", table=table_id, text="two")
+    await settle(salons)
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["one", "two"]
+    assert len(bob.of_type("history", table_id)) == 1
+
+
+async def test_a_socket_let_go_during_a_re_follow_is_not_followed_again_from_nothing(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(a, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+    for n in range(3):
+        await anna.ok("chat.say", table=table_id, text=f"line {n}")
+    await settle(salons)
+    assert bob.conn is not None and carl.conn is not None
+    forwarder = a.forwarder
+    ask = forwarder.ask
+    bob_id = bob.conn.id
+
+    class BobFirst(set[int]):
+        def __iter__(self) -> Iterator[int]:
+            return iter(sorted(set.__iter__(self), key=lambda c: c != bob_id))
+
+    forwarder.members[table_id] = BobFirst(forwarder.members[table_id])
+    first = True
+
+    async def drop_carl_meanwhile(*args: Any, **kwargs: Any) -> None:
+        nonlocal first
+        if first:  # while Bob follows again, the owner's drop of Carl arrives
+            first = False
+            forwarder._unfollowed(table_id, carl.conn.id)  # type: ignore[union-attr]
+        await ask(*args, **kwargs)
+
+    forwarder.ask = drop_carl_meanwhile  # type: ignore[method-assign]
+    await forwarder.resync(table_id)
+    await settle(salons)
+    got = seqs(carl, table_id)
+    assert contiguous(got), got
+    assert len(carl.of_type("history", table_id)) == 1
+
+
+async def test_a_player_whose_command_claims_the_table_here_keeps_following_it(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await anna.ok("chat.say", table=table_id, text="one")
+    await settle(salons)
+    a.forwarder.watch_period = 60  # no re-follow: Bob's own command finds the owner gone
+    a.forwarder.answer_timeout = 0.2
+    cluster.crashed.add("c")
+    await salons["c"].crash()  # only a is left to take the table over
+    await asyncio.sleep(0.05)
+    send = b.hub.send
+    applied = asyncio.Event()
+
+    async def dies_before_answering(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans":
+            applied.set()
+            return True  # never arrives: b dies now
+        return await send(node, kind, body)
+
+    b.hub.send = dies_before_answering  # type: ignore[method-assign]
+    assert bob.conn is not None
+    message = {"v": 1, "type": "chat.say", "id": "two", "table": table_id, "text": "two"}
+    sent = asyncio.ensure_future(a.handle(bob.conn, message))
+    await asyncio.wait_for(applied.wait(), 5)
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    await asyncio.wait_for(sent, 15)  # resent, and run here: a claimed the table
+    await a.settle()
+    assert table_id in a.tables
+    anna2 = await Client(a, "Anna").sign_in(token=anna.token)
+    await anna2.ok("table.join", table=table_id, since=0)
+    await anna2.ok("chat.say", table=table_id, text="three")
+    await a.settle()
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["one", "two", "three"]

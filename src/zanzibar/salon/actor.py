@@ -256,8 +256,11 @@ class TableActor:
 
     async def _do(self, message: _Do) -> None:
         done = message.done
+        before = self.table.version
         try:
             await self.apply(message.transition, message.cmd)
+            message.cmd.applied_at = self.table.version
+            message.cmd.stored = self.table.version != before
         except ZanzibarError as exc:
             if done is not None and not done.done():
                 done.set_exception(exc)

@@ -50,6 +50,10 @@ class Command:
     cmd_id: str | None = None
     fresh: bool = False
     acked: bool = False
+    #: Set by the table's actor once the command was applied: the table's version right
+    #: then (a later step may follow before the caller resumes), and whether it stored.
+    applied_at: int | None = None
+    stored: bool = False
 
 
 @dataclass

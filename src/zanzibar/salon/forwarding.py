@@ -60,7 +60,23 @@ from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import request_id
-from zanzibar.salon.remote import Host, RemoteConnection, RemoteSockets, refusal, run_here
+from zanzibar.salon.frames import (
+    DROPPED,
+    FOLLOWING,
+    ITEM_TYPES,
+    int_or,
+    is_ok,
+    is_pushed_history,
+    seq_at_most,
+)
+from zanzibar.salon.remote import (
+    WIRE_SOCKETS,
+    Host,
+    RemoteConnection,
+    RemoteSockets,
+    refusal,
+    run_here,
+)
 from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
@@ -73,6 +89,8 @@ PATIENCE = 20.0
 RETRY_PAUSE = 0.2
 #: Seconds between two checks of who runs the tables followed elsewhere.
 WATCH_PERIOD = 0.5
+#: How many bases there are to choose from (wire ids stay JSON-safe integers).
+WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
 
@@ -87,6 +105,8 @@ class Forwarder:
         self.hub = host.hub
         self.node = host.hub.node
         self._boot = secrets.token_hex(4)
+        #: This process's part of the socket ids other nodes know (see :meth:`wire_id`).
+        self._wire_base = (1 + secrets.randbelow(WIRE_BOOTS - 1)) * WIRE_SOCKETS
         self._counter = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Table id -> ids of this node's sockets following it on another node.
@@ -97,6 +117,10 @@ class Forwarder:
         self.owner_of: dict[int, tuple[str, int]] = {}
         #: Table id -> the last version delivered by the bus.
         self.delivered: dict[int, int] = {}
+        #: (socket id, table id) -> the version a re-follow's answer covered: the bus
+        #: frames of that version or older are not the socket's any more (it was sent the
+        #: table, the history and the view as of that version).
+        self.floors: dict[tuple[int, int], int] = {}
         self._held: dict[tuple[int, int], list[tuple[int, dict[str, Any]]]] = {}
         self._on_bus: set[int] = set()
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
@@ -135,6 +159,21 @@ class Forwarder:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def wire_id(self, conn_id: int) -> int:
+        """The id other nodes know this socket by: unique to this process, not only to the
+        node's name. A node killed and started again under the same name counts its
+        sockets from 1 again; an owner that still serves the dead process's sockets
+        (it has not yet noticed) must not take a new socket for an old one and send it
+        the old one's frames."""
+        return self._wire_base + conn_id
+
+    def local_id(self, wire: Any) -> int | None:
+        """The socket here that ``wire`` stands for (None: a socket of another process)."""
+        if isinstance(wire, int) and not isinstance(wire, bool):
+            local = wire - self._wire_base
+            return local if 0 < local < WIRE_SOCKETS else None
+        return None
+
     def new_cmd_id(self) -> str:
         """A command id never made before by any node (node, start, counter)."""
         return f"{self.node}.{self._boot}.{next(self._counter)}"
@@ -165,8 +204,26 @@ class Forwarder:
         """
         user = conn.user
         assert user is not None
-        body = {**body, "t": table_id, "user": user.id, "lang": conn.lang, "c": conn.id}
+        body = {**body, "t": table_id, "user": user.id, "lang": conn.lang}
+        body["c"] = self.wire_id(conn.id)
         body.setdefault("cmd", self.new_cmd_id())
+        key = (conn.id, table_id)
+        # a command that (re)follows the table: the bus frames of this socket wait for
+        # its answer (the table, history and view it sends come first)
+        hold = body.get("type") in FOLLOWING and key not in self._held
+        if hold:
+            self._held[key] = []
+        try:
+            await self._ask(table_id, body, conn, node)
+        finally:
+            if hold:
+                self._held.pop(key, None)
+
+    async def _ask(
+        self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None
+    ) -> None:
+        user = conn.user
+        assert user is not None
         fresh = bool(body.get("fresh"))
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.patience
@@ -176,8 +233,19 @@ class Forwarder:
             if node is None:
                 where = await self.host.router.locate(table_id)
                 if isinstance(where, TableActor):
+                    if body.get("type") == "follow" and where.table.is_present(user.id):
+                        # a re-follow: unless the socket follows the table here already (its
+                        # own join claimed it meanwhile), checked in the actor's turn
+                        await self._follow_here(where, conn, int(body.get("since", 0)))
+                        self._followed_here(table_id, conn)
+                        return
                     body["fresh"] = fresh and attempt == 0
+                    was = conn.id in self.members.get(table_id, ())
+                    since = self.seqs.get((conn.id, table_id), 0)
                     await run_here(self.host, where, body, user, conn)
+                    here = self.host.mirror.subscribers.get(table_id, {})
+                    if was and body.get("type") not in FOLLOWING and here.get(conn.id) is not conn:
+                        await self._follow_here(where, conn, since)
                     self._followed_here(table_id, conn)
                     return
                 node = where.node
@@ -185,7 +253,7 @@ class Forwarder:
             body["fresh"] = fresh and attempt == 1
             answer = await self._send(node, body)
             if answer is not None and "moved" not in answer:
-                await self._answered(table_id, conn, node, answer)
+                await self._answered(table_id, conn, node, answer, body)
                 return
             if loop.time() > give_up:
                 raise SalonError("internal", Msg("error-table-unreachable"))
@@ -220,7 +288,12 @@ class Forwarder:
         return asked is not None and self._last_ok.get(conn.id) == asked
 
     async def _answered(
-        self, table_id: int, conn: Connection, node: str, answer: dict[str, Any]
+        self,
+        table_id: int,
+        conn: Connection,
+        node: str,
+        answer: dict[str, Any],
+        body: dict[str, Any],
     ) -> None:
         """The owner's answer: frames made outside a commit, who follows, or the refusal."""
         if not answer.get("ok"):
@@ -228,15 +301,37 @@ class Forwarder:
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
         held = self._held.pop(key, None)
-        for frame in answer.get("frames", ()):
+        if answer.get("following"):
+            # what the client says it has (a join or watch ``since``): a re-follow that
+            # starts before this answer's own history arrived follows from there, not 0
+            message = body.get("msg")
+            since = message.get("since") if isinstance(message, dict) else None
+            if isinstance(since, int) and not isinstance(since, bool) and since > 0:
+                self.seqs[key] = max(self.seqs.get(key, 0), since)
+        frames = answer.get("frames", ())
+        if not answer.get("committed") and any(is_pushed_history(f, table_id) for f in frames):
+            # a follow run as a read: it sent the table, the history and the view as of
+            # ``version``; the bus frames of that version or older, still on their way,
+            # would repeat them
+            self.floors[key] = max(self.floors.get(key, 0), version)
+        for frame in frames:
             self._give(conn, table_id, frame)
         # following again: the frames of the old stream the answer's version covers are
-        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer
-        first = version if answer.get("committed") else version + 1
+        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer. A
+        # client's own join or watch keeps them all: resent after a failover, it may be
+        # answered from its stored reply (an ``ok`` alone) while the table, history and
+        # view its first try sent are the held frames (repeats are trimmed in _give)
+        silent = body.get("type") == "follow"
+        first = (version if answer.get("committed") else version + 1) if silent else 0
+        dropped = False
         for held_version, frame in held or ():
-            if held_version >= first and not (_is_ok(frame) and "id" not in frame):
+            if held_version < first:
+                continue
+            if frame is DROPPED:
+                dropped = True  # the owner let the socket go after this command followed
+            elif not (silent and is_ok(frame) and "id" not in frame):
                 self._give(conn, table_id, frame)
-        if answer.get("following"):
+        if answer.get("following") and not dropped:
             self.members.setdefault(table_id, set()).add(conn.id)
             conn.tables.add(table_id)
             self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
@@ -258,6 +353,21 @@ class Forwarder:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), max(0.0, end - loop.time()))
 
+    async def _follow_here(self, actor: TableActor, conn: Connection, since: int) -> None:
+        """A socket that followed the table elsewhere runs a command at it here (this node
+        claimed it): it follows it here from the last seq it was sent, or it would hear
+        nothing more of it."""
+        user = conn.user
+        mirror = self.host.mirror
+
+        def follow(table: Table) -> None:
+            if mirror.subscribers.get(table.id, {}).get(conn.id) is conn:
+                return  # it follows the table here already: nothing is sent twice
+            if user is not None and table.is_present(user.id) and not conn.closed:
+                mirror.follow(conn, table, since)
+
+        await actor.read(follow)
+
     def _followed_here(self, table_id: int, conn: Connection) -> None:
         """The command ran here: the socket follows the table in this node's own mirror."""
         self._unfollowed(table_id, conn.id, keep=True)
@@ -267,6 +377,7 @@ class Forwarder:
         if members is not None:
             members.discard(conn_id)
         self.seqs.pop((conn_id, table_id), None)
+        self.floors.pop((conn_id, table_id), None)
         self._held.pop((conn_id, table_id), None)
         conn = self.host.gateway.connections.get(conn_id)
         if conn is not None and not keep:
@@ -293,7 +404,11 @@ class Forwarder:
             shared = set(data.get("s", ()))
             made: dict[int, dict[str, Any]] = {}
             connections = self.host.gateway.connections
-            for conn_id, index in mine:
+            members = self.members.get(table_id, set())
+            for wire, index in mine:
+                conn_id = self.local_id(wire)
+                if conn_id is None:
+                    continue  # a socket of this node's name before it restarted
                 message = made.get(index)
                 if message is None:
                     raw = messages[index]
@@ -302,12 +417,30 @@ class Forwarder:
                 if held is not None:
                     held.append((envelope.version, message))
                     continue
+                if envelope.version <= self.floors.get((conn_id, table_id), 0) and not (
+                    is_ok(message) and "id" in message
+                ):
+                    continue  # covered by the answer of a re-follow (answers still go out)
+                if conn_id not in members:
+                    # the socket follows the table no more, or follows it here now (this
+                    # node took the table over): the dead owner's frames are not its own
+                    continue
                 conn = connections.get(conn_id)
                 if conn is not None:
                     self._give(conn, table_id, message)
-        for conn_id in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
-            self._unfollowed(table_id, conn_id)
-        if not mine and data.get("s") and self.members.get(table_id):
+        for wire in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
+            conn_id = self.local_id(wire)
+            if conn_id is None:
+                continue
+            key = (conn_id, table_id)
+            held = self._held.get(key)
+            if held is not None:  # a follow is on its way: its answer says which came last
+                held.append((envelope.version, DROPPED))
+            elif envelope.version > self.floors.get(key, 0):
+                # (at or below the floor: a re-follow answered since made it follow again)
+                self._unfollowed(table_id, conn_id)
+        ours = any(self.local_id(wire) is not None for wire, _ in mine or ())
+        if not ours and data.get("s") and self.members.get(table_id):
             # frames for every follower went out and none to this node's: the owner took
             # them for gone (it could not reach this node for a moment): follow again
             log.warning("table %s: the owner forgot this node's sockets; following again", table_id)
@@ -323,24 +456,45 @@ class Forwarder:
         self._spawn(self.resync(table))
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
-        """Put one frame to a socket here, noting the last history ``seq`` it was sent."""
+        """Put one frame to a socket here, noting the last history ``seq`` it was sent.
+
+        Each history item reaches the socket once, in ``seq`` order: two follows of
+        one socket can cross (a re-follow after a failover and the client's own
+        join, both answered with the history since what they knew), so an item at
+        or below the last ``seq`` this socket was sent is not sent again.
+        """
         if conn.closed:
             return
-        conn.put(message)
-        if _is_ok(message) and message.get("id") is not None:
-            self._last_ok[conn.id] = message["id"]
+        key = (conn.id, table_id)
+        sent = self.seqs.get(key, -1)
         seq: Any = None
-        if message.get("table") == table_id:
-            kind = message.get("type")
-            if kind == "history":
-                if "id" not in message and "channel" not in message:
-                    seq = message.get("last_seq")
-            elif kind != "ok":
-                seq = message.get("seq")
-        if isinstance(seq, int) and not isinstance(seq, bool):
-            key = (conn.id, table_id)
-            if seq > self.seqs.get(key, -1):
-                self.seqs[key] = seq
+        if is_pushed_history(message, table_id):
+            items = message.get("items")
+            if sent >= 0 and isinstance(items, list):
+                fresh = [i for i in items if not seq_at_most(i, sent)]
+                if len(fresh) != len(items) or int_or(message.get("since"), sent) < sent:
+                    log.warning(
+                        "socket %s, table %s: history repeating seq %s or older trimmed",
+                        conn.id,
+                        table_id,
+                        sent,
+                    )
+                    message = {**message, "since": max(sent, int_or(message.get("since"), 0))}
+                    message["items"] = fresh
+            if not message.get("more"):
+                seq = message.get("last_seq")
+        elif message.get("table") == table_id and message.get("type") in ITEM_TYPES:
+            seq = message.get("seq")
+            if seq_at_most(message, sent):
+                log.warning(
+                    "socket %s, table %s: seq %s sent again: dropped", conn.id, table_id, seq
+                )
+                return
+        conn.put(message)
+        if is_ok(message) and message.get("id") is not None:
+            self._last_ok[conn.id] = message["id"]
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq > sent:
+            self.seqs[key] = seq
 
     # -- failover -------------------------------------------------------------------------
 
@@ -351,13 +505,15 @@ class Forwarder:
         self._resyncing.add(table_id)
         try:
             for conn_id in list(self.members.get(table_id, ())):
+                if conn_id not in self.members.get(table_id, ()):
+                    # let go meanwhile (the owner dropped it, the socket closed): following
+                    # it again would start from nothing, as its last seq went with it
+                    continue
                 conn = self.host.gateway.connections.get(conn_id)
                 if conn is None or conn.user is None:
                     self._unfollowed(table_id, conn_id)
                     continue
-                key = (conn_id, table_id)
-                since = self.seqs.get(key, 0)
-                self._held.setdefault(key, [])
+                since = self.seqs.get((conn_id, table_id), 0)
                 try:
                     await self.ask(table_id, {"type": "follow", "since": since}, conn)
                 except ZanzibarError as exc:
@@ -365,8 +521,6 @@ class Forwarder:
                         "socket %s could not follow table %s again: %s", conn_id, table_id, exc
                     )
                     self._unfollowed(table_id, conn_id)
-                finally:
-                    self._held.pop(key, None)
         finally:
             self._resyncing.discard(table_id)
 
@@ -421,11 +575,7 @@ class Forwarder:
                 nodes.add(owner[0])
             self._unfollowed(table_id, conn.id)
         for node in nodes:
-            self._spawn(self.hub.send(node, "gone", {"c": [conn.id]}))
-
-
-def _is_ok(message: Any) -> bool:
-    return isinstance(message, dict) and message.get("type") == "ok"
+            self._spawn(self.hub.send(node, "gone", {"c": [self.wire_id(conn.id)]}))
 
 
 __all__: list[str] = ["Forwarder"]

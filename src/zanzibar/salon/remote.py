@@ -46,6 +46,10 @@ TRANSITIONS = {**seating.TRANSITIONS, **play.TRANSITIONS}
 
 _proxy_ids = itertools.count(1)
 
+#: A socket travels between nodes as ``base + id``, ``base`` a random multiple of this
+#: chosen by its process (:meth:`~zanzibar.salon.forwarding.Forwarder.wire_id`).
+WIRE_SOCKETS = 1 << 32
+
 
 class Sockets(Protocol):
     """This node's sockets by id (the gateway's)."""
@@ -155,10 +159,16 @@ def history_page(
 
 async def run_here(
     host: Host, actor: TableActor, body: dict[str, Any], user: User, conn: Connection
-) -> None:
-    """Run a command, a re-follow or a history page at a table run here, for ``conn``."""
+) -> tuple[int, bool]:
+    """Run a command, a re-follow or a history page at a table run here, for ``conn``.
+
+    Returns the table's version as the command saw it and whether it stored a
+    change: the frames it sent are those of that version (a later step may
+    have run before this returns, and its frames are the bus's).
+    """
     kind = body.get("type")
     mirror = host.mirror
+    seen = [actor.table.version]
     if kind == "follow":
         since = int(body.get("since", 0))
         if not actor.table.is_present(user.id):
@@ -166,17 +176,25 @@ async def run_here(
             message = {"type": "table.watch", "table": actor.table.id, "since": since}
             cmd = Command("table.watch", user, conn.lang, message, conn)
             await actor.call(seating.watch, cmd)
-            return
+            return _applied(cmd, actor)
 
         def follow(table: Table) -> None:
+            seen[0] = table.version
             if table.is_present(user.id):
                 mirror.follow(conn, table, since)
 
         await actor.read(follow)
-    elif kind == "history":
+        return seen[0], False
+    if kind == "history":
         page_max = host.limits.history_page_max
         message = body.get("msg") or {}
-        await actor.read(lambda table: history_page(mirror, page_max, conn, table, message))
+
+        def page(table: Table) -> None:
+            seen[0] = table.version
+            history_page(mirror, page_max, conn, table, message)
+
+        await actor.read(page)
+        return seen[0], False
     else:
         transition = TRANSITIONS.get(str(kind))
         if transition is None:
@@ -192,6 +210,13 @@ async def run_here(
             acked=bool(body.get("acked")),
         )
         await actor.call(transition, cmd)
+        return _applied(cmd, actor)
+
+
+def _applied(cmd: Command, actor: TableActor) -> tuple[int, bool]:
+    """The version a command left the table at, and whether it stored a change."""
+    version = cmd.applied_at if cmd.applied_at is not None else actor.table.version
+    return version, cmd.stored
 
 
 class RemoteSockets:
@@ -203,6 +228,8 @@ class RemoteSockets:
         #: What the mirror put into remote connections during the current step.
         self.outbox: list[tuple[RemoteConnection, dict[str, Any]]] = []
         self._proxies: dict[tuple[str, int], RemoteConnection] = {}
+        #: Node -> the socket id base of the process that runs under its name now.
+        self._bases: dict[str, int] = {}
         #: Frames made outside a commit, by proxy id, for the answer of the command.
         self._loose: dict[int, list[dict[str, Any]]] = {}
         self._remote: dict[int, set[RemoteConnection]] = {}
@@ -236,6 +263,13 @@ class RemoteSockets:
                         self._drop_proxy(key, proxy)
 
     def _proxy(self, node: str, remote_id: int, user: User, lang: str) -> RemoteConnection:
+        base = remote_id // WIRE_SOCKETS
+        if self._bases.setdefault(node, base) != base:
+            # the node was started again under its name: its old sockets died with it
+            self._bases[node] = base
+            for old_key, old in list(self._proxies.items()):
+                if old_key[0] == node and old_key[1] // WIRE_SOCKETS != base:
+                    self._drop_proxy(old_key, old)
         key = (node, remote_id)
         proxy = self._proxies.get(key)
         if proxy is None or proxy.user_id != user.id:
@@ -297,13 +331,12 @@ class RemoteSockets:
             where = await self.host.router.locate(table_id)
             if isinstance(where, Lease):
                 return {"ok": False, "moved": where.node}
-            before = where.table.version
-            await run_here(self.host, where, body, user, proxy)
+            version, committed = await run_here(self.host, where, body, user, proxy)
             lease = self.host.router.lease_of.get(table_id)
             return {
                 "ok": True,
-                "version": where.table.version,
-                "committed": where.table.version != before,
+                "version": version,
+                "committed": committed,
                 "epoch": lease.epoch if lease is not None else where.table.epoch,
                 "following": table_id in proxy.tables,
                 "frames": self._loose.pop(proxy.id, []),
