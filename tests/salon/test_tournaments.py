@@ -375,7 +375,15 @@ async def test_chess_boards_seat_white_first(tmp_path: Path) -> None:
         await salon.handle(
             host.conn, {"v": 1, "type": "tournament.add_bot", "tournament": tid, "level": "easy"}
         )
-        shown = await _wait(salon, tid, lambda s: s["rounds_played"])
+        # the pairing is stored first, then each board's table is opened
+        shown = await _wait(
+            salon,
+            tid,
+            lambda s: (
+                s["rounds_played"]
+                and all(b["table"] in salon.tables for b in s["rounds_played"][0]["boards"])
+            ),
+        )
         boards = shown["rounds_played"][0]["boards"]
         assert [b["entrants"] for b in boards] == [[1, 3], [4, 2]]
         for board in boards:
