@@ -20,10 +20,13 @@ from zanzibar.cluster.wiring import NodePorts
 class BoardLeases:
     """The :class:`~zanzibar.cluster.ports.Leases` port of one node on a shared board."""
 
-    def __init__(self, node: str, board: dict[int, Lease], epochs: dict[int, int]) -> None:
+    def __init__(
+        self, node: str, board: dict[int, Lease], epochs: dict[int, int] | None = None
+    ) -> None:
         self.node = node
         self.board = board
-        self.epochs = epochs
+        #: Epochs granted per table (shared by the nodes of a cluster, or this node's own).
+        self.epochs = {} if epochs is None else epochs
 
     async def acquire(self, table: int, floor: int = 0) -> Lease | None:
         if table in self.board:

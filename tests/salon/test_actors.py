@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _local_nodes import Cluster
+from _local_nodes import BoardLeases, Cluster
 from _salonkit import Client, make_salon
 from sqlalchemy import func, select, update
 
@@ -210,56 +209,12 @@ async def test_deadlines_follow_the_turn() -> None:
     assert wake is not None and (wake.kind, wake.when) == ("bot", 120.5)
 
 
-class SharedLeases:
-    """The :class:`~zanzibar.cluster.ports.Leases` port for nodes in one test, in memory."""
-
-    def __init__(self, node: str, board: dict[int, Lease]) -> None:
-        self.node = node
-        self.board = board
-        self.epochs: dict[int, int] = {}
-
-    async def acquire(self, table: int, floor: int = 0) -> Lease | None:
-        if table in self.board:
-            return None
-        epoch = max(self.epochs.get(table, 0), floor) + 1
-        self.epochs[table] = epoch
-        lease = self.board[table] = Lease(table, self.node, epoch)
-        return lease
-
-    async def owner(self, table: int) -> Lease | None:
-        return self.board.get(table)
-
-    async def renew(self) -> set[int]:
-        return set()
-
-    async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
-        return {t: t in self.epochs for t in tables if t not in self.board}
-
-    async def release(self, table: int) -> bool:
-        lease = self.board.get(table)
-        if lease is None or lease.node != self.node:
-            return False
-        del self.board[table]
-        return True
-
-    def held(self) -> dict[int, Lease]:
-        return {t: lease for t, lease in self.board.items() if lease.node == self.node}
-
-    async def close(self) -> None:
-        return None
-
-    def lapse(self) -> None:
-        """This node stopped renewing (it hangs, or died): its leases expire."""
-        for table in list(self.held()):
-            del self.board[table]
-
-
 async def test_a_table_whose_owner_hangs_is_claimed_elsewhere_and_the_old_owner_is_fenced(
     tmp_path: Path,
 ) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
     board: dict[int, Lease] = {}
-    leases_a, leases_b = SharedLeases("a", board), SharedLeases("b", board)
+    leases_a, leases_b = BoardLeases("a", board), BoardLeases("b", board)
     cluster = Cluster()
     node_a = make_salon(url, ports=cluster.ports("a", leases_a), takeover_delay=60)
     await node_a.start()

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _local_nodes import BoardLeases
 from _salonkit import Client, make_salon
-from test_actors import SharedLeases
 
 from zanzibar.cluster.local import LocalBus, LocalLink, LocalLobby, LocalPresence, PresenceBoard
 from zanzibar.cluster.ports import Lease
@@ -43,7 +43,7 @@ class Nodes:
     def ports(self, node: str) -> NodePorts:
         return NodePorts(
             node=node,
-            leases=SharedLeases(node, self.leases),
+            leases=BoardLeases(node, self.leases),
             link=LocalLink(node, self.links),
             bus=LocalBus(),
             presence=LocalPresence(node, self.board),

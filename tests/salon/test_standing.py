@@ -410,11 +410,11 @@ async def test_a_player_sent_away_by_the_host_does_not_lose_for_it(salon: Salon)
 
 
 async def test_a_node_that_claims_a_rated_table_later_knows_it_is_rated(tmp_path: Path) -> None:
-    from test_actors import SharedLeases
+    from _local_nodes import BoardLeases
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
     board: dict[int, Any] = {}
-    leases_a, leases_b = SharedLeases("a", board), SharedLeases("b", board)
+    leases_a, leases_b = BoardLeases("a", board), BoardLeases("b", board)
     node_a = make_salon(url, leases=leases_a, takeover_delay=60)
     node_b = make_salon(url, leases=leases_b, takeover_delay=60)
     await node_a.start()

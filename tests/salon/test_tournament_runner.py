@@ -2,7 +2,7 @@
 when its node dies.
 
 Two salons share one database and one set of leases (the in-memory
-``SharedLeases`` of ``test_actors``); a person has a socket on each. Both runners
+``BoardLeases`` of ``_local_nodes``); a person has a socket on each. Both runners
 tick fast. Only the holder of the runner's lease may start a tournament, so the
 person hears "started" once, on the runner's socket: were both runners acting,
 each would start it and tell its own socket.
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _local_nodes import BoardLeases
 from _salonkit import Client, make_salon
-from test_actors import SharedLeases
 
 from zanzibar.cluster.pg_ids import ids_for
 from zanzibar.cluster.ports import Lease
@@ -62,7 +62,7 @@ async def _bots_tournament(client: Client, bots: int, **fields: Any) -> int:
 async def test_one_runner_acts_and_another_node_takes_over_when_it_dies(db_url: str) -> None:
     url = db_url
     board: dict[int, Lease] = {}
-    leases_a, leases_b = SharedLeases("a", board), SharedLeases("b", board)
+    leases_a, leases_b = BoardLeases("a", board), BoardLeases("b", board)
     node_a = make_salon(url, leases=leases_a, takeover_delay=60)
     node_a.tournaments.tick = 0.05
     await node_a.start()
@@ -124,8 +124,8 @@ async def test_one_runner_acts_and_another_node_takes_over_when_it_dies(db_url: 
 async def test_a_clean_stop_hands_the_runner_over_at_once(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'salon.sqlite3'}"
     board: dict[int, Lease] = {}
-    node_a = make_salon(url, leases=SharedLeases("a", board))
-    node_b = make_salon(url, leases=SharedLeases("b", board))
+    node_a = make_salon(url, leases=BoardLeases("a", board))
+    node_b = make_salon(url, leases=BoardLeases("b", board))
     await node_a.start()
     await node_b.start()
     try:
