@@ -220,10 +220,13 @@ def test_leaderboard_and_profiles_by_keyboard(
         page.wait_for_function(
             "document.getElementById('standing-button').textContent === 'Classements'"
         )
-        page.focus("#standing-button")
-        anna.press("Enter")
-        page.wait_for_selector("#board-table caption")
-        # the family chosen before is kept
+        # the leaderboards stay on screen (the new connection does not send her to
+        # the lobby), now in French, with the family chosen before
+        page.wait_for_function(
+            "document.querySelector('#board-table caption')?.textContent"
+            ".startsWith('Classement de Zilch 5000')"
+        )
+        assert page.evaluate("window.__app.screen") == "standing"
         assert page.evaluate("document.getElementById('board-family').value") == "zilch"
         wait_until(
             lambda: (

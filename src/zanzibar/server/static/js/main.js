@@ -239,7 +239,9 @@ async function ready(reconnected, welcome) {
     const known = app.myTables.find((entry) => entry.table === route.table);
     const mode = known ? (known.seat === null || known.seat === undefined ? "watch" : "play") : tableMemory(route.table).mode || "play";
     await enterTable(route.table, { invite: route.invite, mode, fresh: true });
-  } else {
+  } else if (app.screen !== "standing") {
+    // A new connection (sign-in, or a change of language) shows the lobby,
+    // but a player reading the leaderboards stays there.
     navigate("lobby");
   }
 }
@@ -689,6 +691,8 @@ async function boot() {
     await setLang(select.value);
     localStorage.setItem("zanzibar.lang", select.value);
     rerender();
+    // The leaderboards' family names come from the server in the language asked.
+    if (app.screen === "standing") standing.open(app);
     // The server renders game sentences in the language given at hello.
     if (app.conn && app.token) {
       app.games = []; // their descriptions come again in the new language
