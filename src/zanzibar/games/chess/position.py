@@ -91,6 +91,8 @@ HOP_BB = 101
 BENT_BB = 102
 
 BLACK = -1
+#: Static exchange results remembered per position before that memory is emptied.
+SEE_CACHE_LIMIT = 1 << 16
 #: An empty set of squares (no suspects).
 _NO_SQUARES: frozenset[int] = frozenset()
 
@@ -119,6 +121,8 @@ class Position:
         "_ok",
         "_pk",
         "_reach",
+        "_see_cache",
+        "_see_values",
         "_stack",
         "_touch",
         "_tracks",
@@ -169,6 +173,9 @@ class Position:
         #: _tracks[code]: is that code kept in ``tracked`` (see :meth:`track`)?
         self._tracks: list[bool] = [False] * n
         self.tracked: dict[int, int] = {}
+        #: see() results by position hash, move and question (see :meth:`see`)
+        self._see_cache: dict[int, int] = {}
+        self._see_values: list[int] | None = None
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -287,6 +294,7 @@ class Position:
         other.history = list(self.history)
         other.side_occ = list(self.side_occ)
         other.tracked = dict(self.tracked)
+        other._see_cache = {}
         other._check = None
         return other
 
@@ -532,7 +540,29 @@ class Position:
         returned as soon as that is certain: once the first recapture is found, when
         taking the recapturer back could not make up for the capturer lost (whatever
         follows, the exchange loses), which spares the search for our next attacker.
+
+        Results are remembered by position hash and move (a search meets the same
+        node again at each deeper iteration, and through transpositions): the
+        exchange depends on nothing else than the pieces on the board and the side
+        to move, which the hash covers. The memory is emptied when it grows large
+        and whenever another ``value`` list is given.
         """
+        cache = self._see_cache
+        if value is not self._see_values:
+            cache.clear()
+            self._see_values = value
+        key = (move << 1 | sign_only) << 64 | self.hash
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        result = self._see(move, value, sign_only)
+        if len(cache) >= SEE_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = result
+        return result
+
+    def _see(self, move: int, value: list[int], sign_only: bool = False) -> int:
+        """:meth:`see` computed on the board (not remembered)."""
         b = self.board
         frm = move & 0xFF
         to = (move >> 8) & 0xFF
@@ -547,9 +577,14 @@ class Position:
         self.occ = occ & ~(1 << frm)
         side = -self.turn
         floor = _cheapest(value)
+        # Asked for the sign only, any first recapturer worth less than the capturer's
+        # margin over its victim settles it (see below): the first such one found will do.
+        first_floor = max(floor, on_square - gains[0] - 1) if sign_only else floor
         try:
             while True:
-                src = self._least_attacker(to, side, value, floor)
+                src = self._least_attacker(
+                    to, side, value, first_floor if len(gains) == 1 else floor
+                )
                 if src < 0:
                     break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
