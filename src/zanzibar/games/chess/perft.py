@@ -14,9 +14,9 @@ def perft(pos: Position, depth: int) -> int:
     """
     if depth <= 0:
         return 1
-    if depth == 1:
-        return pos.count_legal()  # counted without filling the move lists' memory
     moves = pos.legal_moves()
+    if depth == 1:
+        return len(moves)
     total = 0
     push = pos.push
     pop = pos.pop
