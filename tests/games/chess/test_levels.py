@@ -323,35 +323,3 @@ def test_remembered_exchanges_equal_computed_ones(name: str) -> None:
             assert pos.see(m, doubled) == pos._see(m, doubled) == 2 * plain, fen
             changed += plain != 0
     assert changed > 0
-
-
-@pytest.mark.parametrize("name", shipped_variants())
-def test_remembered_move_lists_equal_generated_ones(name: str) -> None:
-    """``legal_moves`` and ``captures`` remember their lists by position: asked again
-    (after other moves were made and taken back, or after the caller changed its
-    copy), they give the moves a fresh generation gives (in the order of the first
-    generation: after a move and its undo, a piece's moves may come in another place)."""
-    variant = load_variant(name)
-    rng = random.Random(5)
-    pos = Position(variant)
-    for _ in range(120):
-        moves = pos.legal_moves()
-        assert sorted(moves) == sorted(pos._legal_moves()), pos.fen()
-        assert pos.count_legal() == len(moves)
-        captures = pos.captures()
-        assert sorted(captures) == sorted(pos._captures()), pos.fen()
-        if not moves:
-            pos = Position(variant)
-            continue
-        # the caller's copy is its own: changing it changes no later answer
-        moves.reverse()
-        moves.append(0)
-        captures.append(0)
-        assert sorted(pos.legal_moves()) == sorted(pos._legal_moves())
-        assert sorted(pos.captures()) == sorted(pos._captures())
-        probe = rng.choice(pos.legal_moves())
-        pos.push(probe)
-        assert sorted(pos.legal_moves()) == sorted(pos._legal_moves()), pos.fen()
-        pos.pop()
-        assert sorted(pos.legal_moves()) == sorted(pos._legal_moves()), pos.fen()
-        pos.push(rng.choice(sorted(pos.legal_moves())))

@@ -91,9 +91,8 @@ HOP_BB = 101
 BENT_BB = 102
 
 BLACK = -1
-#: Static exchanges, legal move lists and capture lists remembered per position (by
-#: hash) before each of those memories is emptied.
-MEMORY_LIMIT = 1 << 15
+#: Static exchange results remembered per position before that memory is emptied.
+SEE_CACHE_LIMIT = 1 << 16
 #: An empty set of squares (no suspects).
 _NO_SQUARES: frozenset[int] = frozenset()
 
@@ -115,12 +114,10 @@ class Position:
     __slots__ = (
         "_att",
         "_capgen",
-        "_captures_cache",
         "_check",
         "_en",
         "_fast",
         "_gen",
-        "_legal_cache",
         "_ok",
         "_pk",
         "_reach",
@@ -177,11 +174,8 @@ class Position:
         self._tracks: list[bool] = [False] * n
         self.tracked: dict[int, int] = {}
         #: see() results by position hash, move and question (see :meth:`see`)
-        self._see_cache: dict[int, tuple[int, int]] = {}
+        self._see_cache: dict[int, int] = {}
         self._see_values: list[int] | None = None
-        #: legal_moves() and captures() by position hash (see :meth:`legal_moves`)
-        self._legal_cache: dict[int, tuple[int, int, list[int]]] = {}
-        self._captures_cache: dict[int, tuple[int, int, list[int]]] = {}
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -301,8 +295,6 @@ class Position:
         other.side_occ = list(self.side_occ)
         other.tracked = dict(self.tracked)
         other._see_cache = {}
-        other._legal_cache = {}
-        other._captures_cache = {}
         other._check = None
         return other
 
@@ -552,9 +544,8 @@ class Position:
         Results are remembered by position hash and move (a search meets the same
         node again at each deeper iteration, and through transpositions): the
         exchange depends on nothing else than the pieces on the board and the side
-        to move, which the hash covers (and the occupancy, kept beside each answer,
-        makes a collision of hashes harmless in practice). The memory is emptied when
-        it grows large and whenever another ``value`` list is given.
+        to move, which the hash covers. The memory is emptied when it grows large
+        and whenever another ``value`` list is given.
         """
         cache = self._see_cache
         if value is not self._see_values:
@@ -562,13 +553,12 @@ class Position:
             self._see_values = value
         key = (move << 1 | sign_only) << 64 | self.hash
         hit = cache.get(key)
-        occ = self.occ
-        if hit is not None and hit[0] == occ:
-            return hit[1]
+        if hit is not None:
+            return hit
         result = self._see(move, value, sign_only)
-        if len(cache) >= MEMORY_LIMIT:
+        if len(cache) >= SEE_CACHE_LIMIT:
             cache.clear()
-        cache[key] = (occ, result)
+        cache[key] = result
         return result
 
     def _see(self, move: int, value: list[int], sign_only: bool = False) -> int:
@@ -996,29 +986,7 @@ class Position:
         return safe
 
     def legal_moves(self) -> list[int]:
-        """Every legal move of the side to move (promotions once per choice).
-
-        Remembered by position hash (a search generates the moves of the same node at
-        each deeper iteration and through transpositions): the moves depend only on
-        the pieces, the side to move, the castling rights and a possible en-passant
-        capture, which the hash covers; the occupancy kept beside each list must match
-        too. The caller gets its own copy.
-        """
-        key = self.hash
-        hit = self._legal_cache.get(key)
-        occ = self.occ
-        white = self.side_occ[1]
-        if hit is not None and hit[0] == occ and hit[1] == white:
-            return list(hit[2])
-        moves = self._legal_moves()
-        cache = self._legal_cache
-        if len(cache) >= MEMORY_LIMIT:
-            cache.clear()
-        cache[key] = (occ, white, moves)
-        return list(moves)
-
-    def _legal_moves(self) -> list[int]:
-        """:meth:`legal_moves` generated (not remembered)."""
+        """Every legal move of the side to move (promotions once per choice)."""
         us = self.turn
         king = self.kings[us]
         safe: list[int] = []
@@ -1077,24 +1045,8 @@ class Position:
 
         Not checked for the King's safety: push each, then drop it when
         :meth:`left_king_exposed` says it exposed the mover's King. Castling and the
-        King's jump never capture, so they are left out. Remembered by position hash
-        like :meth:`legal_moves`; the caller gets its own copy.
+        King's jump never capture, so they are left out.
         """
-        key = self.hash
-        hit = self._captures_cache.get(key)
-        occ = self.occ
-        white = self.side_occ[1]
-        if hit is not None and hit[0] == occ and hit[1] == white:
-            return list(hit[2])
-        moves = self._captures()
-        cache = self._captures_cache
-        if len(cache) >= MEMORY_LIMIT:
-            cache.clear()
-        cache[key] = (occ, white, moves)
-        return list(moves)
-
-    def _captures(self) -> list[int]:
-        """:meth:`captures` generated (not remembered)."""
         us = self.turn
         b = self.board
         occ = self.occ
@@ -1160,13 +1112,8 @@ class Position:
         return out
 
     def count_legal(self) -> int:
-        """Number of legal moves (perft's last ply): counted from the memory of
-        :meth:`legal_moves` when there, else generated without filling it (a count
-        needs no copy, and perft's leaves would only churn the memory)."""
-        hit = self._legal_cache.get(self.hash)
-        if hit is not None and hit[0] == self.occ and hit[1] == self.side_occ[1]:
-            return len(hit[2])
-        return len(self._legal_moves())
+        """Number of legal moves (perft's last ply)."""
+        return len(self.legal_moves())
 
     def has_legal_move(self) -> bool:
         """Does the side to move have at least one legal move?"""
