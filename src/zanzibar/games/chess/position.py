@@ -467,7 +467,9 @@ class Position:
     def _least_attacker(self, square: int, by: int, value: list[int], floor: int = 0) -> int:
         """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none).
 
-        The first attacker worth ``floor`` or less is taken at once (no piece is cheaper).
+        The first attacker worth ``floor`` or less is taken at once, wherever it is found
+        (with ``floor`` the cheapest piece's value, no piece is cheaper; :meth:`see`
+        raises it when any piece that cheap settles its question).
         """
         b = self.board
         best = -1
@@ -498,6 +500,8 @@ class Position:
                     low = 1 << s
                 code = b[s]
                 if code in riders and value[code] < best_value:
+                    if value[code] <= floor:
+                        return s
                     best, best_value = s, value[code]
                 if hoppers:
                     x ^= low
@@ -505,11 +509,15 @@ class Position:
                         s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
                         code = b[s]
                         if code in hoppers and value[code] < best_value:
+                            if value[code] <= floor:
+                                return s
                             best, best_value = s, value[code]
         if side & lame_mask:
             for src, mids, codes in lames:
                 code = b[src]
                 if code in codes and value[code] < best_value and not any(b[m] for m in mids):
+                    if value[code] <= floor:
+                        return src
                     best, best_value = src, value[code]
         for mask, inc, first, step, reach, codes, sources_mask in bents:
             if not side & sources_mask:
@@ -525,6 +533,8 @@ class Position:
                 src = low.bit_length() - 1
                 code = b[src]
                 if code in codes and value[code] < best_value:
+                    if value[code] <= floor:
+                        return src
                     best, best_value = src, value[code]
                 x ^= low
         return best
