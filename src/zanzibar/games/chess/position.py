@@ -41,6 +41,9 @@ integer operations instead of a walk, and a whole ray of quiet moves is one
 slice of a precomputed tuple. Whether the side to move is in check is looked
 for only along the attack lines through the squares the last move changed (the
 other side is never in check in a legal game), and cached until the next move.
+Static exchanges are remembered by position hash and move (a search asks for the
+same ones at every deeper iteration); move lists are not: kept alive, they cost
+more in memory traffic than generating them again (measured).
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"))
@@ -119,13 +122,11 @@ class Position:
         "_fast",
         "_gen",
         "_ok",
-        "_pk",
         "_reach",
         "_see_cache",
         "_see_values",
         "_stack",
         "_touch",
-        "_tracks",
         "board",
         "ep",
         "ep_victim",
@@ -137,10 +138,12 @@ class Position:
         "occ",
         "pieces",
         "psq",
+        "psq_table",
         "rights",
         "side_occ",
         "t",
         "tracked",
+        "tracked_codes",
         "turn",
         "variant",
     )
@@ -154,7 +157,8 @@ class Position:
         self._capgen = fast.capgen
         self._touch = fast.touch
         self._reach = fast.reach
-        self._pk = fast.zero_table
+        #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
+        self.psq_table: list[list[int]] = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
         n = 2 * self.t.ntypes + 1
         # _ok[colour][code]: may a piece of that colour land there (empty or enemy)?
@@ -170,8 +174,10 @@ class Position:
             self._en[colour] = en
         self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
-        #: _tracks[code]: is that code kept in ``tracked`` (see :meth:`track`)?
-        self._tracks: list[bool] = [False] * n
+        #: tracked_codes[code]: is that code kept in ``tracked``? Read only: set it with
+        #: :meth:`track` (a plain attribute, not a property: the evaluation reads it at
+        #: every node).
+        self.tracked_codes: list[bool] = [False] * n
         self.tracked: dict[int, int] = {}
         #: see() results by position hash, move and question (see :meth:`see`)
         self._see_cache: dict[int, int] = {}
@@ -218,13 +224,8 @@ class Position:
         self._fast = other < 0 or not self.is_attacked(other, self.turn)
 
     def _full_psq(self) -> int:
-        pk = self._pk
+        pk = self.psq_table
         return sum(pk[code][square] for square, code in enumerate(self.board) if code)
-
-    @property
-    def psq_table(self) -> list[list[int]]:
-        """The table whose sum ``psq`` holds (see :meth:`attach_table`)."""
-        return self._pk
 
     def attach_table(self, table: list[list[int]]) -> None:
         """Keep ``psq`` = the sum of ``table[code][square]`` over the pieces, move by move.
@@ -232,17 +233,12 @@ class Position:
         The evaluation's packed piece-square table goes here, so evaluating a position
         costs no walk over its pieces. The table must hold 0 for code 0.
         """
-        self._pk = table
+        self.psq_table = table
         self.psq = self._full_psq()
 
     def _full_tracked(self) -> dict[int, int]:
-        tracks = self._tracks
+        tracks = self.tracked_codes
         return {square: code for square, code in enumerate(self.board) if tracks[code]}
-
-    @property
-    def tracked_codes(self) -> list[bool]:
-        """The flags given to :meth:`track` (by code)."""
-        return self._tracks
 
     def track(self, codes: list[bool]) -> None:
         """Keep ``tracked`` = ``{square: code}`` of the pieces whose ``codes[code]`` is true,
@@ -252,7 +248,7 @@ class Position:
         alone, not every piece. ``codes`` is indexed like the tables (Black's codes
         from the end) and must be false for code 0.
         """
-        self._tracks = codes
+        self.tracked_codes = codes
         self.tracked = self._full_tracked()
 
     def _full_hash(self) -> int:
@@ -1145,7 +1141,7 @@ class Position:
         h = self.hash ^ z[piece][frm] ^ t.z_side
         if self.ep >= 0:
             h ^= t.z_ep[self.ep]
-        pk = self._pk
+        pk = self.psq_table
         occ = self.occ
         psq = self.psq
         side = self.side_occ
@@ -1170,7 +1166,7 @@ class Position:
         b[to] = placed
         mine[to] = placed
         h ^= z[placed][to]
-        tracks = self._tracks
+        tracks = self.tracked_codes
         if tracks[piece]:
             del self.tracked[frm]
         if tracks[placed]:
@@ -1293,7 +1289,7 @@ class Position:
         flag = move >> 24
         mine = self.pieces[us]
         del mine[to]
-        tracks = self._tracks
+        tracks = self.tracked_codes
         if tracks[b[to]]:
             del self.tracked[to]
         if tracks[piece]:
