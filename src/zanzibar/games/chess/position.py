@@ -117,6 +117,7 @@ class Position:
     __slots__ = (
         "_att",
         "_capgen",
+        "_capreach",
         "_check",
         "_en",
         "_fast",
@@ -155,6 +156,7 @@ class Position:
         self._gen = fast.gen
         self._att = fast.att
         self._capgen = fast.capgen
+        self._capreach = fast.capreach
         self._touch = fast.touch
         self._reach = fast.reach
         #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
@@ -1064,13 +1066,14 @@ class Position:
         enemy = self.side_occ[-us]
         reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
         size = self.t.size
+        capreach = self._capreach
         for frm, code in self.pieces[us].items():
+            if not reachable & capreach[code][frm]:
+                continue  # no enemy piece stands anywhere this piece could ever land
             reach, lines, slides, seen, rest, parts = capgen[code][frm]
             if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
-            if not reachable & reach:
-                continue  # no enemy piece stands anywhere this piece could ever land
             targets = enemy & lines
             if targets:
                 # The leaps', rides' and hops' captures depend only on which squares of
@@ -1457,6 +1460,9 @@ class _FastData:
     reach: list[list[int]]
     #: capgen[code][square]: the capturing part of the move program (see :func:`_capture_program`).
     capgen: list[list[CaptureProgram]]
+    #: capreach[code][square]: capgen's first field alone (-1, every square, where a move
+    #: may promote), so that most pieces are passed over without unpacking their program.
+    capreach: list[list[int]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1656,7 +1662,8 @@ def _fast_data(t: Tables) -> _FastData:
         ]
         for code in range(len(gen))
     ]
-    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen)
+    capreach = [[program[0] for program in row] for row in capgen]
+    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach)
     _FAST[id(t)] = (t, data)
     return data
 
