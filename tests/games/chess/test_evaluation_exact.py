@@ -196,3 +196,36 @@ def test_fast_evaluation_in_sparse_endings(name: str) -> None:
             assert ev.evaluate(pos) == plain_evaluation(ev, pos), pos.fen()
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        # five Black pieces within two steps of the White King (the count is capped at four)
+        "4k3/8/8/8/8/2nbrn2/8/3qK3 w - - 0 1",
+        # four White pieces around the Black King, pawns in the zones (never attackers)
+        "3rkr2/2NpBp2/3QN3/8/8/4q3/3PNP2/3RKR2 b - - 0 1",
+    ],
+)
+def test_fast_evaluation_with_crowded_kings(fen: str) -> None:
+    variant = load_variant("chess")
+    ev = build_evaluator(variant)
+    pos = Position(variant, fen)
+    pos.attach_table(ev.packed)
+    pos.track(ev.rider_flags)
+    assert ev.evaluate(pos) == plain_evaluation(ev, pos)
+    # the position does crowd a King with at least four attackers
+    counts = []
+    for colour in (1, -1):
+        king = pos.kings[colour]
+        counts.append(
+            sum(
+                1
+                for s, c in enumerate(pos.board)
+                if c * colour < 0
+                and c not in ev.pawn_codes
+                and c != -colour * ev.royal_code
+                and max(abs(s % 8 - king % 8), abs(s // 8 - king // 8)) <= 2
+            )
+        )
+    assert max(counts) >= 4
