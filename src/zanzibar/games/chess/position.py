@@ -553,7 +553,9 @@ class Position:
         node again at each deeper iteration, and through transpositions): the
         exchange depends on nothing else than the pieces on the board and the side
         to move, which the hash covers. The memory is emptied when it grows large
-        and whenever another ``value`` list is given.
+        and whenever another ``value`` list is given. (Two positions sharing a 64-bit
+        hash, as rare as in the search's table, would at worst order or prune one
+        capture wrongly: legality never rests on this.)
         """
         cache = self._see_cache
         if value is not self._see_values:
