@@ -279,3 +279,47 @@ def test_easy_mates_a_bare_king(name: str, fen: str, plies: int) -> None:
         pos.push(bots[pos.turn].choose_move(pos))
     result = pos.outcome()
     assert result is not None and (result.winner, result.reason) == (1, "checkmate"), pos.fen()
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_remembered_exchanges_equal_computed_ones(name: str) -> None:
+    """``see`` remembers its results by position and move: asked again, after other
+    moves were made and taken back, it answers what the board computes afresh, for
+    the full value and for the sign-only question alike."""
+    variant = load_variant(name)
+    value = evaluator_for(variant).value_by_code
+    rng = random.Random(11)
+    pos = Position(variant)
+    asked = 0
+    for _ in range(150):
+        moves = pos.legal_moves()
+        if not moves or pos.is_check():
+            pos = Position(variant)
+            continue
+        for m in pos.captures():
+            for sign_only in (False, True):
+                first = pos.see(m, value, sign_only)
+                assert first == pos._see(m, value, sign_only), pos.fen()
+                assert pos.see(m, value, sign_only) == first  # the remembered answer
+            assert (pos.see(m, value, True) < 0) == (pos.see(m, value) < 0), pos.fen()
+            asked += 1
+        # a move and its undo: the answers stay those of this position
+        probe = rng.choice(sorted(moves))
+        pos.push(probe)
+        for m in pos.captures():
+            assert pos.see(m, value, True) == pos._see(m, value, True), pos.fen()
+        pos.pop()
+        pos.push(rng.choice(sorted(moves)))
+    assert asked > 20
+    # another value list empties the memory instead of answering with the old values
+    doubled = [2 * v for v in value]
+    changed = 0
+    for fen in random_positions(variant, 30, seed=3):
+        pos = Position(variant, fen)
+        if pos.is_check():
+            continue
+        for m in pos.captures():
+            plain = pos.see(m, value)
+            assert pos.see(m, doubled) == pos._see(m, doubled) == 2 * plain, fen
+            changed += plain != 0
+    assert changed > 0

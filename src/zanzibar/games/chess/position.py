@@ -41,6 +41,9 @@ integer operations instead of a walk, and a whole ray of quiet moves is one
 slice of a precomputed tuple. Whether the side to move is in check is looked
 for only along the attack lines through the squares the last move changed (the
 other side is never in check in a legal game), and cached until the next move.
+Static exchanges are remembered by position hash and move (a search asks for the
+same ones at every deeper iteration); move lists are not: kept alive, they cost
+more in memory traffic than generating them again (measured).
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"))
@@ -91,6 +94,8 @@ HOP_BB = 101
 BENT_BB = 102
 
 BLACK = -1
+#: Static exchange results remembered per position before that memory is emptied.
+SEE_CACHE_LIMIT = 1 << 16
 #: An empty set of squares (no suspects).
 _NO_SQUARES: frozenset[int] = frozenset()
 
@@ -112,16 +117,17 @@ class Position:
     __slots__ = (
         "_att",
         "_capgen",
+        "_capreach",
         "_check",
         "_en",
         "_fast",
         "_gen",
         "_ok",
-        "_pk",
         "_reach",
+        "_see_cache",
+        "_see_values",
         "_stack",
         "_touch",
-        "_tracks",
         "board",
         "ep",
         "ep_victim",
@@ -133,10 +139,12 @@ class Position:
         "occ",
         "pieces",
         "psq",
+        "psq_table",
         "rights",
         "side_occ",
         "t",
         "tracked",
+        "tracked_codes",
         "turn",
         "variant",
     )
@@ -148,9 +156,11 @@ class Position:
         self._gen = fast.gen
         self._att = fast.att
         self._capgen = fast.capgen
+        self._capreach = fast.capreach
         self._touch = fast.touch
         self._reach = fast.reach
-        self._pk = fast.zero_table
+        #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
+        self.psq_table: list[list[int]] = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
         n = 2 * self.t.ntypes + 1
         # _ok[colour][code]: may a piece of that colour land there (empty or enemy)?
@@ -166,9 +176,14 @@ class Position:
             self._en[colour] = en
         self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
-        #: _tracks[code]: is that code kept in ``tracked`` (see :meth:`track`)?
-        self._tracks: list[bool] = [False] * n
+        #: tracked_codes[code]: is that code kept in ``tracked``? Read only: set it with
+        #: :meth:`track` (a plain attribute, not a property: the evaluation reads it at
+        #: every node).
+        self.tracked_codes: list[bool] = [False] * n
         self.tracked: dict[int, int] = {}
+        #: see() results by position hash, move and question (see :meth:`see`)
+        self._see_cache: dict[int, int] = {}
+        self._see_values: list[int] | None = None
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -211,13 +226,8 @@ class Position:
         self._fast = other < 0 or not self.is_attacked(other, self.turn)
 
     def _full_psq(self) -> int:
-        pk = self._pk
+        pk = self.psq_table
         return sum(pk[code][square] for square, code in enumerate(self.board) if code)
-
-    @property
-    def psq_table(self) -> list[list[int]]:
-        """The table whose sum ``psq`` holds (see :meth:`attach_table`)."""
-        return self._pk
 
     def attach_table(self, table: list[list[int]]) -> None:
         """Keep ``psq`` = the sum of ``table[code][square]`` over the pieces, move by move.
@@ -225,17 +235,12 @@ class Position:
         The evaluation's packed piece-square table goes here, so evaluating a position
         costs no walk over its pieces. The table must hold 0 for code 0.
         """
-        self._pk = table
+        self.psq_table = table
         self.psq = self._full_psq()
 
     def _full_tracked(self) -> dict[int, int]:
-        tracks = self._tracks
+        tracks = self.tracked_codes
         return {square: code for square, code in enumerate(self.board) if tracks[code]}
-
-    @property
-    def tracked_codes(self) -> list[bool]:
-        """The flags given to :meth:`track` (by code)."""
-        return self._tracks
 
     def track(self, codes: list[bool]) -> None:
         """Keep ``tracked`` = ``{square: code}`` of the pieces whose ``codes[code]`` is true,
@@ -245,7 +250,7 @@ class Position:
         alone, not every piece. ``codes`` is indexed like the tables (Black's codes
         from the end) and must be false for code 0.
         """
-        self._tracks = codes
+        self.tracked_codes = codes
         self.tracked = self._full_tracked()
 
     def _full_hash(self) -> int:
@@ -287,6 +292,7 @@ class Position:
         other.history = list(self.history)
         other.side_occ = list(self.side_occ)
         other.tracked = dict(self.tracked)
+        other._see_cache = {}
         other._check = None
         return other
 
@@ -459,7 +465,9 @@ class Position:
     def _least_attacker(self, square: int, by: int, value: list[int], floor: int = 0) -> int:
         """Square of the cheapest piece of ``by`` attacking ``square`` (-1 if none).
 
-        The first attacker worth ``floor`` or less is taken at once (no piece is cheaper).
+        The first attacker worth ``floor`` or less is taken at once, wherever it is found
+        (with ``floor`` the cheapest piece's value, no piece is cheaper; :meth:`see`
+        raises it when any piece that cheap settles its question).
         """
         b = self.board
         best = -1
@@ -490,6 +498,8 @@ class Position:
                     low = 1 << s
                 code = b[s]
                 if code in riders and value[code] < best_value:
+                    if value[code] <= floor:
+                        return s
                     best, best_value = s, value[code]
                 if hoppers:
                     x ^= low
@@ -497,11 +507,15 @@ class Position:
                         s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
                         code = b[s]
                         if code in hoppers and value[code] < best_value:
+                            if value[code] <= floor:
+                                return s
                             best, best_value = s, value[code]
         if side & lame_mask:
             for src, mids, codes in lames:
                 code = b[src]
                 if code in codes and value[code] < best_value and not any(b[m] for m in mids):
+                    if value[code] <= floor:
+                        return src
                     best, best_value = src, value[code]
         for mask, inc, first, step, reach, codes, sources_mask in bents:
             if not side & sources_mask:
@@ -517,6 +531,8 @@ class Position:
                 src = low.bit_length() - 1
                 code = b[src]
                 if code in codes and value[code] < best_value:
+                    if value[code] <= floor:
+                        return src
                     best, best_value = src, value[code]
                 x ^= low
         return best
@@ -532,7 +548,31 @@ class Position:
         returned as soon as that is certain: once the first recapture is found, when
         taking the recapturer back could not make up for the capturer lost (whatever
         follows, the exchange loses), which spares the search for our next attacker.
+
+        Results are remembered by position hash and move (a search meets the same
+        node again at each deeper iteration, and through transpositions): the
+        exchange depends on nothing else than the pieces on the board and the side
+        to move, which the hash covers. The memory is emptied when it grows large
+        and whenever another ``value`` list is given. (Two positions sharing a 64-bit
+        hash, as rare as in the search's table, would at worst order or prune one
+        capture wrongly: legality never rests on this.)
         """
+        cache = self._see_cache
+        if value is not self._see_values:
+            cache.clear()
+            self._see_values = value
+        key = (move << 1 | sign_only) << 64 | self.hash
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        result = self._see(move, value, sign_only)
+        if len(cache) >= SEE_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = result
+        return result
+
+    def _see(self, move: int, value: list[int], sign_only: bool = False) -> int:
+        """:meth:`see` computed on the board (not remembered)."""
         b = self.board
         frm = move & 0xFF
         to = (move >> 8) & 0xFF
@@ -547,9 +587,14 @@ class Position:
         self.occ = occ & ~(1 << frm)
         side = -self.turn
         floor = _cheapest(value)
+        # Asked for the sign only, any first recapturer worth less than the capturer's
+        # margin over its victim settles it (see below): the first such one found will do.
+        first_floor = max(floor, on_square - gains[0] - 1) if sign_only else floor
         try:
             while True:
-                src = self._least_attacker(to, side, value, floor)
+                src = self._least_attacker(
+                    to, side, value, first_floor if len(gains) == 1 else floor
+                )
                 if src < 0:
                     break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
@@ -1023,13 +1068,14 @@ class Position:
         enemy = self.side_occ[-us]
         reachable = enemy | 1 << self.ep if self.ep >= 0 else enemy
         size = self.t.size
+        capreach = self._capreach
         for frm, code in self.pieces[us].items():
+            if not reachable & capreach[code][frm]:
+                continue  # no enemy piece stands anywhere this piece could ever land
             reach, lines, slides, seen, rest, parts = capgen[code][frm]
             if reach < 0:  # a move from here may promote: the full generator handles it
                 promoting[frm] = code
                 continue
-            if not reachable & reach:
-                continue  # no enemy piece stands anywhere this piece could ever land
             targets = enemy & lines
             if targets:
                 # The leaps', rides' and hops' captures depend only on which squares of
@@ -1100,7 +1146,7 @@ class Position:
         h = self.hash ^ z[piece][frm] ^ t.z_side
         if self.ep >= 0:
             h ^= t.z_ep[self.ep]
-        pk = self._pk
+        pk = self.psq_table
         occ = self.occ
         psq = self.psq
         side = self.side_occ
@@ -1125,7 +1171,7 @@ class Position:
         b[to] = placed
         mine[to] = placed
         h ^= z[placed][to]
-        tracks = self._tracks
+        tracks = self.tracked_codes
         if tracks[piece]:
             del self.tracked[frm]
         if tracks[placed]:
@@ -1248,7 +1294,7 @@ class Position:
         flag = move >> 24
         mine = self.pieces[us]
         del mine[to]
-        tracks = self._tracks
+        tracks = self.tracked_codes
         if tracks[b[to]]:
             del self.tracked[to]
         if tracks[piece]:
@@ -1416,6 +1462,9 @@ class _FastData:
     reach: list[list[int]]
     #: capgen[code][square]: the capturing part of the move program (see :func:`_capture_program`).
     capgen: list[list[CaptureProgram]]
+    #: capreach[code][square]: capgen's first field alone (-1, every square, where a move
+    #: may promote), so that most pieces are passed over without unpacking their program.
+    capreach: list[list[int]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1615,7 +1664,8 @@ def _fast_data(t: Tables) -> _FastData:
         ]
         for code in range(len(gen))
     ]
-    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen)
+    capreach = [[program[0] for program in row] for row in capgen]
+    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach)
     _FAST[id(t)] = (t, data)
     return data
 
