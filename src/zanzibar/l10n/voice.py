@@ -193,9 +193,9 @@ class Voice:
                 k: self.catalogue.number_text(lang, v) if type(v) is int and k in plain else v
                 for k, v in args.items()
             }
-            text = self._templated(bundle, message.value, lang, msg_id, args, plain)
-            if text is not None:
-                return text
+            filled = self._templated(bundle, message.value, lang, msg_id, args, plain)
+            if filled is not None:
+                return filled
         text, errors = bundle.format_pattern(message.value, args)
         if errors:
             self._problem(f"{lang} {msg_id}: {'; '.join(map(str, errors))}", (lang, msg_id))
