@@ -19,7 +19,7 @@ from zanzibar.engine.errors import ZanzibarError
 from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import Bot, GameRules
-from zanzibar.l10n import Msg, Voice
+from zanzibar.l10n import Listener, Msg, Voice
 from zanzibar.salon.history import Channel, History, Item
 from zanzibar.salon.messages import display_names, system_text
 from zanzibar.salon.seats import Seat
@@ -79,6 +79,8 @@ class Table:
     texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict)
     #: Game items' named seats by seq (None: the game words events itself, any seat may differ).
     named: dict[int, frozenset[int] | None] = field(default_factory=dict)
+    #: Game items' messages by seq (games that keep the engine's wording), made once.
+    msgs: dict[int, Msg] = field(default_factory=dict)
     #: Game items' events by seq, decoded once for every audience that renders them.
     events: dict[int, Event] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
@@ -200,11 +202,21 @@ class Table:
             return self.named[seq]
         named: frozenset[int] | None = None
         if type(self.rules).render_event is GameRules.render_event:
-            named = self.rules.message_of(self._event(seq, data)).seats()
+            named = self._msg(seq, data).seats()
         if len(self.named) >= TEXT_CACHE_SIZE:
             self.named.clear()
         self.named[seq] = named
         return named
+
+    def _msg(self, seq: int, data: dict[str, Any]) -> Msg:
+        """A game item's message (``rules.message_of`` of its event), made once per item:
+        every audience of the item reads it (its seats, then its words)."""
+        msg = self.msgs.get(seq)
+        if msg is None:
+            if len(self.msgs) >= TEXT_CACHE_SIZE:
+                self.msgs.clear()
+            msg = self.msgs[seq] = self.rules.message_of(self._event(seq, data))
+        return msg
 
     def _event(self, seq: int, data: dict[str, Any]) -> Event:
         """A game item's event (decoded once per item: every audience renders it)."""
@@ -233,8 +245,13 @@ class Table:
             else:
                 info = self.games.get(int(data["game_id"]))
                 names = display_names(info.names, lang) if info else []
-                event = self._event(item.seq, data)
-                text = self.rules.render_event(event, lang, key[2], names)
+                if type(self.rules).render_event is GameRules.render_event:
+                    # what GameRules.render_event says, from the item's message made once
+                    listener = Listener(key[2], tuple(names))
+                    text = Voice(lang).say(self._msg(item.seq, data), listener)
+                else:
+                    event = self._event(item.seq, data)
+                    text = self.rules.render_event(event, lang, key[2], names)
             if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again
                 self.texts.clear()
             self.texts[key] = text
