@@ -77,16 +77,21 @@ class Mirror:
         subscribers = self.subscribers.get(table.id)
         if not items or not subscribers:
             return
-        conns = list(subscribers.values())
+        conns = [(conn, conn.lang, conn.user_id) for conn in subscribers.values()]
         for item in items:  # each connection still gets the items in order
             data = item.data
+            seq, channel = item.seq, item.channel
+            # Table.audience, its per-item part found once: (seq, language, own seat or None)
+            viewers = table.viewers(item, data) if channel == "game" else {}
             made: dict[tuple[int, str, int | None], Shared] = {}
-            for conn in conns:
-                lang, uid = conn.lang, conn.user_id
-                key = table.audience(item, lang, uid, data)
+            for conn, lang, uid in conns:
+                if channel == "chat":
+                    key: tuple[int, str, int | None] = (seq, "", None)
+                else:
+                    key = (seq, lang, viewers.get(uid))
                 message = made.get(key)
                 if message is None:
-                    message = made[key] = Shared(table.message(item, lang, uid, data))
+                    message = made[key] = Shared(table.message(item, lang, uid, data, key))
                 conn.put(message)
 
     def table(self, table: Table) -> None:

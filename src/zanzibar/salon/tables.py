@@ -188,13 +188,24 @@ class Table:
             return (item.seq, "", None)
         if item.channel != "game":
             return (item.seq, lang, None)
+        return (item.seq, lang, self.viewers(item, data).get(user))
+
+    def viewers(self, item: Item, data: dict[str, Any]) -> dict[int | None, int]:
+        """The users who read a game item from their own seat: user -> seat.
+
+        The players of the item's game whose seat its message names (all of
+        them when the game words its events itself); everyone else reads it
+        as a spectator does. Found once per item, then one look-up per follower.
+        """
         info = self.games.get(int(data["game_id"]))
-        viewer = info.seat_of(user) if info else None
-        if viewer is not None:
-            named = self._named(item.seq, data)
-            if named is not None and viewer not in named:
-                viewer = None
-        return (item.seq, lang, viewer)
+        if info is None:
+            return {}
+        named = self._named(item.seq, data)
+        return {
+            user: seat
+            for seat, user in enumerate(info.users)
+            if user is not None and (named is None or seat in named) and info.seat_of(user) == seat
+        }
 
     def _named(self, seq: int, data: dict[str, Any]) -> frozenset[int] | None:
         """The seats a game item's message names (None: the game words events itself)."""
@@ -228,13 +239,20 @@ class Table:
         return event
 
     def render(
-        self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
+        self,
+        item: Item,
+        lang: str,
+        user: int | None,
+        data: dict[str, Any] | None = None,
+        key: tuple[int, str, int | None] | None = None,
     ) -> str:
-        """The sentence of an item for one user (cached per item and :meth:`audience`)."""
+        """The sentence of an item for one user (cached per item and :meth:`audience`;
+        ``key``: that audience, if already known)."""
         data = item.data if data is None else data
         if item.channel == "chat":
             return str(data["text"])
-        key = self.audience(item, lang, user, data)
+        if key is None:
+            key = self.audience(item, lang, user, data)
         text = self.texts.get(key)
         if text is None:
             if item.channel == "system":
@@ -277,9 +295,15 @@ class Table:
         return Voice(lang).say(Msg("salon-option-change", option=option, value=words))
 
     def message(
-        self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
+        self,
+        item: Item,
+        lang: str,
+        user: int | None,
+        data: dict[str, Any] | None = None,
+        key: tuple[int, str, int | None] | None = None,
     ) -> dict[str, Any]:
-        """The protocol message of a history item for one user (``data``: already decoded)."""
+        """The protocol message of a history item for one user (``data``: already decoded;
+        ``key``: the user's :meth:`audience` of it, if already known)."""
         data = item.data if data is None else data
         if item.channel == "game":
             return {
@@ -290,7 +314,7 @@ class Table:
                 "channel": "game",
                 "game_id": data["game_id"],
                 "event": data["event"],
-                "text": self.render(item, lang, user, data),
+                "text": self.render(item, lang, user, data, key),
             }
         if item.channel == "chat":
             return {
@@ -312,7 +336,7 @@ class Table:
             "seq": item.seq,
             "channel": "system",
             "kind": data["kind"],
-            "text": self.render(item, lang, user, data),
+            "text": self.render(item, lang, user, data, key),
         }
 
     def current_names(self) -> list[str]:
