@@ -100,7 +100,10 @@ class Voice:
         """
         if isinstance(msg, str):
             msg = Msg(msg)
-        if listener.seat is not None and listener.seat not in msg.seats():
+        seats = msg.seats()
+        if not seats:  # no seat in it at all: every listener hears the same words
+            listener = NOBODY
+        elif listener.seat is not None and listener.seat not in seats:
             listener = Listener(None, listener.names)  # not named: hears what a spectator hears
         try:
             key: Any = (self.lang, self.strict, msg, listener)
