@@ -126,7 +126,8 @@ class Mirror:
         else:
             targets = list(conns)
         views: dict[Any, dict[str, Any]] = {}
-        #: One game.view message per (seat, language), put to every connection of that key.
+        #: One game.view message per (seat, language), put to every connection of that key
+        #: (the default view: one for the seat to act, one for everyone else).
         sent: dict[tuple[int | None, str], Shared] = {}
         to_act = match.to_act if table.state == "playing" else None
         if conns is None:
@@ -135,9 +136,16 @@ class Mirror:
                 to_act = None
             else:
                 self.announced[table.id] = turn
+        # The engine's default view is in no language and differs only for the seat to
+        # act (its legal actions): everyone else, in any language, shares one message.
+        default_view = type(table.rules).view is GameRules.view
         for conn in targets:
             seat = table.seat_of(conn.user_id)
-            key = (seat, conn.lang)
+            if default_view:
+                acting = game_view(table, match, None, "", views)["to_act"]
+                key: tuple[int | None, str] = (seat if seat == acting else None, "")
+            else:
+                key = (seat, conn.lang)
             message = sent.get(key)
             if message is None:
                 message = sent[key] = Shared(
