@@ -98,7 +98,7 @@ def _log_failure(exc: Exception) -> None:
 
 
 def _check_fence(statement: Executable, rowcount: int, rows: int = 1) -> None:
-    """A fenced write must change exactly one row per parameter set (``rows`` of them)."""
+    """A fenced write changes exactly one row per parameter set (``rows`` of them)."""
     if statement.get_execution_options().get(FENCE) and rowcount != rows:
         raise Fenced(f"a fenced write changed {rowcount} rows instead of {rows}")
 
@@ -390,19 +390,16 @@ class Store:
 
 
 def merge_inserts(batches: Sequence[Sequence[Op]]) -> list[Op]:
-    """The ops of several jobs in order, with the plain inserts into one table merged,
-    and the built-once fenced updates of the same columns merged.
+    """The ops of several jobs in order, the plain inserts into one table merged, and
+    the built-once fenced updates of the same columns too.
 
     All rows inserted into one table run as one ``executemany`` at the place of
-    that table's first insert: far fewer statements for a batch of many jobs.
-    Inserts only ever move earlier, and the salon never deletes nor reads in a
-    write, so every update still runs after the insert of its row. The tables'
-    fenced writes (:data:`~zanzibar.salon.tablestore.FENCE`, one per change)
-    of a batch are one ``executemany`` too, whose row count must be one per
-    change: each is a change of another table (an actor stores one change at
-    a time), and it comes first in its own job, so it only moves before other
-    tables' ops. A stale version fails the batch, whose jobs are then run one
-    by one, as for any failure.
+    that table's first insert. Inserts only ever move earlier, and the salon never
+    deletes nor reads in a write, so every update still runs after the insert of
+    its row. The tables' fenced writes (one per change, each the first op of its
+    job and of another table: an actor stores one change at a time) run as one
+    ``executemany`` whose row count must be one per change; a stale version fails
+    the batch, whose jobs then run one by one, as for any failure.
 
     >>> from sqlalchemy import insert, update
     >>> from zanzibar.salon import models as m
@@ -433,18 +430,12 @@ def merge_inserts(batches: Sequence[Sequence[Op]]) -> list[Op]:
 
 def _merge_key(statement: Executable, params: Any) -> Any:
     """What ops :func:`merge_inserts` runs together share (None: run on its own)."""
-    if params is None:
-        return None
-    name = _plain_insert_table(statement)
-    if name is not None:
+    name = _plain_insert_table(statement) if params is not None else None
+    if name is not None or params is None:
         return name
-    if (
-        isinstance(statement, Update)
-        and isinstance(params, dict)
-        and statement.get_execution_options().get(BUILT_ONCE)
-        and statement.get_execution_options().get(FENCE)
-    ):
-        return (statement, frozenset(params))
+    options = statement.get_execution_options()
+    if isinstance(statement, Update) and isinstance(params, dict) and options.get(BUILT_ONCE):
+        return (statement, frozenset(params)) if options.get(FENCE) else None
     return None
 
 
@@ -523,7 +514,7 @@ def _execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None
         ):
             continue
         elif isinstance(params, list) and statement.get_execution_options().get(FENCE):
-            for one in params:  # merged fenced writes: each must change its row
+            for one in params:  # merged fenced writes: each changes its row
                 _check_fence(statement, conn.execute(statement, one).rowcount)
         else:
             _check_fence(statement, conn.execute(statement, params).rowcount)
