@@ -262,3 +262,46 @@ def test_numbers_written_beforehand_read_exactly_as_fluent_writes_them() -> None
     assert catalogue.plain_variables("en", "dice421-roll") == {"name", "roll", "throw"}
     assert catalogue.number_text("fr", 12345) == "12\u202f345"
     assert catalogue.number_text("en", 12345) == "12,345"
+
+
+def test_sentences_from_templates_read_exactly_as_fluent_says_them() -> None:
+    """Every message of every language, every variable a text: Voice (which fills a
+    template kept per message and other arguments, see ``Voice._templated``) says
+    what Fluent says, for the text that made the template and for later ones."""
+    catalogue = Catalogue()
+    filled = 0
+    for code, language in catalogue.languages.items():
+        voice = Voice(code, catalogue, strict=False)
+        bundle = catalogue.bundle(code)
+        for _, message in language.messages():
+            if message.value is None:
+                continue
+            names = sorted(_variables(message.value))
+            compiled = bundle.get_message(message.id.name).value
+            for texts in ("Anna", "{Bruno} }{", "Zoé \ue000 0 \ue001", "", "Éric"):
+                args: dict[str, object] = {name: f"{texts}{i}" for i, name in enumerate(names)}
+                expected, _ = bundle.format_pattern(compiled, args)
+                said = voice._format(message.id.name, dict(args))
+                assert said == expected, (code, message.id.name, texts)
+        filled += sum(1 for key, t in catalogue.templates.items() if key[0] == code and t)
+    assert filled > 100
+    # the words around the blanks come from Fluent, once per message and other arguments
+    voice = Voice("en", catalogue, strict=False)
+    for dice in ("4 2 1", "1 2 4"):
+        assert voice.say(Msg("dice421-throw", dice=dice, kind="top", x=4)) == f"{dice}, a 421"
+    key = ("en", False, "dice421-throw", ("dice", "x"), (("kind", str, "top"),))
+    assert catalogue.templates[key] == "{0}, a 421"
+
+
+def test_a_text_too_long_for_fluent_is_refused_as_fluent_refuses_it() -> None:
+    """Fluent refuses a placeable over 2,500 characters ("{???}" and an error): a
+    template filled in must not let it through."""
+    catalogue = Catalogue()
+    voice = Voice("en", catalogue, strict=False)
+    throw = Msg("dice421-throw", dice="4 2 1", kind="top", x=4)
+    assert voice.say(throw) == "4 2 1, a 421"
+    assert voice.say(Msg("dice421-throw", dice="1" * 3000, kind="top", x=4)) == "{???}"
+    with pytest.raises(L10nError):
+        Voice("en", catalogue, strict=True).say(
+            Msg("dice421-throw", dice="2" * 3000, kind="top", x=4)
+        )

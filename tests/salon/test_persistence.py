@@ -537,3 +537,66 @@ async def test_the_compiled_fenced_update_stores_what_sqlalchemy_stores_and_stil
         assert rows[0][:3] == (2, "playing", "text")
     finally:
         await store.stop()
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+async def test_fenced_writes_of_one_batch_run_together_and_still_fence_each_table(
+    tmp_path: Path, monkeypatch: Any, compiled: bool
+) -> None:
+    """The fenced writes of the tables whose changes share a batch are one statement
+    (``merge_inserts``); a stale version among them fails that change only."""
+    import asyncio
+
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+    from zanzibar.salon import persistence
+    from zanzibar.salon.persistence import Fenced, merge_inserts
+    from zanzibar.salon.tablestore import FENCE
+
+    if not compiled:
+        monkeypatch.setattr(persistence, "_fast_update", lambda *args: False)
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'fences.sqlite3'}")
+    await store.start()
+    try:
+        user = {"id": 1, "name": "Zoé", "name_key": "zoe", "password_hash": None}
+        user |= {"lang": "fr", "guest": True, "created": 1.5}
+        row = {"game": "421", "preset": None, "options": {}, "capacity": 3, "private": False}
+        row |= {"invite": None, "host_id": 1, "state": "waiting", "hold": True, "clock": None}
+        row |= {"game_id": None, "seats": [], "banned": [], "created": 2.25}
+        await store.write([(insert(m.users), user)])
+        ids = range(7, 12)
+        await store.write(
+            [(insert(m.tables), {**row, "id": t, "epoch": 1, "version": 1}) for t in ids]
+        )
+
+        def change(table: int, version: int, state: str) -> list[Any]:
+            fence_of = {"fence_id": table, "fence_epoch": 1, "fence_version": version}
+            return [(FENCE, {"state": state, "version": version + 1, **fence_of})]
+
+        merged = merge_inserts([change(7, 1, "playing"), change(8, 1, "paused")])
+        assert len(merged) == 1 and len(merged[0][1]) == 2
+        commits = store.commits
+        await asyncio.gather(*(store.write(change(t, 1, "playing")) for t in ids))
+        assert store.commits == commits + 1  # one batch, one statement for the five
+        results = await asyncio.gather(
+            *(store.write(change(t, 1 if t == 9 else 2, "finished")) for t in ids),
+            return_exceptions=True,
+        )
+        assert [type(r).__name__ for r in results] == ["NoneType"] * 2 + ["Fenced"] + [
+            "NoneType"
+        ] * 2
+        assert isinstance(results[2], Fenced)
+        async with store.engine.connect() as conn:
+            stored = (
+                await conn.exec_driver_sql("SELECT id, version, state FROM tables ORDER BY id")
+            ).all()
+        assert [tuple(r) for r in stored] == [
+            (7, 3, "finished"),
+            (8, 3, "finished"),
+            (9, 2, "playing"),
+            (10, 3, "finished"),
+            (11, 3, "finished"),
+        ]
+    finally:
+        await store.stop()

@@ -22,7 +22,7 @@ from _games import (
     wait_for_view,
 )
 from _server import ServerProcess
-from _wsclient import Message, WsClient
+from _wsclient import Message, WsClient, sign_in_guest
 
 from zanzibar.games import game_names
 
@@ -175,3 +175,75 @@ def test_zanzibar_s_two_humans(shared_server: ServerProcess) -> None:
             shared_server, "zanzibar-s", humans=2, bots=0, seed=5, choose=ResignAfter(6)
         )
     )
+
+
+async def _plain_or_deflate(server: ServerProcess, name: str, deflate: bool) -> WsClient:
+    """A guest whose socket negotiates permessage-deflate, or no extension at all."""
+    session = await sign_in_guest(server.url, name)
+    ws_url = server.url.replace("http://", "ws://", 1).rstrip("/") + "/ws"
+    client = await WsClient.open(ws_url, name, compression="deflate" if deflate else None)
+    client.token = session["token"]
+    welcome = await client.hello(session["token"])
+    assert welcome["type"] == "welcome", welcome
+    return client
+
+
+@needs_game("421")
+def test_sockets_with_and_without_compression_read_the_same_shared_messages(
+    shared_server: ServerProcess,
+) -> None:
+    """A message put to a whole audience is framed once for the sockets with no extension
+    (guards.SharedText) and by each compressing socket for itself: every socket reads
+    every event once, in order, with the same words as the others of its audience."""
+
+    async def scenario() -> None:
+        players = [
+            await _plain_or_deflate(shared_server, name, deflate=(n == 1))
+            for n, name in enumerate(["Anna", "Bruno", "Chloé"])
+        ]
+        watchers = [
+            await _plain_or_deflate(shared_server, name, deflate=(n == 0))
+            for n, name in enumerate(["Sam", "Tess"])
+        ]
+        clients = [*players, *watchers]
+        try:
+            table = (await players[0].ok("table.create", game="421", seats=3))["table"]["id"]
+            for player in players[1:]:
+                await player.ok("table.join", table=table)
+            for watcher in watchers:
+                await watcher.ok("table.watch", table=table)
+            await players[0].ok("table.start", table=table)
+            for client in clients:
+                await wait_for_view(client, table)
+            await play_until_over(table, players, seed=6)
+            for client in clients:
+                await client.wait_for(
+                    lambda m: (
+                        m["type"] == "game.view"
+                        and m.get("table") == table
+                        and m["view"].get("over")
+                    )
+                )
+            reference = event_stream(players[0], table)
+            assert len(reference) > 5
+            for client in clients:
+                assert_seen_in_order_once(client, table)
+                assert event_stream(client, table) == reference, client.name
+                assert client.schema_violations == []
+            # the spectators are one audience: the same sentence for every event
+            texts = [[m["text"] for m in w.game_events(table)] for w in watchers]
+            assert texts[0] == texts[1] and all(texts[0])
+            # a player not named by a roll reads what the spectators read
+            third = {m["seq"]: m["text"] for m in players[2].game_events(table)}
+            spectator = {m["seq"]: m["text"] for m in watchers[1].game_events(table)}
+            others_rolls = [
+                m["seq"]
+                for m in watchers[0].game_events(table)
+                if m["event"]["kind"] == "roll" and m["event"]["seat"] in (0, 1)
+            ]
+            assert others_rolls and all(third[s] == spectator[s] for s in others_rolls)
+        finally:
+            for client in clients:
+                await client.close()
+
+    asyncio.run(scenario())

@@ -74,6 +74,8 @@ class Catalogue:
         self.languages: dict[str, Language] = {}
         #: Sentences already said, by (language, strictness, message, listener): see Voice.say.
         self.said: dict[Any, str] = {}
+        #: Sentences with blanks, per message and its other arguments: see Voice._templated.
+        self.templates: dict[Any, str | None] = {}
         digest = hashlib.sha256()
         parser = FluentParser(with_spans=False)
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):

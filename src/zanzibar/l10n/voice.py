@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fluent.runtime.resolver import MAX_PART_LENGTH
+
 from zanzibar.l10n import catalogue as _catalogue
 from zanzibar.l10n.catalogue import SOURCE_LANGUAGE, Catalogue
 from zanzibar.l10n.msg import AnyOf, Msg, Seat
@@ -98,7 +100,10 @@ class Voice:
         """
         if isinstance(msg, str):
             msg = Msg(msg)
-        if listener.seat is not None and listener.seat not in msg.seats():
+        seats = msg.seats()
+        if not seats:  # no seat in it at all: every listener hears the same words
+            listener = NOBODY
+        elif listener.seat is not None and listener.seat not in seats:
             listener = Listener(None, listener.names)  # not named: hears what a spectator hears
         try:
             key: Any = (self.lang, self.strict, msg, listener)
@@ -191,10 +196,66 @@ class Voice:
                 k: self.catalogue.number_text(lang, v) if type(v) is int and k in plain else v
                 for k, v in args.items()
             }
+            filled = self._templated(bundle, message.value, lang, msg_id, args, plain)
+            if filled is not None:
+                return filled
         text, errors = bundle.format_pattern(message.value, args)
         if errors:
             self._problem(f"{lang} {msg_id}: {'; '.join(map(str, errors))}", (lang, msg_id))
         return str(text)
+
+    def _templated(
+        self,
+        bundle: Any,
+        pattern: Any,
+        lang: str,
+        msg_id: str,
+        args: dict[str, Any],
+        plain: frozenset[str],
+    ) -> str | None:
+        """The sentence from the message's template, or None to let Fluent say it.
+
+        A variable Fluent only prints (:meth:`Catalogue.plain_variables`) whose
+        value is a text cannot change anything else of the sentence: the words
+        around it depend only on the other arguments. So Fluent says the message
+        once per language and set of other arguments with markers in place of
+        those texts; that template is kept (``Catalogue.templates``) and each
+        sentence is the template filled in. "You rolled 4 2 1, a 421 (roll 1 of
+        3)" and every other roll of every table read from one template per
+        language and listener kind, where Fluent's resolver walked the pattern
+        tree for each of them (a third of the salon's CPU per action).
+        """
+        blanks = tuple(k for k, v in args.items() if type(v) is str and k in plain)
+        if not blanks:
+            return None
+        key: Any = (
+            lang,
+            self.strict,
+            msg_id,
+            blanks,
+            tuple((k, type(v), v) for k, v in args.items() if k not in blanks),
+        )
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        templates = self.catalogue.templates
+        template = templates.get(key, _UNKNOWN)
+        values = [args[k] for k in blanks]
+        if template is _UNKNOWN:
+            template = _template(bundle, pattern, args, blanks)
+            if template is not None and _fill(template, values) != _fluent_text(
+                bundle, pattern, args
+            ):
+                template = None  # never expected; Fluent's own words are the reference
+            if len(templates) >= _SAID_MAX:
+                templates.clear()
+            templates[key] = template
+        if template is None:
+            return None
+        text = _fill(template, values)
+        # Fluent refuses a placeable longer than this: let it say (and refuse) such a text.
+        return text if len(text) <= MAX_PART_LENGTH else None
 
     def _problem(self, text: str, key: tuple[str, str]) -> None:
         if self.strict:
@@ -202,6 +263,38 @@ class Voice:
         if key not in _logged:
             _logged.add(key)
             log.warning("l10n: %s", text)
+
+
+#: ``Catalogue.templates`` has no entry for a key yet.
+_UNKNOWN: Any = object()
+#: Marks a blank while Fluent says a template (private-use characters, never in a catalogue).
+_MARK = re.compile("\ue000([0-9]+)\ue001")
+
+
+def _template(
+    bundle: Any, pattern: Any, args: dict[str, Any], blanks: tuple[str, ...]
+) -> str | None:
+    """A message's sentence with ``{0}``, ``{1}``... where the ``blanks`` are (None if
+    Fluent reports an error: then every sentence of it is said by Fluent, errors and all)."""
+    marked = dict(args)
+    for index, name in enumerate(blanks):
+        marked[name] = f"\ue000{index}\ue001"
+    text, errors = bundle.format_pattern(pattern, marked)
+    if errors or not isinstance(text, str):
+        return None
+    escaped = text.replace("{", "{{").replace("}", "}}")
+    return _MARK.sub(lambda found: "{" + found[1] + "}", escaped)
+
+
+def _fill(template: str, values: list[str]) -> str:
+    """A template's blanks filled in, in order."""
+    return template.format(*values)
+
+
+def _fluent_text(bundle: Any, pattern: Any, args: dict[str, Any]) -> str | None:
+    """What Fluent itself says (None on an error)."""
+    text, errors = bundle.format_pattern(pattern, args)
+    return None if errors else str(text)
 
 
 def _words_key(lang: str, strict: bool, msg_id: str, args: dict[str, Any]) -> Any:

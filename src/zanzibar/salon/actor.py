@@ -100,12 +100,17 @@ class _BotChose:
     action: Any
 
 
+#: Built once: an INSERT statement is an immutable value, and building one costs
+#: more than the row it writes (every command a table applies stores one).
+INSERT_APPLIED = insert(m.applied_commands)
+
+
 def applied_op(
     table: Table, cmd_id: str, reply: dict[str, Any] | None, now: float
 ) -> tuple[Any, dict[str, Any]]:
     """The row saying ``cmd_id`` was applied as the table's next version, with its reply."""
     return (
-        insert(m.applied_commands),
+        INSERT_APPLIED,
         {
             "table_id": table.id,
             "cmd_id": cmd_id,

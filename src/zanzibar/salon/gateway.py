@@ -15,6 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import orjson
+
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon import members, play, seating
 from zanzibar.salon.accounts import User
@@ -51,22 +53,35 @@ PRIVATE_LINE = "chat.private"
 TABLE_COMMANDS = {**seating.TRANSITIONS, **play.TRANSITIONS}
 
 
-def well_formed(value: Any, depth: int = 0) -> bool:
+def well_formed(value: Any) -> bool:
     """True if every string in a decoded message (keys included) is valid Unicode.
+
+    orjson refuses to write a lone surrogate (nor anything else it cannot
+    write): what it writes is well formed, found in one pass in C. Only what it
+    refuses is walked in Python (:func:`_walk`), which has the last word.
 
     >>> well_formed({"text": "ok", "list": ["é"]}), well_formed({"text": chr(0xD800)})
     (True, False)
+    >>> well_formed({"n": 10**30, "deep": [[chr(0xDC00)]]})
+    False
     """
+    try:
+        orjson.dumps(value)
+    except (orjson.JSONEncodeError, TypeError):
+        return _walk(value)
+    return True
+
+
+def _walk(value: Any, depth: int = 0) -> bool:
+    """:func:`well_formed`, string by string."""
     if isinstance(value, str):
         return is_well_formed(value)
     if depth > 64:
         return True
     if isinstance(value, dict):
-        return all(
-            well_formed(k, depth + 1) and well_formed(v, depth + 1) for k, v in value.items()
-        )
+        return all(_walk(k, depth + 1) and _walk(v, depth + 1) for k, v in value.items())
     if isinstance(value, list):
-        return all(well_formed(v, depth + 1) for v in value)
+        return all(_walk(v, depth + 1) for v in value)
     return True
 
 

@@ -77,16 +77,21 @@ class Mirror:
         subscribers = self.subscribers.get(table.id)
         if not items or not subscribers:
             return
-        conns = list(subscribers.values())
+        conns = [(conn, conn.lang, conn.user_id) for conn in subscribers.values()]
         for item in items:  # each connection still gets the items in order
             data = item.data
+            seq, channel = item.seq, item.channel
+            # Table.audience, its per-item part found once: (seq, language, own seat or None)
+            viewers = table.viewers(item, data) if channel == "game" else {}
             made: dict[tuple[int, str, int | None], Shared] = {}
-            for conn in conns:
-                lang, uid = conn.lang, conn.user_id
-                key = table.audience(item, lang, uid, data)
+            for conn, lang, uid in conns:
+                if channel == "chat":
+                    key: tuple[int, str, int | None] = (seq, "", None)
+                else:
+                    key = (seq, lang, viewers.get(uid))
                 message = made.get(key)
                 if message is None:
-                    message = made[key] = Shared(table.message(item, lang, uid, data))
+                    message = made[key] = Shared(table.message(item, lang, uid, data, key))
                 conn.put(message)
 
     def table(self, table: Table) -> None:
@@ -121,7 +126,8 @@ class Mirror:
         else:
             targets = list(conns)
         views: dict[Any, dict[str, Any]] = {}
-        #: One game.view message per (seat, language), put to every connection of that key.
+        #: One game.view message per (seat, language), put to every connection of that key
+        #: (the default view: one for the seat to act, one for everyone else).
         sent: dict[tuple[int | None, str], Shared] = {}
         to_act = match.to_act if table.state == "playing" else None
         if conns is None:
@@ -130,9 +136,16 @@ class Mirror:
                 to_act = None
             else:
                 self.announced[table.id] = turn
+        # The engine's default view is in no language and differs only for the seat to
+        # act (its legal actions): everyone else, in any language, shares one message.
+        default_view = type(table.rules).view is GameRules.view
         for conn in targets:
             seat = table.seat_of(conn.user_id)
-            key = (seat, conn.lang)
+            if default_view:
+                acting = game_view(table, match, None, "", views)["to_act"]
+                key: tuple[int | None, str] = (seat if seat == acting else None, "")
+            else:
+                key = (seat, conn.lang)
             message = sent.get(key)
             if message is None:
                 message = sent[key] = Shared(

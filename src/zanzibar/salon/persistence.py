@@ -97,9 +97,10 @@ def _log_failure(exc: Exception) -> None:
         log.error("database write failed", exc_info=exc)
 
 
-def _check_fence(statement: Executable, rowcount: int) -> None:
-    if statement.get_execution_options().get(FENCE) and rowcount != 1:
-        raise Fenced(f"a fenced write changed {rowcount} rows instead of one")
+def _check_fence(statement: Executable, rowcount: int, rows: int = 1) -> None:
+    """A fenced write changes exactly one row per parameter set (``rows`` of them)."""
+    if statement.get_execution_options().get(FENCE) and rowcount != rows:
+        raise Fenced(f"a fenced write changed {rowcount} rows instead of {rows}")
 
 
 def alembic_config(url: str) -> Config:
@@ -389,12 +390,16 @@ class Store:
 
 
 def merge_inserts(batches: Sequence[Sequence[Op]]) -> list[Op]:
-    """The ops of several jobs in order, with the plain inserts into one table merged.
+    """The ops of several jobs in order, the plain inserts into one table merged, and
+    the built-once fenced updates of the same columns too.
 
     All rows inserted into one table run as one ``executemany`` at the place of
-    that table's first insert: far fewer statements for a batch of many jobs.
-    Inserts only ever move earlier, and the salon never deletes nor reads in a
-    write, so every update still runs after the insert of its row.
+    that table's first insert. Inserts only ever move earlier, and the salon never
+    deletes nor reads in a write, so every update still runs after the insert of
+    its row. The tables' fenced writes (one per change, each the first op of its
+    job and of another table: an actor stores one change at a time) run as one
+    ``executemany`` whose row count must be one per change; a stale version fails
+    the batch, whose jobs then run one by one, as for any failure.
 
     >>> from sqlalchemy import insert, update
     >>> from zanzibar.salon import models as m
@@ -407,20 +412,31 @@ def merge_inserts(batches: Sequence[Sequence[Op]]) -> list[Op]:
      ('Insert', [{'idx': 0}])]
     """
     out: list[Op] = []
-    rows_of: dict[str, list[Any]] = {}
+    rows_of: dict[Any, list[Any]] = {}
     for ops in batches:
         for statement, params in ops:
-            name = _plain_insert_table(statement)
-            if name is None or params is None:
+            key = _merge_key(statement, params)
+            if key is None:
                 out.append((statement, params))
                 continue
             rows = params if isinstance(params, list) else [params]
-            if name in rows_of:
-                rows_of[name].extend(rows)
+            if key in rows_of:
+                rows_of[key].extend(rows)
             else:
-                rows_of[name] = list(rows)
-                out.append((statement, rows_of[name]))
+                rows_of[key] = list(rows)
+                out.append((statement, rows_of[key]))
     return out
+
+
+def _merge_key(statement: Executable, params: Any) -> Any:
+    """What ops :func:`merge_inserts` runs together share (None: run on its own)."""
+    name = _plain_insert_table(statement) if params is not None else None
+    if name is not None or params is None:
+        return name
+    options = statement.get_execution_options()
+    if isinstance(statement, Update) and isinstance(params, dict) and options.get(BUILT_ONCE):
+        return (statement, frozenset(params)) if options.get(FENCE) else None
+    return None
 
 
 def _plain_insert_table(statement: Executable) -> str | None:
@@ -492,10 +508,15 @@ def _execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None
     for statement, params in ops:
         if params is None:
             _check_fence(statement, conn.execute(statement).rowcount)
-        elif plans is None or not (
+        elif plans is not None and (
             _fast_insert(conn, statement, params, plans)
             or _fast_update(conn, statement, params, plans)
         ):
+            continue
+        elif isinstance(params, list) and statement.get_execution_options().get(FENCE):
+            for one in params:  # merged fenced writes: each changes its row
+                _check_fence(statement, conn.execute(statement, one).rowcount)
+        else:
             _check_fence(statement, conn.execute(statement, params).rowcount)
 
 
@@ -509,16 +530,22 @@ def _fast_update(conn: Connection, statement: Executable, params: Any, plans: In
     """
     if not isinstance(statement, Update) or not statement.get_execution_options().get(BUILT_ONCE):
         return False
-    if not isinstance(params, dict) or statement._values or statement._returning:
+    rows = [params] if isinstance(params, dict) else params
+    if not isinstance(rows, list) or not rows or statement._values or statement._returning:
         return False
-    plan = plans.plan(conn, statement, tuple(params))
+    if not all(isinstance(row, dict) and row.keys() == rows[0].keys() for row in rows):
+        return False
+    plan = plans.plan(conn, statement, tuple(rows[0]))
     if plan is None:
         return False
-    parameters = plan.rows([params])[0]
+    parameters = plan.rows(rows)
     dbapi_error = conn.dialect.loaded_dbapi.Error
     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
-        cursor.execute(plan.sql, parameters)
+        if len(parameters) == 1:
+            cursor.execute(plan.sql, parameters[0])
+        else:  # merged fenced writes (merge_inserts): the row counts are summed
+            cursor.executemany(plan.sql, parameters)
         rowcount = cursor.rowcount
     except dbapi_error as exc:  # raised as SQLAlchemy raises it
         raise DBAPIError.instance(
@@ -526,7 +553,7 @@ def _fast_update(conn: Connection, statement: Executable, params: Any, plans: In
         ) from exc
     finally:
         cursor.close()
-    _check_fence(statement, rowcount)
+    _check_fence(statement, rowcount, len(rows))
     return True
 
 

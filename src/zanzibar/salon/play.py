@@ -29,6 +29,9 @@ from zanzibar.salon.tables import GameInfo, Table, round_ended
 
 log = logging.getLogger(__name__)
 
+#: Built once (an immutable statement): every move stores its log entries with it.
+INSERT_GAME_LOG = insert(m.game_log)
+
 
 def start(table: Table, ctx: TableContext, cmd: Command) -> Change:
     """The host starts a game with whoever is seated (renumbered from seat 0)."""
@@ -227,7 +230,7 @@ def after_moves(table: Table, ctx: TableContext, log_start: int, events_start: i
     if entries:
         change.ops.append(
             (
-                insert(m.game_log),
+                INSERT_GAME_LOG,
                 [
                     {"game_id": game_id, "idx": log_start + i, "entry": entry.to_json()}
                     for i, entry in enumerate(entries)

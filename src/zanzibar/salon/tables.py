@@ -19,7 +19,7 @@ from zanzibar.engine.errors import ZanzibarError
 from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import Bot, GameRules
-from zanzibar.l10n import Msg, Voice
+from zanzibar.l10n import Listener, Msg, Voice
 from zanzibar.salon.history import Channel, History, Item
 from zanzibar.salon.messages import display_names, system_text
 from zanzibar.salon.seats import Seat
@@ -79,6 +79,8 @@ class Table:
     texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict)
     #: Game items' named seats by seq (None: the game words events itself, any seat may differ).
     named: dict[int, frozenset[int] | None] = field(default_factory=dict)
+    #: Game items' messages by seq (games that keep the engine's wording), made once.
+    msgs: dict[int, Msg] = field(default_factory=dict)
     #: Game items' events by seq, decoded once for every audience that renders them.
     events: dict[int, Event] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
@@ -186,13 +188,24 @@ class Table:
             return (item.seq, "", None)
         if item.channel != "game":
             return (item.seq, lang, None)
+        return (item.seq, lang, self.viewers(item, data).get(user))
+
+    def viewers(self, item: Item, data: dict[str, Any]) -> dict[int | None, int]:
+        """The users who read a game item from their own seat: user -> seat.
+
+        The players of the item's game whose seat its message names (all of
+        them when the game words its events itself); everyone else reads it
+        as a spectator does. Found once per item, then one look-up per follower.
+        """
         info = self.games.get(int(data["game_id"]))
-        viewer = info.seat_of(user) if info else None
-        if viewer is not None:
-            named = self._named(item.seq, data)
-            if named is not None and viewer not in named:
-                viewer = None
-        return (item.seq, lang, viewer)
+        if info is None:
+            return {}
+        named = self._named(item.seq, data)
+        return {
+            user: seat
+            for seat, user in enumerate(info.users)
+            if user is not None and (named is None or seat in named) and info.seat_of(user) == seat
+        }
 
     def _named(self, seq: int, data: dict[str, Any]) -> frozenset[int] | None:
         """The seats a game item's message names (None: the game words events itself)."""
@@ -200,11 +213,21 @@ class Table:
             return self.named[seq]
         named: frozenset[int] | None = None
         if type(self.rules).render_event is GameRules.render_event:
-            named = self.rules.message_of(self._event(seq, data)).seats()
+            named = self._msg(seq, data).seats()
         if len(self.named) >= TEXT_CACHE_SIZE:
             self.named.clear()
         self.named[seq] = named
         return named
+
+    def _msg(self, seq: int, data: dict[str, Any]) -> Msg:
+        """A game item's message (``rules.message_of`` of its event), made once per item:
+        every audience of the item reads it (its seats, then its words)."""
+        msg = self.msgs.get(seq)
+        if msg is None:
+            if len(self.msgs) >= TEXT_CACHE_SIZE:
+                self.msgs.clear()
+            msg = self.msgs[seq] = self.rules.message_of(self._event(seq, data))
+        return msg
 
     def _event(self, seq: int, data: dict[str, Any]) -> Event:
         """A game item's event (decoded once per item: every audience renders it)."""
@@ -216,13 +239,20 @@ class Table:
         return event
 
     def render(
-        self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
+        self,
+        item: Item,
+        lang: str,
+        user: int | None,
+        data: dict[str, Any] | None = None,
+        key: tuple[int, str, int | None] | None = None,
     ) -> str:
-        """The sentence of an item for one user (cached per item and :meth:`audience`)."""
+        """The sentence of an item for one user (cached per item and :meth:`audience`;
+        ``key``: that audience, if already known)."""
         data = item.data if data is None else data
         if item.channel == "chat":
             return str(data["text"])
-        key = self.audience(item, lang, user, data)
+        if key is None:
+            key = self.audience(item, lang, user, data)
         text = self.texts.get(key)
         if text is None:
             if item.channel == "system":
@@ -233,8 +263,13 @@ class Table:
             else:
                 info = self.games.get(int(data["game_id"]))
                 names = display_names(info.names, lang) if info else []
-                event = self._event(item.seq, data)
-                text = self.rules.render_event(event, lang, key[2], names)
+                if type(self.rules).render_event is GameRules.render_event:
+                    # what GameRules.render_event says, from the item's message made once
+                    listener = Listener(key[2], tuple(names))
+                    text = Voice(lang).say(self._msg(item.seq, data), listener)
+                else:
+                    event = self._event(item.seq, data)
+                    text = self.rules.render_event(event, lang, key[2], names)
             if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again
                 self.texts.clear()
             self.texts[key] = text
@@ -260,9 +295,15 @@ class Table:
         return Voice(lang).say(Msg("salon-option-change", option=option, value=words))
 
     def message(
-        self, item: Item, lang: str, user: int | None, data: dict[str, Any] | None = None
+        self,
+        item: Item,
+        lang: str,
+        user: int | None,
+        data: dict[str, Any] | None = None,
+        key: tuple[int, str, int | None] | None = None,
     ) -> dict[str, Any]:
-        """The protocol message of a history item for one user (``data``: already decoded)."""
+        """The protocol message of a history item for one user (``data``: already decoded;
+        ``key``: the user's :meth:`audience` of it, if already known)."""
         data = item.data if data is None else data
         if item.channel == "game":
             return {
@@ -273,7 +314,7 @@ class Table:
                 "channel": "game",
                 "game_id": data["game_id"],
                 "event": data["event"],
-                "text": self.render(item, lang, user, data),
+                "text": self.render(item, lang, user, data, key),
             }
         if item.channel == "chat":
             return {
@@ -295,7 +336,7 @@ class Table:
             "seq": item.seq,
             "channel": "system",
             "kind": data["kind"],
-            "text": self.render(item, lang, user, data),
+            "text": self.render(item, lang, user, data, key),
         }
 
     def current_names(self) -> list[str]:

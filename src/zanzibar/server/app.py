@@ -43,6 +43,7 @@ from zanzibar.salon.connections import Shared
 from zanzibar.server import openapi
 from zanzibar.server.guards import (
     BodyLimit,
+    SharedText,
     Writer,
     abort_function,
     client_of,
@@ -562,7 +563,7 @@ class Outbox:
                 )
                 return
             if shared is not None:  # the next socket of its audience sends the same text
-                shared.encoded = text
+                text = shared.encoded = SharedText(text)
         self.put(text)
 
     def put(self, text: str) -> None:

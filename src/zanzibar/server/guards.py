@@ -311,6 +311,7 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
     from uvicorn.protocols.utils import ClientDisconnected
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.exceptions import InvalidState
+    from websockets.protocol import State as WsState
 
     class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         def handle_connect(self, event: Any) -> None:
@@ -329,18 +330,33 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
             What uvicorn's ``send`` does for one ``websocket.send``, for many, with
             the same refusals: the client gone is ``ClientDisconnected``; before
             the handshake or after a close, ``RuntimeError`` (Starlette's word
-            for a socket that is not open).
+            for a socket that is not open). A :class:`SharedText` goes out as
+            the frame websockets made of it for the first socket, when this
+            socket frames as that one did (no extension: permessage-deflate
+            compresses per connection) and is open for a new message.
             """
             if self.disconnected:
                 raise ClientDisconnected()
             if not self.handshake_complete or self.close_sent or self.initial_response is not None:
                 raise RuntimeError("the WebSocket is not open for messages")
+            conn = self.conn
+            shared_frames = (
+                not conn.extensions
+                and not conn.debug
+                and conn.state is WsState.OPEN
+                and not conn.expect_continuation_frame
+            )
+            out = conn.data_to_send()  # whatever websockets queued before (usually nothing)
             try:
                 for text in texts:
-                    self.conn.send_text(text.encode())
+                    if shared_frames and type(text) is SharedText:
+                        out.append(text.server_frame())
+                    else:
+                        conn.send_text(text.encode())
+                        out.extend(conn.data_to_send())
             except InvalidState:
                 raise ClientDisconnected() from None
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.write(b"".join(out))
 
         def _z_abort(self) -> None:
             if self.transport is not None:
@@ -352,6 +368,29 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
             self._z_abort()
 
     return GuardedWebSocketProtocol
+
+
+class SharedText(str):
+    """The JSON text of one message put unchanged to many sockets (a table's audience).
+
+    Its server frame (a text frame, unmasked, no extension) is the same bytes
+    for every socket: websockets makes it once (:meth:`server_frame`) and each
+    socket that frames plainly writes those bytes, instead of encoding the
+    text and framing it again. It compares, hashes and reads as its text.
+    """
+
+    _frame: bytes | None = None
+
+    def server_frame(self) -> bytes:
+        """The frame carrying this text from a server socket with no extension."""
+        frame = self._frame
+        if frame is None:
+            from websockets.frames import Frame, Opcode
+
+            frame = self._frame = Frame(Opcode.TEXT, self.encode()).serialize(
+                mask=False, extensions=[]
+            )
+        return frame
 
 
 @dataclass(frozen=True)
