@@ -374,3 +374,19 @@ def test_late_move_reductions_grow_with_depth_and_move_number() -> None:
         for number in range(1, 63):
             assert _LMR[depth][number] <= _LMR[depth + 1][number]
             assert _LMR[depth][number] <= _LMR[depth][number + 1]
+
+
+def test_a_full_table_drops_its_older_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past TT_CAPACITY the entries stored first go, the newest stay, and the search
+    still finds its move."""
+    import zanzibar.games.chess.search as search_module
+
+    variant = load_variant("chess")
+    searcher = Searcher(variant)
+    monkeypatch.setattr(search_module, "TT_CAPACITY", 100)
+    searcher.tt = {key: (1, 0, 0, 0) for key in range(1, 202)}
+    pos = Position(variant, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    result = searcher.search(pos, SearchLimits(max_depth=1))
+    assert result.move == pos.parse_uci("a1a8")
+    assert 1 not in searcher.tt and 100 not in searcher.tt
+    assert all(key in searcher.tt for key in range(101, 202))

@@ -13,6 +13,8 @@ order they pay off in Python where a move generation is the costly step:
 * **Transposition table** keyed by the position's 64-bit Zobrist hash: bounds
   and exact scores with their depth, and the best move, which is tried first,
   before the other moves are even generated (a cut-off saves the generation).
+  An entry is replaced by a deeper one or an exact score; once the table is
+  full, the half stored first (by the earliest searches) is dropped.
 * **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
   then least valuable attacker), promotions, two killer moves per ply, captures
   that lose material by static exchange, then quiet moves by the history
@@ -68,6 +70,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -101,7 +104,7 @@ QS_MAX_DEPTH = 8
 BAD_CAPTURE_MARGIN = 50
 #: Half-width of the root's first aspiration window, in centipawns.
 ASPIRATION_WINDOW = 40
-#: Table entries kept before the table is cleared (about 150 bytes each).
+#: Table entries kept before the older half is dropped (about 150 bytes each).
 TT_CAPACITY = 1_000_000
 #: Reverse futility: a node this near the horizon whose static score beats beta by
 #: this much per ply of depth left is cut without a search.
@@ -263,7 +266,7 @@ class Searcher:
         self._node_limit = limits.node_limit or 0
         self._next_check = 1
         if len(self.tt) > TT_CAPACITY:
-            self.tt.clear()
+            self._age_table()
         moves = pos.legal_moves()
         if not moves:
             score = -MATE if pos.is_check() else self._stalemate
@@ -310,6 +313,19 @@ class Searcher:
             seconds,
             self._principal_variation(pos, best_move, depth_done),
         )
+
+    def _age_table(self) -> None:
+        """Forget the older half of a full table, keep the newer half.
+
+        A dict keeps its keys in the order they were first stored, so the first
+        half holds the positions of the earliest searches (of moves long played,
+        which seldom recur); the entries of the last searches, around the
+        position on the board, stay. Clearing it all would start the next
+        search cold.
+        """
+        tt = self.tt
+        for key in list(itertools.islice(tt, len(tt) // 2)):
+            del tt[key]
 
     def moves_within(
         self, pos: Position, depth: int, margin: int, limits: SearchLimits | None = None
