@@ -52,7 +52,9 @@ order they pay off in Python where a move generation is the costly step:
   +-40 centipawns around the last score, widened fourfold on the failing side.
 * **Time management** (:func:`clock_limits`): a share of the remaining clock
   plus most of the increment, a hard limit of 2.5 shares (at most a third of
-  what is left), and no new depth once half the share is spent.
+  what is left), and no new depth once half the share is spent, or 0.8 of it
+  when the last depth changed its mind (a new best move, or a score down 30
+  centipawns): an unsettled position gets more time, a settled one less.
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
@@ -104,6 +106,10 @@ QS_MAX_DEPTH = 8
 BAD_CAPTURE_MARGIN = 50
 #: Half-width of the root's first aspiration window, in centipawns.
 ASPIRATION_WINDOW = 40
+#: Time management: when the last depth changed the best move or dropped the score by more
+#: than UNSTABLE_DROP centipawns, the soft limit stretches by UNSTABLE_FACTOR (within the hard one).
+UNSTABLE_DROP = 30
+UNSTABLE_FACTOR = 1.6
 #: Table entries kept before the older half is dropped (about 150 bytes each).
 TT_CAPACITY = 1_000_000
 #: Reverse futility: a node this near the horizon whose static score beats beta by
@@ -283,6 +289,7 @@ class Searcher:
                 if partial is not None:
                     best_move, best_score = partial
                 break
+            unstable = depth_done >= 4 and (move != best_move or score < best_score - UNSTABLE_DROP)
             best_move, best_score, depth_done = move, score, depth
             moves.remove(move)
             moves.insert(0, move)
@@ -300,7 +307,8 @@ class Searcher:
             if is_mate_score(score) and MATE - abs(score) <= depth:
                 break  # a mate found at full width cannot get shorter
             if limits.soft_time_limit is not None and (
-                time.perf_counter() > start + limits.soft_time_limit
+                time.perf_counter()
+                > start + limits.soft_time_limit * (UNSTABLE_FACTOR if unstable else 1.0)
             ):
                 break  # the next depth costs several times this one: it would not finish
             depth += 1
