@@ -384,7 +384,7 @@ def test_a_full_table_drops_its_older_half(monkeypatch: pytest.MonkeyPatch) -> N
     variant = load_variant("chess")
     searcher = Searcher(variant)
     monkeypatch.setattr(search_module, "TT_CAPACITY", 100)
-    searcher.tt = {key: (1, 0, 0, 0) for key in range(1, 202)}
+    searcher.tt = {key: (1, 0, 0, 0, 0) for key in range(1, 202)}
     pos = Position(variant, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     result = searcher.search(pos, SearchLimits(max_depth=1))
     assert result.move == pos.parse_uci("a1a8")

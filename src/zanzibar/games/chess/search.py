@@ -226,7 +226,8 @@ class Searcher:
         self.reductions = reductions
         self.extensions = extensions
         self.root_order_seed = root_order_seed
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        #: hash -> (depth, flag, score, best move, static score or -INFINITE if unknown)
+        self.tt: dict[int, tuple[int, int, int, int, int]] = {}
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         #: The quiet move that last refuted each move (keyed by the move and its side).
@@ -455,7 +456,12 @@ class Searcher:
             score -= ply
         old = self.tt.get(key)
         if old is None or depth >= old[0] or flag == EXACT:
-            self.tt[key] = (depth, flag, score, move or (old[3] if old else 0))
+            static = self._static[ply]
+            if old is not None:
+                move = move or old[3]
+                if static == -INFINITE:
+                    static = old[4]
+            self.tt[key] = (depth, flag, score, move, static)
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool) -> int:
         pos = self._pos
@@ -482,10 +488,11 @@ class Searcher:
             return alpha
         key = pos.hash
         tt_move = 0
+        known_static = -INFINITE
         if self.use_tt:
             entry = self.tt.get(key)
             if entry is not None:
-                e_depth, e_flag, e_score, tt_move = entry
+                e_depth, e_flag, e_score, tt_move, known_static = entry
                 if e_depth >= depth:
                     if e_score > MATE_BOUND:
                         e_score -= ply
@@ -503,7 +510,8 @@ class Searcher:
             static = -INFINITE
             improving = False
         else:
-            static = self.evaluator.evaluate(pos)
+            # the table keeps the static score of the positions it saw: no evaluation again
+            static = known_static if known_static != -INFINITE else self.evaluator.evaluate(pos)
             # improving: better than two plies ago (or that side was in check then)
             improving = ply < 2 or static > self._static[ply - 2]
         self._static[ply] = static
