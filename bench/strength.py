@@ -20,6 +20,15 @@ Two parts, each optional:
   repetition or the move rule; a game still running after ``--max-moves`` is
   counted apart (it would mean a bot that is ahead cannot finish). Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
+* ``--versus REF``: orthodox chess, this tree's search against the one of the git
+  commit ``REF`` (extracted to a temporary directory at run time), both through
+  ``zanzibar uci`` at a fixed node budget per move (``--nodes``): a change of the
+  search is judged by the games it wins at the same budget, whatever the
+  machine's load. Each opening of :data:`OPENINGS`, lengthened by
+  ``--random-plies`` random moves (seeded), is played with both colours. A game
+  is adjudicated when both engines agree for ``ADJUDICATE_PLIES`` plies in a row
+  that one side is ``ADJUDICATE_SCORE`` centipawns ahead, or drawn at
+  ``--max-moves``. Prints the score with a 95 % interval and the Elo difference.
 
 Usage (small and quick; the figures in the README say what size they used; these are
 the runs behind the README's and the help's figures, each level or group of levels in
@@ -32,19 +41,24 @@ its own process so that they ran side by side)::
     .venv/bin/python bench/strength.py --stockfish --levels easy casual --elos 1350 1700 \\
         --openings 2 --first-opening 4 --clock 60 --inc 0.6
     .venv/bin/python bench/strength.py --selfplay --pairs 3 --scale 0.25 --max-moves 120
+    .venv/bin/python bench/strength.py --versus HEAD --nodes 4000 --games 32
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import math
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 #: Short, balanced openings (UCI moves from the start); each is played with both colours.
 OPENINGS: list[str] = [
@@ -289,6 +303,140 @@ def run_selfplay(args: argparse.Namespace) -> None:
         sys.stdout.flush()
 
 
+# -- this tree against a reference commit ------------------------------------------
+
+#: Adjudication: a game is decided when both engines see one side this far ahead...
+ADJUDICATE_SCORE = 700
+#: ... for this many plies in a row.
+ADJUDICATE_PLIES = 6
+
+
+@contextlib.contextmanager
+def reference_tree(commit: str) -> Iterator[Path]:
+    """The ``src`` directory of ``commit``, extracted into a temporary directory."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="zanzibar-ref-") as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", commit, "src"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        yield Path(tmp) / "src"
+
+
+def _uci_engine(src: Path | None) -> Any:
+    """``zanzibar uci`` of this tree (``src`` None) or of an extracted one."""
+    import chess.engine
+
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    return chess.engine.SimpleEngine.popen_uci(
+        [sys.executable, "-m", "zanzibar.cli.main", "uci"],
+        timeout=60,
+        env=env,
+        cwd=str(src.parent) if src is not None else None,
+    )
+
+
+def versus_openings(count: int, random_plies: int, seed: int) -> list[list[str]]:
+    """``count`` openings: those of :data:`OPENINGS` in turn, each lengthened by random plies."""
+    import chess
+
+    rng = random.Random(seed)
+    lines = []
+    for index in range(count):
+        board = chess.Board()
+        for move in OPENINGS[index % len(OPENINGS)].split():
+            board.push_uci(move)
+        for _ in range(random_plies):
+            moves = sorted(board.legal_moves, key=lambda m: m.uci())
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        lines.append([m.uci() for m in board.move_stack])
+    return lines
+
+
+def play_versus_game(
+    engines: dict[bool, Any], opening: list[str], new_white: bool, nodes: int, max_moves: int
+) -> tuple[float, str]:
+    """One game; ``engines[True]`` is this tree's, playing White if ``new_white``.
+
+    Returns this tree's score and how the game ended.
+    """
+    import chess
+    import chess.engine
+
+    board = chess.Board()
+    for move in opening:
+        board.push_uci(move)
+    game = object()  # a new game for both engines (python-chess sends ucinewgame)
+    ahead_side: bool | None = None
+    ahead_streak = 0
+    new_colour = chess.WHITE if new_white else chess.BLACK
+    while not board.is_game_over(claim_draw=True):
+        if board.fullmove_number > max_moves:
+            return 0.5, "move cap"
+        result = engines[board.turn == new_colour].play(
+            board, chess.engine.Limit(nodes=nodes), game=game, info=chess.engine.INFO_SCORE
+        )
+        score = result.info.get("score")
+        leader = None
+        if score is not None:
+            white_cp = score.white().score(mate_score=100_000)
+            if white_cp is not None and abs(white_cp) >= ADJUDICATE_SCORE:
+                leader = white_cp > 0
+        if leader is not None and leader == ahead_side:
+            ahead_streak += 1
+        else:
+            ahead_side, ahead_streak = leader, (1 if leader is not None else 0)
+        assert result.move is not None
+        board.push(result.move)
+        if ahead_side is not None and ahead_streak >= ADJUDICATE_PLIES:
+            return (1.0 if ahead_side == new_colour else 0.0), "adjudicated"
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None
+    if outcome.winner is None:
+        return 0.5, outcome.termination.name.lower()
+    return (1.0 if outcome.winner == new_colour else 0.0), outcome.termination.name.lower()
+
+
+def run_versus(args: argparse.Namespace) -> None:
+    """This tree against ``args.versus`` at a fixed node budget, each opening with both colours."""
+    openings = versus_openings(max(args.games // 2, 1), args.random_plies, args.seed)
+    print(
+        f"orthodox chess, this tree against {args.versus} at {args.nodes} nodes a move, "
+        f"{len(openings)} openings x 2 colours, drawn at move {args.max_moves}"
+    )
+    scores: list[float] = []
+    endings: dict[str, int] = {}
+    with reference_tree(args.versus) as src:
+        engines = {True: _uci_engine(None), False: _uci_engine(src)}
+        try:
+            for opening in openings:
+                for new_white in (True, False):
+                    score, how = play_versus_game(
+                        engines, opening, new_white, args.nodes, args.max_moves
+                    )
+                    scores.append(score)
+                    key = f"{_verdict(score)} {how}"
+                    endings[key] = endings.get(key, 0) + 1
+                    mean = sum(scores) / len(scores)
+                    print(f"  game {len(scores)}: {key}; running score {mean:.3f}", flush=True)
+        finally:
+            for engine in engines.values():
+                engine.quit()
+    mean, low, high = score_interval(scores)
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+    print(
+        f"this tree vs {args.versus}: {sum(scores):g}/{len(scores)} = {mean:.3f} "
+        f"(95 % {low:.3f} to {high:.3f}; Elo {elo_difference(mean):+.0f}, "
+        f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); {ends}"
+    )
+
+
 def main() -> None:
     """Parse the options and run the parts asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -310,18 +458,28 @@ def main() -> None:
         help="self-play on node budgets: the levels' scaled time at this many nodes a second",
     )
     parser.add_argument("--max-moves", type=int, default=150)
+    parser.add_argument("--versus", metavar="REF", help="this tree against git commit REF")
+    parser.add_argument("--nodes", type=int, default=4000, help="--versus: nodes per move")
+    parser.add_argument("--games", type=int, default=32, help="--versus: games (even)")
+    parser.add_argument(
+        "--random-plies", type=int, default=2, help="--versus: random plies after each opening"
+    )
     args = parser.parse_args()
     if not args.openings >= 1 or args.first_opening < 0:
         parser.error("--openings must be 1 or more and --first-opening 0 or more")
     if args.first_opening + args.openings > len(OPENINGS):
         parser.error(f"there are {len(OPENINGS)} openings")
-    if not (args.stockfish or args.selfplay):
-        parser.error("choose --stockfish, --selfplay or both")
+    if not (args.stockfish or args.selfplay or args.versus):
+        parser.error("choose --stockfish, --selfplay, --versus REF or several")
+    if args.nodes < 1 or args.games < 2:
+        parser.error("--nodes must be 1 or more and --games 2 or more")
     print("load average at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     if args.stockfish:
         run_stockfish(args)
     if args.selfplay:
         run_selfplay(args)
+    if args.versus:
+        run_versus(args)
     print("load average at the end: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 

@@ -14,6 +14,8 @@ from zanzibar.games.chess.evaluation import evaluator_for
 from zanzibar.games.chess.notation import format_san
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.search import (
+    _LMR,
+    HISTORY_MAX,
     MATE,
     Searcher,
     SearchLimits,
@@ -264,9 +266,11 @@ def test_staged_moves_are_the_legal_moves_once_each(variant_name: str) -> None:
         # killers: two quiet moves of this position, or moves of another one
         searcher.killers[3] = rng.sample(quiet, 2) if len(quiet) > 1 else [0, 0]
         searcher.killers[3][1] ^= rng.choice((0, 0x0101))  # sometimes a foreign move
+        # a counter move: a quiet move of this position (maybe a killer) or a foreign one
+        counter = rng.choice(quiet) ^ rng.choice((0, 0x0202)) if quiet else 0
         before = pos.fen()
         yielded = []
-        for move, unsure in searcher._staged(pos, 0, 3):
+        for move, unsure in searcher._staged(pos, 0, 3, counter):
             if unsure:
                 pos.push(move)
                 exposed = pos.left_king_exposed()
@@ -276,12 +280,13 @@ def test_staged_moves_are_the_legal_moves_once_each(variant_name: str) -> None:
             yielded.append(move)
         assert pos.fen() == before
         assert sorted(yielded) == sorted(legal)
+        early = [*searcher.killers[3], counter]
         first_quiet = next(
-            (i for i, m in enumerate(yielded) if m in quiet and m not in searcher.killers[3]),
+            (i for i, m in enumerate(yielded) if m in quiet and m not in early),
             len(yielded),
         )
         assert all(
-            pos.board[(m >> 8) & 0xFF] or (m >> 16) & 0xFF or m in searcher.killers[3]
+            pos.board[(m >> 8) & 0xFF] or (m >> 16) & 0xFF or m in early
             for m in yielded[:first_quiet]
         )
 
@@ -321,3 +326,67 @@ def test_order_puts_losing_captures_after_the_killers() -> None:
     assert ordered[:3] == [pos.parse_uci("g1g4"), killer, pos.parse_uci("d3d5")]
     assert sorted(ordered) == sorted(pos.legal_moves())
     assert all(not pos.is_capture(m) for m in ordered[3:])
+
+
+def test_counter_move_comes_right_after_the_killers() -> None:
+    """The quiet move that refuted the opponent's last move is tried before the other
+    quiet moves (and before losing captures), once."""
+    variant = load_variant("chess")
+    pos = Position(variant, "4k3/8/2p5/3p4/6n1/3Q4/8/4K1R1 w - - 0 1")
+    searcher = Searcher(variant)
+    killer, counter = pos.parse_uci("e1d1"), pos.parse_uci("g1h1")
+    searcher.killers[2] = [killer, 0]
+    staged = [move for move, _ in searcher._staged(pos, 0, 2, counter)]
+    assert staged[:4] == [pos.parse_uci("g1g4"), killer, counter, pos.parse_uci("d3d5")]
+    assert staged.count(counter) == 1
+
+
+def test_a_cut_off_sets_the_counter_move_and_history_with_gravity() -> None:
+    """The refuting quiet move becomes the killer and the counter of the move before; it
+    gains history, the quiet moves tried before it lose as much, and repeated rewards
+    stay within HISTORY_MAX (each bonus shrinks as the score nears the bound)."""
+    variant = load_variant("chess")
+    pos = Position(variant)
+    pos.push(pos.parse_uci("e2e4"))
+    previous = pos.parse_uci("e7e5")
+    pos.push(previous)
+    searcher = Searcher(variant)
+    good, bad = pos.parse_uci("g1f3"), pos.parse_uci("b1a3")
+    searcher._played[2] = previous
+    searcher._reward(good, 4, 3, pos.board, [bad, good])
+    assert searcher.killers[3][0] == good
+    assert searcher.counters[previous] == good  # Black's move: no colour bit
+    white = 1 << 31
+    assert searcher.history[good | white] == 16
+    assert searcher.history[bad | white] == -16
+    for _ in range(2_000):
+        searcher._reward(good, 20, 3, pos.board, [bad])
+    assert HISTORY_MAX // 2 < searcher.history[good | white] <= HISTORY_MAX
+    assert -HISTORY_MAX <= searcher.history[bad | white] < -HISTORY_MAX // 2
+    quiet = [bad, pos.parse_uci("a2a3"), good]
+    assert searcher._order_quiet(quiet, 1) == [good, pos.parse_uci("a2a3"), bad]
+
+
+def test_late_move_reductions_grow_with_depth_and_move_number() -> None:
+    assert _LMR[1][40] == 0 and _LMR[2][1] == 0  # the first move, or a ply from the horizon
+    assert _LMR[3][3] >= 1
+    for depth in range(1, 63):
+        for number in range(1, 63):
+            assert _LMR[depth][number] <= _LMR[depth + 1][number]
+            assert _LMR[depth][number] <= _LMR[depth][number + 1]
+
+
+def test_a_full_table_drops_its_older_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past TT_CAPACITY the entries stored first go, the newest stay, and the search
+    still finds its move."""
+    import zanzibar.games.chess.search as search_module
+
+    variant = load_variant("chess")
+    searcher = Searcher(variant)
+    monkeypatch.setattr(search_module, "TT_CAPACITY", 100)
+    searcher.tt = {key: (1, 0, 0, 0, 0) for key in range(1, 202)}
+    pos = Position(variant, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    result = searcher.search(pos, SearchLimits(max_depth=1))
+    assert result.move == pos.parse_uci("a1a8")
+    assert 1 not in searcher.tt and 100 not in searcher.tt
+    assert all(key in searcher.tt for key in range(101, 202))

@@ -13,18 +13,31 @@ order they pay off in Python where a move generation is the costly step:
 * **Transposition table** keyed by the position's 64-bit Zobrist hash: bounds
   and exact scores with their depth, and the best move, which is tried first,
   before the other moves are even generated (a cut-off saves the generation).
+  An entry is replaced by a deeper one or an exact score; once the table is
+  full, the half stored first (by the earliest searches) is dropped.
 * **Move ordering**: table move, captures by MVV-LVA (most valuable victim,
   then least valuable attacker), promotions, two killer moves per ply, captures
   that lose material by static exchange, then quiet moves by the history
-  heuristic. Out of check the moves are **staged** (:meth:`Searcher._staged`):
+  heuristic (with "gravity": quiet moves searched before the one that cut off
+  lose what it gains), and the **counter move** (the quiet move that last
+  refuted the opponent's previous move) right after the killers. Out of check
+  the moves are **staged** (:meth:`Searcher._staged`):
   the captures come from the cheap capture generator and the killers from their
   own piece's moves, both checked for legality only once pushed, and the quiet
   moves are generated only when none of those cut the node off.
 * **Principal variation search** (null windows after the first move), a
-  **null move** (R = 2, not in check, not in pawn-only endings) and a one-ply
-  **late-move reduction** of quiet moves, both re-searched when they fail;
-  **futility pruning** of quiet, non-checking moves one ply from the horizon
-  when the static score is far below alpha.
+  **null move** (R = 2, 3 from depth 4, 4 from depth 8; not in check, not in
+  pawn-only endings) and **late-move reductions** of quiet moves growing with
+  the logarithms of depth and move number (less in PV nodes, for killers and
+  the counter move and for moves with a good history; more when the side's
+  static score is not improving), re-searched at full depth when they fail high.
+* Pruning near the horizon in nodes off the principal variation: **reverse
+  futility** (a static score far above beta returns at once), **futility** (quiet,
+  non-checking moves are skipped when the static score plus a margin growing
+  with depth is below alpha) and **late move pruning** (past a count of quiet
+  moves growing with the square of the depth, the rest are skipped), and an
+  **internal iterative reduction** (a node without a table move is searched a ply
+  shallower: its ordering is poor and it was not met before).
 * **Check extension** (one ply when the side to move is in check).
 * **Quiescence search** on generated captures and promotions (only those: their
   legality is checked once pushed) with stand-pat and delta pruning (per move,
@@ -39,7 +52,9 @@ order they pay off in Python where a move generation is the costly step:
   +-40 centipawns around the last score, widened fourfold on the failing side.
 * **Time management** (:func:`clock_limits`): a share of the remaining clock
   plus most of the increment, a hard limit of 2.5 shares (at most a third of
-  what is left), and no new depth once half the share is spent.
+  what is left), and no new depth once half the share is spent, or 0.8 of it
+  when the last depth changed its mind (a new best move, or a score down 30
+  centipawns): an unsettled position gets more time, a settled one less.
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
@@ -57,6 +72,8 @@ True
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -89,8 +106,38 @@ QS_MAX_DEPTH = 8
 BAD_CAPTURE_MARGIN = 50
 #: Half-width of the root's first aspiration window, in centipawns.
 ASPIRATION_WINDOW = 40
-#: Table entries kept before the table is cleared (about 150 bytes each).
+#: Time management: when the last depth changed the best move or dropped the score by more
+#: than UNSTABLE_DROP centipawns, the soft limit stretches by UNSTABLE_FACTOR (within the hard one).
+UNSTABLE_DROP = 30
+UNSTABLE_FACTOR = 1.6
+#: Table entries kept before the older half is dropped (about 150 bytes each).
 TT_CAPACITY = 1_000_000
+#: Reverse futility: a node this near the horizon whose static score beats beta by
+#: this much per ply of depth left is cut without a search.
+RFP_MARGIN = 110
+RFP_DEPTH = 4
+#: Frontier futility margin per ply of depth left (up to FUTILITY_DEPTH plies).
+FUTILITY_STEP = 150
+FUTILITY_DEPTH = 3
+#: Late move pruning: near the horizon, quiet moves after this many per depth squared are skipped.
+LMP_BASE = 3
+#: Late move reductions: ``LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`` plies.
+LMR_BASE = 0.5
+LMR_DIVISOR = 2.25
+#: History scores stay within +-HISTORY_MAX (bonuses shrink as they near it: "gravity").
+HISTORY_MAX = 16_384
+
+
+def _lmr_table() -> list[list[int]]:
+    """Reductions by depth and move number (both capped at 63)."""
+    table = [[0] * 64 for _ in range(64)]
+    for depth in range(1, 64):
+        for number in range(1, 64):
+            table[depth][number] = int(LMR_BASE + math.log(depth) * math.log(number) / LMR_DIVISOR)
+    return table
+
+
+_LMR = _lmr_table()
 
 
 class SearchAborted(Exception):
@@ -179,9 +226,16 @@ class Searcher:
         self.reductions = reductions
         self.extensions = extensions
         self.root_order_seed = root_order_seed
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        #: hash -> (depth, flag, score, best move, static score or -INFINITE if unknown)
+        self.tt: dict[int, tuple[int, int, int, int, int]] = {}
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        #: The quiet move that last refuted each move (keyed by the move and its side).
+        self.counters: dict[int, int] = {}
+        #: The move played from each ply of the current line (0: a null move).
+        self._played: list[int] = [0] * (MAX_PLY + 2)
+        #: The static score at each ply of the current line (-INFINITE: in check).
+        self._static: list[int] = [-INFINITE] * (MAX_PLY + 2)
         self.stats = _Stats()
         self._pos: Position = Position(variant)
         self._deadline = 0.0
@@ -203,6 +257,7 @@ class Searcher:
         """Forget the table, killers and history (a fresh, reproducible start)."""
         self.tt.clear()
         self.history.clear()
+        self.counters.clear()
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
 
     def search(self, pos: Position, limits: SearchLimits) -> SearchResult:
@@ -218,7 +273,7 @@ class Searcher:
         self._node_limit = limits.node_limit or 0
         self._next_check = 1
         if len(self.tt) > TT_CAPACITY:
-            self.tt.clear()
+            self._age_table()
         moves = pos.legal_moves()
         if not moves:
             score = -MATE if pos.is_check() else self._stalemate
@@ -235,6 +290,7 @@ class Searcher:
                 if partial is not None:
                     best_move, best_score = partial
                 break
+            unstable = depth_done >= 4 and (move != best_move or score < best_score - UNSTABLE_DROP)
             best_move, best_score, depth_done = move, score, depth
             moves.remove(move)
             moves.insert(0, move)
@@ -252,7 +308,8 @@ class Searcher:
             if is_mate_score(score) and MATE - abs(score) <= depth:
                 break  # a mate found at full width cannot get shorter
             if limits.soft_time_limit is not None and (
-                time.perf_counter() > start + limits.soft_time_limit
+                time.perf_counter()
+                > start + limits.soft_time_limit * (UNSTABLE_FACTOR if unstable else 1.0)
             ):
                 break  # the next depth costs several times this one: it would not finish
             depth += 1
@@ -265,6 +322,19 @@ class Searcher:
             seconds,
             self._principal_variation(pos, best_move, depth_done),
         )
+
+    def _age_table(self) -> None:
+        """Forget the older half of a full table, keep the newer half.
+
+        A dict keeps its keys in the order they were first stored, so the first
+        half holds the positions of the earliest searches (of moves long played,
+        which seldom recur); the entries of the last searches, around the
+        position on the board, stay. Clearing it all would start the next
+        search cold.
+        """
+        tt = self.tt
+        for key in list(itertools.islice(tt, len(tt) // 2)):
+            del tt[key]
 
     def moves_within(
         self, pos: Position, depth: int, margin: int, limits: SearchLimits | None = None
@@ -286,6 +356,7 @@ class Searcher:
             if move == best.move:
                 continue
             pos.push(move)
+            self._played[0] = move
             try:
                 score = -self._search(depth - 1, -threshold, -threshold + 1, 1, True)
             except SearchAborted:
@@ -346,8 +417,10 @@ class Searcher:
         original_alpha = alpha
         best_move, best_score = moves[0], -INFINITE
         ordered = self._order(pos, moves, self._tt_move(pos.hash), 0)
+        self._static[0] = -INFINITE
         for index, move in enumerate(ordered):
             pos.push(move)
+            self._played[0] = move
             try:
                 if index == 0:
                     score = -self._search(depth - 1, -beta, -alpha, 1, True)
@@ -383,7 +456,12 @@ class Searcher:
             score -= ply
         old = self.tt.get(key)
         if old is None or depth >= old[0] or flag == EXACT:
-            self.tt[key] = (depth, flag, score, move or (old[3] if old else 0))
+            static = self._static[ply]
+            if old is not None:
+                move = move or old[3]
+                if static == -INFINITE:
+                    static = old[4]
+            self.tt[key] = (depth, flag, score, move, static)
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool) -> int:
         pos = self._pos
@@ -410,10 +488,11 @@ class Searcher:
             return alpha
         key = pos.hash
         tt_move = 0
+        known_static = -INFINITE
         if self.use_tt:
             entry = self.tt.get(key)
             if entry is not None:
-                e_depth, e_flag, e_score, tt_move = entry
+                e_depth, e_flag, e_score, tt_move, known_static = entry
                 if e_depth >= depth:
                     if e_score > MATE_BOUND:
                         e_score -= ply
@@ -427,6 +506,18 @@ class Searcher:
                         stats.tt_hits += 1
                         return e_score
         pv_node = beta - alpha > 1
+        if in_check:
+            static = -INFINITE
+            improving = False
+        else:
+            # the table keeps the static score of the positions it saw: no evaluation again
+            static = known_static if known_static != -INFINITE else self.evaluator.evaluate(pos)
+            # improving: better than two plies ago (or that side was in check then)
+            improving = ply < 2 or static > self._static[ply - 2]
+        self._static[ply] = static
+        prunable = self.reductions and not pv_node and not in_check and abs(beta) < MATE_BOUND
+        if prunable and depth <= RFP_DEPTH and static - RFP_MARGIN * (depth - improving) >= beta:
+            return static  # reverse futility: too good to need a search
         if (
             self.null_move
             and allow_null
@@ -434,21 +525,25 @@ class Searcher:
             and not in_check
             and depth >= 3
             and beta < MATE_BOUND
+            and static >= beta
             and self._has_officers(pos)
-            and self.evaluator.evaluate(pos) >= beta
         ):
             pos.push_null()
+            self._played[ply] = 0
             try:
-                score = -self._search(depth - 3, -beta, -beta + 1, ply + 1, False)
+                score = -self._search(depth - 3 - depth // 4, -beta, -beta + 1, ply + 1, False)
             finally:
                 pos.pop()
             if score >= beta:
                 return beta
+        if not tt_move and depth >= 4 and self.reductions:
+            depth -= 1  # internal iterative reduction: no table move, a poor ordering
         original_alpha = alpha
         best_score = -INFINITE
         best_move = 0
         board = pos.board
         searched = 0
+        quiets: list[int] = []
         # The table move first, before generating the others: a cut-off saves the generation.
         if (
             tt_move
@@ -456,6 +551,7 @@ class Searcher:
             and board[(tt_move >> 8) & 0xFF] * pos.turn <= 0
         ):
             pos.push(tt_move)
+            self._played[ply] = tt_move
             try:
                 score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
             finally:
@@ -465,23 +561,29 @@ class Searcher:
             if score > alpha:
                 alpha = score
                 if score >= beta:
-                    self._reward(tt_move, depth, ply, board)
+                    self._reward(tt_move, depth, ply, board, quiets)
                     self._store(key, depth, LOWER, score, tt_move, ply)
                     return score
+            if not board[(tt_move >> 8) & 0xFF] and not tt_move >> 16:
+                quiets.append(tt_move)
         else:
             tt_move = 0
         reduce_ok = self.reductions and depth >= 3 and not in_check
-        # Futility at the frontier: when even a good position score cannot lift a quiet
+        # Futility near the horizon: when even a good position score cannot lift a quiet
         # move to alpha, only captures, promotions and checks are searched.
         futile = (
-            self.reductions
-            and depth == 1
-            and not pv_node
-            and not in_check
+            prunable
+            and depth <= FUTILITY_DEPTH
             and abs(alpha) < MATE_BOUND
-            and self.evaluator.evaluate(pos) + FUTILITY_MARGIN <= alpha
+            and static + 100 + FUTILITY_STEP * depth <= alpha
         )
+        # Late move pruning: near the horizon, only the first quiet moves are searched.
+        late = (LMP_BASE + depth * depth) * (1 + improving) if prunable and depth <= 3 else 1 << 30
         legal_seen = searched
+        killers = self.killers[ply]
+        counter = self.counters.get(self._played[ply - 1] | (pos.turn < 0) << 31, 0) if ply else 0
+        history = self.history
+        white = (pos.turn > 0) << 31
         if in_check:
             moves = pos.legal_moves()
             if not moves:
@@ -490,7 +592,7 @@ class Searcher:
                 (m, False) for m in self._ordered(pos, moves, 0, ply)
             )
         else:
-            staged = self._staged(pos, tt_move, ply)
+            staged = self._staged(pos, tt_move, ply, counter)
         for move, unsure in staged:
             if move == tt_move:
                 continue
@@ -500,20 +602,41 @@ class Searcher:
                 pos.pop()
                 continue  # a pseudo-legal move that leaves the King attacked
             legal_seen += 1
-            if futile and quiet and searched and not pos.is_check():
+            if (
+                quiet
+                and searched
+                and (futile or len(quiets) >= late)
+                and best_score > -MATE_BOUND
+                and not pos.is_check()
+            ):
                 pos.pop()
                 if alpha > best_score:
                     best_score = alpha  # a sound fail-low bound for the skipped move
                 continue
+            self._played[ply] = move
             try:
                 if searched == 0:
                     score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
                 else:
-                    reduction = (
-                        1 if reduce_ok and quiet and searched >= 4 and not pos.is_check() else 0
-                    )
+                    reduction = 0
+                    if (
+                        reduce_ok
+                        and quiet
+                        and searched >= 2
+                        and move != killers[0]
+                        and move != killers[1]
+                        and move != counter
+                        and not pos.is_check()
+                    ):
+                        reduction = _LMR[min(depth, 63)][min(searched, 63)]
+                        reduction += not improving
+                        reduction -= pv_node
+                        reduction -= history.get(move | white, 0) > HISTORY_MAX // 4
+                        reduction = max(min(reduction, depth - 2), 0)
                     score = -self._search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
-                    if score > alpha and (reduction or score < beta):
+                    if score > alpha and reduction:
+                        score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1, True)
+                    if score > alpha and score < beta:
                         score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
             finally:
                 pos.pop()
@@ -525,8 +648,10 @@ class Searcher:
                     if score >= beta:
                         stats.cutoffs += 1
                         if quiet:
-                            self._reward(move, depth, ply, board)
+                            self._reward(move, depth, ply, board, quiets)
                         break
+            if quiet:
+                quiets.append(move)
         if not legal_seen:
             return self._stalemate_score(ply)
         if best_score >= beta:
@@ -550,24 +675,42 @@ class Searcher:
         weights = self.evaluator.phase_weight
         return any(weights[code] for code in pos.pieces[pos.turn].values())
 
-    def _reward(self, move: int, depth: int, ply: int, board: list[int]) -> None:
-        """A quiet move caused a cut-off: make it a killer and raise its history."""
+    def _reward(self, move: int, depth: int, ply: int, board: list[int], tried: list[int]) -> None:
+        """A quiet move caused a cut-off: make it a killer and the counter move, raise its
+        history and lower that of the quiet moves ``tried`` before it in vain."""
         if board[(move >> 8) & 0xFF] or move >> 16:
             return
         killers = self.killers[ply]
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        key = move | (board[move & 0xFF] > 0) << 31
-        self.history[key] = min(self.history.get(key, 0) + depth * depth, 1_000_000)
+        turn = board[move & 0xFF] > 0
+        if ply:
+            previous = self._played[ply - 1]
+            if previous:
+                self.counters[previous | (not turn) << 31] = move
+        bonus = min(depth * depth, 400)
+        history = self.history
+        white = turn << 31
+        key = move | white
+        old = history.get(key, 0)
+        history[key] = old + bonus - old * bonus // HISTORY_MAX
+        for other in tried:
+            if other != move:
+                key = other | white
+                old = history.get(key, 0)
+                history[key] = old - bonus - old * bonus // HISTORY_MAX
 
-    def _staged(self, pos: Position, tt_move: int, ply: int) -> Iterator[tuple[int, bool]]:
+    def _staged(
+        self, pos: Position, tt_move: int, ply: int, counter: int = 0
+    ) -> Iterator[tuple[int, bool]]:
         """The moves of a node not in check, best first, generated as they are needed.
 
         Yields ``(move, unsure)``: an unsure move is only pseudo-legal and must be
         dropped if :meth:`Position.left_king_exposed` says so once pushed. The order
-        is :meth:`_order`'s: winning and even captures and promotions, killers, losing
-        captures, quiet moves by history; but the quiet moves are generated only when
+        is :meth:`_order`'s: winning and even captures and promotions, killers, the
+        ``counter`` move (if quiet and pseudo-legal here), losing captures, quiet moves
+        by history; but the quiet moves are generated only when
         no earlier move cut the node off, and the killers are checked against their
         piece's own moves, not a whole generation.
         """
@@ -601,6 +744,16 @@ class Searcher:
         for killer in (killer0, killer1):
             if killer and killer != tt_move and pos.is_pseudo_legal_quiet(killer):
                 yield killer, True
+        if (
+            counter
+            and counter != tt_move
+            and counter != killer0
+            and counter != killer1
+            and pos.is_pseudo_legal_quiet(counter)
+        ):
+            yield counter, True
+        else:
+            counter = 0
         if bad:
             bad.sort(reverse=True)
             for _, move in bad:
@@ -613,12 +766,14 @@ class Searcher:
             and not (move >> 24) & EN_PASSANT
             and move != killer0
             and move != killer1
+            and move != counter
         ]
         for move in self._order_quiet(quiet, pos.turn):
             yield move, False
 
     def _order_quiet(self, quiet: list[int], turn: int) -> list[int]:
-        """Quiet moves by history (stable: the moves with none keep the generation order)."""
+        """Quiet moves by history: those with a positive one first, those with none in the
+        generation order, then those with a negative one (stable: ties keep the order)."""
         history = self.history
         if history and len(quiet) > 1:
             # only the few quiet moves with a history are sorted; the rest keep their order
@@ -626,10 +781,12 @@ class Searcher:
             keyed = [m | white for m in quiet]
             known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
             if known:
+                # good histories first, then the moves with none, then the bad ones
                 known.sort(key=_by_score_then_index)
-                lead = [quiet[i] for _, i in known]
+                lead = [quiet[i] for h, i in known if h > 0]
+                tail = [quiet[i] for h, i in known if h <= 0]
                 taken = {i for _, i in known}
-                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken]
+                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken] + tail
         return quiet
 
     def _order(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> list[int]:
