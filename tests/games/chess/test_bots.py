@@ -105,7 +105,12 @@ def test_same_seed_same_game_different_seeds_vary() -> None:
     variant = load_variant("chess")
 
     def game(seed: int) -> list[int]:
-        bots = [ChessBot(variant, "casual", seed), ChessBot(variant, "casual", seed + 1)]
+        # casual's own node cap given as the budget: its 0.5 s clock, on a loaded
+        # machine, could stop a search early and make the game depend on the machine
+        bots = [
+            ChessBot(variant, "casual", seed, node_limit=6_000),
+            ChessBot(variant, "casual", seed + 1, node_limit=6_000),
+        ]
         return _play(Position(variant), bots, 8)
 
     assert game(11) == game(11)
