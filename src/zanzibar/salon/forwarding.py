@@ -126,6 +126,8 @@ class Forwarder:
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
+        #: Tables to follow again once more when the re-follow under way ends.
+        self._again: set[int] = set()
         self._reached: dict[int, asyncio.Event] = {}
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -309,23 +311,29 @@ class Forwarder:
             if isinstance(since, int) and not isinstance(since, bool) and since > 0:
                 self.seqs[key] = max(self.seqs.get(key, 0), since)
         frames = answer.get("frames", ())
-        if not answer.get("committed") and any(is_pushed_history(f, table_id) for f in frames):
-            # a follow run as a read: it sent the table, the history and the view as of
-            # ``version``; the bus frames of that version or older, still on their way,
-            # would repeat them
+        covered = not answer.get("committed") and any(
+            is_pushed_history(f, table_id) for f in frames
+        )
+        if covered:
+            # a follow run as a read (or a join answered from its stored reply): it sent
+            # the table, the history and the view as of ``version``; the bus frames of
+            # that version or older, still on their way, would repeat them
             self.floors[key] = max(self.floors.get(key, 0), version)
         for frame in frames:
             self._give(conn, table_id, frame)
         # following again: the frames of the old stream the answer's version covers are
-        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer. A
-        # client's own join or watch keeps them all: resent after a failover, it may be
-        # answered from its stored reply (an ``ok`` alone) while the table, history and
-        # view its first try sent are the held frames (repeats are trimmed in _give)
+        # dropped (an older view after the answer's would leave the client behind), and
+        # the ``ok`` of a spectator's silent watch is nobody's answer. A client's own
+        # join or watch that stored a change keeps them all (repeats are trimmed in _give)
         silent = body.get("type") == "follow"
-        first = (version if answer.get("committed") else version + 1) if silent else 0
+        first = 0
+        if silent or covered:
+            first = version if answer.get("committed") else version + 1
         dropped = False
         for held_version, frame in held or ():
             if held_version < first:
+                if is_ok(frame) and frame.get("id") not in (None, self._last_ok.get(conn.id)):
+                    self._give(conn, table_id, frame)  # another command's answer
                 continue
             if frame is DROPPED:
                 dropped = True  # the owner let the socket go after this command followed
@@ -451,8 +459,17 @@ class Forwarder:
             event.set()
 
     async def gap(self, table: int, after: int, before: int | None) -> None:
-        """Versions were lost on the way: every socket here follows the table again."""
+        """Versions were lost on the way: every socket here follows the table again.
+
+        The frames of the versions after the hole wait for the re-follow's
+        answer, whose history holds what the hole did: given at once, they
+        would move each socket's last ``seq`` past the lost items for good (an
+        owner killed between storing a change and publishing it leaves such a
+        hole).
+        """
         log.warning("table %s: versions after %s were lost; following it again", table, after)
+        for conn_id in self.members.get(table, ()):
+            self._held.setdefault((conn_id, table), [])
         self._spawn(self.resync(table))
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
@@ -501,28 +518,35 @@ class Forwarder:
     async def resync(self, table_id: int) -> None:
         """Every socket here that follows ``table_id`` follows it again from its last seq."""
         if table_id in self._resyncing:
+            self._again.add(table_id)  # what changed meanwhile needs a pass of its own
             return
         self._resyncing.add(table_id)
         try:
-            for conn_id in list(self.members.get(table_id, ())):
-                if conn_id not in self.members.get(table_id, ()):
-                    # let go meanwhile (the owner dropped it, the socket closed): following
-                    # it again would start from nothing, as its last seq went with it
-                    continue
-                conn = self.host.gateway.connections.get(conn_id)
-                if conn is None or conn.user is None:
-                    self._unfollowed(table_id, conn_id)
-                    continue
-                since = self.seqs.get((conn_id, table_id), 0)
-                try:
-                    await self.ask(table_id, {"type": "follow", "since": since}, conn)
-                except ZanzibarError as exc:
-                    log.warning(
-                        "socket %s could not follow table %s again: %s", conn_id, table_id, exc
-                    )
-                    self._unfollowed(table_id, conn_id)
+            await self._refollow_all(table_id)
+            while table_id in self._again:
+                self._again.discard(table_id)
+                await self._refollow_all(table_id)
         finally:
             self._resyncing.discard(table_id)
+            self._again.discard(table_id)
+
+    async def _refollow_all(self, table_id: int) -> None:
+        """Follow the table again for every socket here that follows it (see resync)."""
+        for conn_id in list(self.members.get(table_id, ())):
+            if conn_id not in self.members.get(table_id, ()):
+                # let go meanwhile (the owner dropped it, the socket closed): following
+                # it again would start from nothing, as its last seq went with it
+                continue
+            conn = self.host.gateway.connections.get(conn_id)
+            if conn is None or conn.user is None:
+                self._unfollowed(table_id, conn_id)
+                continue
+            since = self.seqs.get((conn_id, table_id), 0)
+            try:
+                await self.ask(table_id, {"type": "follow", "since": since}, conn)
+            except ZanzibarError as exc:
+                log.warning("socket %s could not follow table %s again: %s", conn_id, table_id, exc)
+                self._unfollowed(table_id, conn_id)
 
     async def _watching(self) -> None:
         while True:
