@@ -156,3 +156,41 @@ async def test_a_version_never_published_reaches_a_follower_before_the_next_one(
     got = seqs(bob, table_id)
     assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
     assert chat_lines(bob, table_id) == ["line 0", "line 1", "line 2", "lost", "after"]
+
+
+async def test_a_join_whose_answer_was_lost_sends_its_history_when_resent(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(b, "Bob").sign_in()
+    table_id = await _table_with_lines(anna, bob)
+    await anna.ok("table.start", table=table_id)
+    await bob.disconnect()  # his seat is dropped: his join again stores a change
+    await settle(salons)
+    # Bob is back on node a, which follows nothing of the table: the frames of his join's
+    # first try travel on the bus before node a listens to it, and its answer is lost
+    bob2 = await Client(a, "Bob").sign_in(token=bob.token)
+    a.forwarder.answer_timeout = 0.2
+    send = b.hub.send
+    lost: list[Any] = []
+
+    async def lossy(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans" and not lost:
+            lost.append(body)
+            return True  # lost on the way
+        return await send(node, kind, body)
+
+    b.hub.send = lossy  # type: ignore[method-assign]
+    reply = await bob2.ok("table.join", table=table_id, since=2)
+    assert lost and lost[0]["ok"] is True and lost[0]["committed"] is True
+    assert [x["type"] for x in bob2.inbox if x.get("id") == reply["id"]] == ["ok"]
+    assert len(tables_sent(bob2, table_id)) == 1
+    assert len(bob2.of_type("history", table_id)) == 1
+    assert bob2.of_type("game.view", table_id)
+    await anna.ok("chat.say", table=table_id, text="after")
+    await settle(salons)
+    got = seqs(bob2, table_id)
+    assert got == list(range(3, b.tables[table_id].history.last_seq + 1)), got
+    assert chat_lines(bob2, table_id)[-1] == "after"

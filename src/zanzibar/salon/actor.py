@@ -345,14 +345,17 @@ class TableActor:
         """A join or watch answered from its stored reply still follows the table.
 
         Its first try's table, history and view may never have reached the
-        socket (the node that applied it died before they left), and a socket
-        that does not follow hears nothing more of the table: a player who
-        never sees his turn come stalls the game.
+        socket (the node that applied it died before they left, or they went
+        on the bus before the socket's node listened to the table), and a
+        socket that does not follow hears nothing more of the table: a player
+        who never sees his turn come stalls the game. A socket of another node
+        (a negative id) is sent them even if it follows already: its node
+        passes on only what the socket lacks (salon/forwarding.py).
         """
         table = self.table
         mirror = self.services.mirror
-        if mirror.subscribers.get(table.id, {}).get(conn.id) is conn:
-            return  # it follows the table here already
+        if conn.id > 0 and mirror.subscribers.get(table.id, {}).get(conn.id) is conn:
+            return  # a socket of this node follows the table here already
         if conn.closed or conn.user_id is None or not table.is_present(conn.user_id):
             return
         try:
