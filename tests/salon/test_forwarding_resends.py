@@ -19,6 +19,7 @@ from _salonkit import Client
 from test_forwarding import chat_lines, contiguous, nodes, seqs, settle
 
 from zanzibar.salon import Salon
+from zanzibar.salon.errors import SalonError
 
 pytestmark = pytest.mark.anyio
 
@@ -194,3 +195,45 @@ async def test_a_join_whose_answer_was_lost_sends_its_history_when_resent(
     got = seqs(bob2, table_id)
     assert got == list(range(3, b.tables[table_id].history.last_seq + 1)), got
     assert chat_lines(bob2, table_id)[-1] == "after"
+
+
+async def test_a_re_follow_refused_while_the_table_changes_hands_is_tried_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = await _table_with_lines(anna, bob)
+    await settle(salons)
+    cluster.crashed.add("c")
+    await salons["c"].crash()  # only a is left to take the table over
+    # b dies; a's first look for the table finds it in nobody's hands and not loadable
+    # yet (another node was claiming it): the re-follow is refused ``not_found``
+    locate = a.router.locate
+    refused: list[int] = []
+
+    async def not_yet(wanted: int | None) -> Any:
+        if wanted == table_id and not refused:
+            refused.append(wanted)
+            raise SalonError("not_found", f"there is no table {wanted}")
+        return await locate(wanted)
+
+    a.router.locate = not_yet  # type: ignore[method-assign]
+    a.forwarder.patience = 5
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    deadline = asyncio.get_running_loop().time() + 10
+    while table_id not in a.tables:
+        assert asyncio.get_running_loop().time() < deadline, "a never took the table over"
+        await asyncio.sleep(0.05)
+    await a.settle()
+    assert refused
+    anna2 = await Client(a, "Anna").sign_in(token=anna.token)
+    await anna2.ok("table.join", table=table_id, since=0)
+    await anna2.ok("chat.say", table=table_id, text="after")
+    await a.settle()
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id)[-1] == "after"

@@ -93,6 +93,10 @@ WATCH_PERIOD = 0.5
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
+#: Seconds between two tries to follow again a table that is changing hands.
+REFOLLOW_PAUSE = 0.5
+#: The refusals of a re-follow that say "not now" while a table changes hands.
+CHANGING_HANDS = frozenset({"not_found", "internal"})
 
 
 class Forwarder:
@@ -541,12 +545,32 @@ class Forwarder:
             if conn is None or conn.user is None:
                 self._unfollowed(table_id, conn_id)
                 continue
-            since = self.seqs.get((conn_id, table_id), 0)
+            await self._refollow(table_id, conn)
+
+    async def _refollow(self, table_id: int, conn: Connection) -> None:
+        """Follow the table again for one socket, from the last seq it was sent.
+
+        Refused ``not_found`` or ``internal`` while the table changes hands (nobody
+        holds it yet, or another node is loading it), it is tried again for a
+        while: a socket let go would hear nothing more of a table its client
+        believes it follows (a player who never sees his turn stalls the game).
+        """
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.patience
+        key = (conn.id, table_id)
+        while True:
             try:
-                await self.ask(table_id, {"type": "follow", "since": since}, conn)
+                await self.ask(table_id, {"type": "follow", "since": self.seqs.get(key, 0)}, conn)
+                return
             except ZanzibarError as exc:
-                log.warning("socket %s could not follow table %s again: %s", conn_id, table_id, exc)
-                self._unfollowed(table_id, conn_id)
+                again = getattr(exc, "code", None) in CHANGING_HANDS and loop.time() < give_up
+                if not again or conn.closed or conn.id not in self.members.get(table_id, ()):
+                    log.warning(
+                        "socket %s could not follow table %s again: %s", conn.id, table_id, exc
+                    )
+                    self._unfollowed(table_id, conn.id)
+                    return
+            await asyncio.sleep(REFOLLOW_PAUSE)
 
     async def _watching(self) -> None:
         while True:
