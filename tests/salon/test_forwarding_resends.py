@@ -237,3 +237,34 @@ async def test_a_re_follow_refused_while_the_table_changes_hands_is_tried_again(
     got = seqs(bob, table_id)
     assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
     assert chat_lines(bob, table_id)[-1] == "after"
+
+
+async def test_a_command_answered_during_a_re_follow_leaves_the_held_frames_to_it(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = await _table_with_lines(anna, bob)
+    await settle(salons)
+    publish = b.ports.bus.publish
+    lost: list[Any] = []
+
+    async def loses_one(envelope: Any) -> None:
+        if not lost:
+            lost.append(envelope)
+            return
+        await publish(envelope)
+
+    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
+    await anna.ok("chat.say", table=table_id, text="lost")  # stored, never published
+    # Bob's own line shows node a the hole: his frames wait for a re-follow, and the
+    # answer of his line (which comes first) must not hand them out before it
+    reply = await bob.ok("chat.say", table=table_id, text="mine")
+    await settle(salons)
+    assert lost
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id) == ["line 0", "line 1", "line 2", "lost", "mine"]
+    assert [x["type"] for x in bob.inbox if x.get("id") == reply["id"]] == ["ok"]

@@ -306,7 +306,9 @@ class Forwarder:
             raise refusal(answer.get("err"))
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
-        held = self._held.pop(key, None)
+        # the frames held for a socket are a (re-)follow's: only its answer says which of
+        # them its history covered (another command answered meanwhile leaves them)
+        held = self._held.pop(key, None) if body.get("type") in FOLLOWING else None
         if answer.get("following"):
             # what the client says it has (a join or watch ``since``): a re-follow that
             # starts before this answer's own history arrived follows from there, not 0
@@ -426,12 +428,13 @@ class Forwarder:
                     raw = messages[index]
                     message = made[index] = Shared(raw) if index in shared else raw
                 held = self._held.get((conn_id, table_id))
-                if held is not None:
+                answers = is_ok(message) and "id" in message
+                if held is not None and not (answers and conn_id in members):
+                    # a follow is on its way: its answer says which frames its history
+                    # covered (a member's answer to another of its commands goes out now)
                     held.append((envelope.version, message))
                     continue
-                if envelope.version <= self.floors.get((conn_id, table_id), 0) and not (
-                    is_ok(message) and "id" in message
-                ):
+                if envelope.version <= self.floors.get((conn_id, table_id), 0) and not answers:
                     continue  # covered by the answer of a re-follow (answers still go out)
                 if conn_id not in members:
                     # the socket follows the table no more, or follows it here now (this
