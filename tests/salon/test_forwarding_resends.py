@@ -268,3 +268,29 @@ async def test_a_command_answered_during_a_re_follow_leaves_the_held_frames_to_i
     assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
     assert chat_lines(bob, table_id) == ["line 0", "line 1", "line 2", "lost", "mine"]
     assert [x["type"] for x in bob.inbox if x.get("id") == reply["id"]] == ["ok"]
+
+
+async def test_a_member_s_command_run_by_an_owner_that_forgot_it_follows_again(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = await _table_with_lines(anna, bob)
+    await settle(salons)
+    # b took node a for dead (a blip) and dropped Bob's socket, or a new owner has not
+    # been asked to follow it yet: Bob's next command runs there as from a stranger
+    owner = b.forwarder.remote
+    for key, proxy in list(owner._proxies.items()):
+        if key[0] == "a":
+            owner._drop_proxy(key, proxy)
+    a.forwarder.watch_period = 60
+    reply = await bob.ok("chat.say", table=table_id, text="mine")
+    await settle(salons)
+    await anna.ok("chat.say", table=table_id, text="after")
+    await settle(salons)
+    got = seqs(bob, table_id)
+    assert contiguous(got) and got[-1] == b.tables[table_id].history.last_seq, got
+    assert chat_lines(bob, table_id)[-2:] == ["mine", "after"]
+    assert [x["type"] for x in bob.inbox if x.get("id") == reply["id"]] == ["ok"]

@@ -93,6 +93,8 @@ WATCH_PERIOD = 0.5
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
+#: Commands whose answer says whether the socket follows the table (a follow, or leaving).
+DECIDING = FOLLOWING | {"table.leave"}
 #: Seconds between two tries to follow again a table that is changing hands.
 REFOLLOW_PAUSE = 0.5
 #: The refusals of a re-follow that say "not now" while a table changes hands.
@@ -353,6 +355,12 @@ class Forwarder:
                 self._on_bus.add(table_id)
                 after = version - 1 if answer.get("committed") else version
                 await self.host.ports.bus.follow(table_id, self, max(0, after))
+        elif body.get("type") not in DECIDING and conn.id in self.members.get(table_id, ()):
+            # a command of a socket that follows the table, run by an owner that does not
+            # know it (a new owner not yet asked, or one that took this node for dead):
+            # it follows again from its last seq, unless a follow is on its way already
+            if key not in self._held:
+                self._spawn(self.resync(table_id))
         else:
             self._unfollowed(table_id, conn.id)
         if answer.get("committed"):
