@@ -574,7 +574,11 @@ class Forwarder:
                 await self.ask(table_id, {"type": "follow", "since": self.seqs.get(key, 0)}, conn)
                 return
             except ZanzibarError as exc:
-                again = getattr(exc, "code", None) in CHANGING_HANDS and loop.time() < give_up
+                again = (
+                    self.host.shared  # (alone, nobody else will take the table up)
+                    and getattr(exc, "code", None) in CHANGING_HANDS
+                    and loop.time() < give_up
+                )
                 if not again or conn.closed or conn.id not in self.members.get(table_id, ()):
                     log.warning(
                         "socket %s could not follow table %s again: %s", conn.id, table_id, exc
