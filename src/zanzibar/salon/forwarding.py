@@ -1,46 +1,24 @@
 """Any node takes any socket: commands to a table's owner, and its frames back.
 
-This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.remote`.
+This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.remote`
+(docs/cluster.md, "Any node takes any socket", says what travels how, and why).
 
-A socket may sit on one node while the table it plays at is run by another
-(the holder of its lease, :mod:`zanzibar.salon.router`). What travels how:
-
-* **A command** (a table command, a re-follow, a page of history) goes from
-  the socket's node to the owner over the :class:`~zanzibar.cluster.ports.Link`
-  (kind ``cmd``) with a ``cmd_id`` made once per command. The owner rebuilds
-  the :class:`~zanzibar.salon.changes.Command` with a
-  :class:`~zanzibar.salon.remote.RemoteConnection` standing for the far socket, applies it through
-  its own router (claiming the table if nobody runs it) and answers (kind
-  ``ans``): done, with the table's version, or the refusal (code and
-  catalogue message), which the socket's node raises again so the client is
-  answered exactly as by a lone node. No answer in time, or nobody listening
-  (the owner died): the same ``cmd_id`` is sent again to whoever runs the
-  table then, or applied here once the lease lapsed; the actor answers a
-  repeat from its stored reply (``applied_commands``), so an acknowledged
-  action is stored once.
-* **Frames made by a committed change** (the ``ok``, history items,
-  ``table``, ``game.view``, ``your_turn``) that the owner's
-  :class:`~zanzibar.salon.mirror.Mirror` put into remote sockets are
-  collected per actor step and published on the
-  :class:`~zanzibar.cluster.ports.TableBus` as the envelope of the table's new
-  version (every committed version is published, with or without frames).
-  A message shared by several sockets
-  (:class:`~zanzibar.salon.connections.Shared`) travels once. The
-  bus orders envelopes, fills holes from its log and reports a gap it cannot
-  fill; a socket's node follows the tables its sockets follow whoever runs
-  them, so a new owner after a failover continues the same stream.
-* **Frames made outside a commit** (a repeat's stored reply, a re-follow, a
-  history page) come back in the answer.
-* **Failover**: the socket's node watches the lease of every table its
-  sockets follow elsewhere. A new holder (node or epoch) is asked to follow
-  each socket again from the last history ``seq`` it was sent; bus frames for
-  that socket are held until the answer and only those above its version
-  are passed on, so nothing is missed or repeated. Nobody holding it: this
-  node claims the table and its sockets follow it here. A gap reported by
-  the bus is healed the same way.
-* **Sockets gone**: a closed socket's node tells the owners (``gone``); an
-  owner pings the nodes whose sockets it serves and drops the sockets of a
-  node that no longer listens.
+* **A command** goes to the table's owner over the
+  :class:`~zanzibar.cluster.ports.Link` (kind ``cmd``) with a ``cmd_id`` made
+  once; the answer (``ans``) says done, with the table's version, or the
+  refusal, raised again here. No answer in time, or nobody listening: the same
+  ``cmd_id`` goes to whoever runs the table then, or is applied here once the
+  lease lapsed; the actor answers a repeat from its stored reply.
+* **Frames of a committed change** come on the
+  :class:`~zanzibar.cluster.ports.TableBus`, one envelope per version, which
+  this node follows for its sockets whoever runs the table; frames made
+  outside a commit come in the answer.
+* **Failover**: a table followed elsewhere that changed hands, or a hole the
+  bus reports, is followed again for each socket from the last ``seq`` it was
+  sent; its bus frames wait for that answer, and only what comes after it is
+  passed on, so nothing is missed or repeated.
+* **Sockets gone**: the owners are told (``gone``); an owner drops the
+  sockets of a node that no longer listens.
 """
 
 from __future__ import annotations
@@ -61,10 +39,12 @@ from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import request_id
 from zanzibar.salon.frames import (
+    CHANGING_HANDS,
+    DECIDING,
     DROPPED,
     FOLLOWING,
     ITEM_TYPES,
-    int_or,
+    after_seq,
     is_ok,
     is_pushed_history,
     seq_at_most,
@@ -93,12 +73,8 @@ WATCH_PERIOD = 0.5
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
-#: Commands whose answer says whether the socket follows the table (a follow, or leaving).
-DECIDING = FOLLOWING | {"table.leave"}
 #: Seconds between two tries to follow again a table that is changing hands.
 REFOLLOW_PAUSE = 0.5
-#: The refusals of a re-follow that say "not now" while a table changes hands.
-CHANGING_HANDS = frozenset({"not_found", "internal"})
 
 
 class Forwarder:
@@ -132,8 +108,7 @@ class Forwarder:
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
-        #: Tables to follow again once more when the re-follow under way ends.
-        self._again: set[int] = set()
+        self._again: set[int] = set()  # to follow again once more when the one under way ends
         self._reached: dict[int, asyncio.Event] = {}
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -168,11 +143,9 @@ class Forwarder:
         task.add_done_callback(self._tasks.discard)
 
     def wire_id(self, conn_id: int) -> int:
-        """The id other nodes know this socket by: unique to this process, not only to the
-        node's name. A node killed and started again under the same name counts its
-        sockets from 1 again; an owner that still serves the dead process's sockets
-        (it has not yet noticed) must not take a new socket for an old one and send it
-        the old one's frames."""
+        """The id other nodes know this socket by, unique to this process: a node started
+        again under its name counts sockets from 1 again, and an owner still serving the
+        dead process's sockets must not send a new socket an old one's frames."""
         return self._wire_base + conn_id
 
     def local_id(self, wire: Any) -> int | None:
@@ -308,8 +281,7 @@ class Forwarder:
             raise refusal(answer.get("err"))
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
-        # the frames held for a socket are a (re-)follow's: only its answer says which of
-        # them its history covered (another command answered meanwhile leaves them)
+        # held frames are a (re-)follow's: only its answer says which of them it covered
         held = self._held.pop(key, None) if body.get("type") in FOLLOWING else None
         if answer.get("following"):
             # what the client says it has (a join or watch ``since``): a re-follow that
@@ -329,10 +301,8 @@ class Forwarder:
             self.floors[key] = max(self.floors.get(key, 0), version)
         for frame in frames:
             self._give(conn, table_id, frame)
-        # following again: the frames of the old stream the answer's version covers are
-        # dropped (an older view after the answer's would leave the client behind), and
-        # the ``ok`` of a spectator's silent watch is nobody's answer. A client's own
-        # join or watch that stored a change keeps them all (repeats are trimmed in _give)
+        # held frames the answer's version covers are dropped (an older view after its own
+        # would leave the client behind; a silent watch's ``ok`` is nobody's answer)
         silent = body.get("type") == "follow"
         first = 0
         if silent or covered:
@@ -356,9 +326,8 @@ class Forwarder:
                 after = version - 1 if answer.get("committed") else version
                 await self.host.ports.bus.follow(table_id, self, max(0, after))
         elif body.get("type") not in DECIDING and conn.id in self.members.get(table_id, ()):
-            # a command of a socket that follows the table, run by an owner that does not
-            # know it (a new owner not yet asked, or one that took this node for dead):
-            # it follows again from its last seq, unless a follow is on its way already
+            # a follower's command run by an owner that does not know it (a new owner not
+            # yet asked): it follows again, unless a follow is on its way already
             if key not in self._held:
                 self._spawn(self.resync(table_id))
         else:
@@ -438,8 +407,7 @@ class Forwarder:
                 held = self._held.get((conn_id, table_id))
                 answers = is_ok(message) and "id" in message
                 if held is not None and not (answers and conn_id in members):
-                    # a follow is on its way: its answer says which frames its history
-                    # covered (a member's answer to another of its commands goes out now)
+                    # a follow is on its way: its answer says which frames it covered
                     held.append((envelope.version, message))
                     continue
                 if envelope.version <= self.floors.get((conn_id, table_id), 0) and not answers:
@@ -474,14 +442,9 @@ class Forwarder:
             event.set()
 
     async def gap(self, table: int, after: int, before: int | None) -> None:
-        """Versions were lost on the way: every socket here follows the table again.
-
-        The frames of the versions after the hole wait for the re-follow's
-        answer, whose history holds what the hole did: given at once, they
-        would move each socket's last ``seq`` past the lost items for good (an
-        owner killed between storing a change and publishing it leaves such a
-        hole).
-        """
+        """Versions were lost on the way (an owner killed between storing and publishing):
+        every socket here follows the table again, its frames held until then (given at
+        once, they would move its last ``seq`` past the lost items for good)."""
         log.warning("table %s: versions after %s were lost; following it again", table, after)
         for conn_id in self.members.get(table, ()):
             self._held.setdefault((conn_id, table), [])
@@ -501,18 +464,15 @@ class Forwarder:
         sent = self.seqs.get(key, -1)
         seq: Any = None
         if is_pushed_history(message, table_id):
-            items = message.get("items")
-            if sent >= 0 and isinstance(items, list):
-                fresh = [i for i in items if not seq_at_most(i, sent)]
-                if len(fresh) != len(items) or int_or(message.get("since"), sent) < sent:
-                    log.warning(
-                        "socket %s, table %s: history repeating seq %s or older trimmed",
-                        conn.id,
-                        table_id,
-                        sent,
-                    )
-                    message = {**message, "since": max(sent, int_or(message.get("since"), 0))}
-                    message["items"] = fresh
+            trimmed = after_seq(message, sent)
+            if trimmed is not message:
+                log.warning(
+                    "socket %s, table %s: history repeating seq %s or older trimmed",
+                    conn.id,
+                    table_id,
+                    sent,
+                )
+                message = trimmed
             if not message.get("more"):
                 seq = message.get("last_seq")
         elif message.get("table") == table_id and message.get("type") in ITEM_TYPES:
@@ -559,13 +519,9 @@ class Forwarder:
             await self._refollow(table_id, conn)
 
     async def _refollow(self, table_id: int, conn: Connection) -> None:
-        """Follow the table again for one socket, from the last seq it was sent.
-
-        Refused ``not_found`` or ``internal`` while the table changes hands (nobody
-        holds it yet, or another node is loading it), it is tried again for a
-        while: a socket let go would hear nothing more of a table its client
-        believes it follows (a player who never sees his turn stalls the game).
-        """
+        """Follow the table again for one socket, from the last seq it was sent; refused
+        while the table changes hands, tried again for a while (a socket let go would hear
+        nothing more of a table its client believes it follows, and a game would stall)."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.patience
         key = (conn.id, table_id)
