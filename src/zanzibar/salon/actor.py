@@ -35,7 +35,9 @@ from zanzibar.salon import deadlines, play, seating, tablestore
 from zanzibar.salon import models as m
 from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.changes import Change, Command, TableContext
+from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.fields import since_field
 from zanzibar.salon.members import member_ops, members_of
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Fenced
@@ -43,6 +45,9 @@ from zanzibar.salon.snapshots import Snapshot
 from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
+
+#: The commands that start following the table (their change's ``follow``).
+FOLLOWING_COMMANDS = frozenset({"table.join", "table.watch"})
 
 #: Replies of applied command ids kept in memory per table (older ones are read back).
 APPLIED_IN_MEMORY = 256
@@ -329,9 +334,40 @@ class TableActor:
             reply = await self.services.recall(self.table.id, cmd.cmd_id)
         if reply is None:
             return False
+        watcher = cmd.user if cmd.type == "table.watch" else None
+        if watcher is not None and not self.table.is_present(watcher.id):
+            # spectators are not stored: a new owner forgot the one its first try added;
+            # he watches again, a change of its own (the id names the first try's)
+            cmd.cmd_id = None
+            return False
         if cmd.conn is not None and not cmd.acked:
             self.services.mirror.reply(cmd.conn, cmd.message, reply, self.table)
+        if cmd.conn is not None and cmd.type in FOLLOWING_COMMANDS:
+            self._follow_again(cmd.conn, cmd)
         return True
+
+    def _follow_again(self, conn: Connection, cmd: Command) -> None:
+        """A join or watch answered from its stored reply still follows the table.
+
+        Its first try's table, history and view may never have reached the
+        socket (the node that applied it died before they left, or they went
+        on the bus before the socket's node listened to the table), and a
+        socket that does not follow hears nothing more of the table: a player
+        who never sees his turn come stalls the game. A socket of another node
+        (a negative id) is sent them even if it follows already: its node
+        passes on only what the socket lacks (salon/forwarding.py).
+        """
+        table = self.table
+        mirror = self.services.mirror
+        if conn.id > 0 and mirror.subscribers.get(table.id, {}).get(conn.id) is conn:
+            return  # a socket of this node follows the table here already
+        if conn.closed or conn.user_id is None or not table.is_present(conn.user_id):
+            return
+        try:
+            since = since_field(cmd.message)
+        except SalonError:
+            since = 0
+        mirror.follow(conn, table, since)
 
     def _undo(self, snap: Snapshot, change: Change) -> None:
         snap.restore(self.table)

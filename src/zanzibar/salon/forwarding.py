@@ -1,46 +1,24 @@
 """Any node takes any socket: commands to a table's owner, and its frames back.
 
-This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.remote`.
+This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.remote`
+(docs/cluster.md, "Any node takes any socket", says what travels how, and why).
 
-A socket may sit on one node while the table it plays at is run by another
-(the holder of its lease, :mod:`zanzibar.salon.router`). What travels how:
-
-* **A command** (a table command, a re-follow, a page of history) goes from
-  the socket's node to the owner over the :class:`~zanzibar.cluster.ports.Link`
-  (kind ``cmd``) with a ``cmd_id`` made once per command. The owner rebuilds
-  the :class:`~zanzibar.salon.changes.Command` with a
-  :class:`~zanzibar.salon.remote.RemoteConnection` standing for the far socket, applies it through
-  its own router (claiming the table if nobody runs it) and answers (kind
-  ``ans``): done, with the table's version, or the refusal (code and
-  catalogue message), which the socket's node raises again so the client is
-  answered exactly as by a lone node. No answer in time, or nobody listening
-  (the owner died): the same ``cmd_id`` is sent again to whoever runs the
-  table then, or applied here once the lease lapsed; the actor answers a
-  repeat from its stored reply (``applied_commands``), so an acknowledged
-  action is stored once.
-* **Frames made by a committed change** (the ``ok``, history items,
-  ``table``, ``game.view``, ``your_turn``) that the owner's
-  :class:`~zanzibar.salon.mirror.Mirror` put into remote sockets are
-  collected per actor step and published on the
-  :class:`~zanzibar.cluster.ports.TableBus` as the envelope of the table's new
-  version (every committed version is published, with or without frames).
-  A message shared by several sockets
-  (:class:`~zanzibar.salon.connections.Shared`) travels once. The
-  bus orders envelopes, fills holes from its log and reports a gap it cannot
-  fill; a socket's node follows the tables its sockets follow whoever runs
-  them, so a new owner after a failover continues the same stream.
-* **Frames made outside a commit** (a repeat's stored reply, a re-follow, a
-  history page) come back in the answer.
-* **Failover**: the socket's node watches the lease of every table its
-  sockets follow elsewhere. A new holder (node or epoch) is asked to follow
-  each socket again from the last history ``seq`` it was sent; bus frames for
-  that socket are held until the answer and only those above its version
-  are passed on, so nothing is missed or repeated. Nobody holding it: this
-  node claims the table and its sockets follow it here. A gap reported by
-  the bus is healed the same way.
-* **Sockets gone**: a closed socket's node tells the owners (``gone``); an
-  owner pings the nodes whose sockets it serves and drops the sockets of a
-  node that no longer listens.
+* **A command** goes to the table's owner over the
+  :class:`~zanzibar.cluster.ports.Link` (kind ``cmd``) with a ``cmd_id`` made
+  once; the answer (``ans``) says done, with the table's version, or the
+  refusal, raised again here. No answer in time, or nobody listening: the same
+  ``cmd_id`` goes to whoever runs the table then, or is applied here once the
+  lease lapsed; the actor answers a repeat from its stored reply.
+* **Frames of a committed change** come on the
+  :class:`~zanzibar.cluster.ports.TableBus`, one envelope per version, which
+  this node follows for its sockets whoever runs the table; frames made
+  outside a commit come in the answer.
+* **Failover**: a table followed elsewhere that changed hands, or a hole the
+  bus reports, is followed again for each socket from the last ``seq`` it was
+  sent; its bus frames wait for that answer, and only what comes after it is
+  passed on, so nothing is missed or repeated.
+* **Sockets gone**: the owners are told (``gone``); an owner drops the
+  sockets of a node that no longer listens.
 """
 
 from __future__ import annotations
@@ -61,10 +39,12 @@ from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import request_id
 from zanzibar.salon.frames import (
+    CHANGING_HANDS,
+    DECIDING,
     DROPPED,
     FOLLOWING,
     ITEM_TYPES,
-    int_or,
+    after_seq,
     is_ok,
     is_pushed_history,
     seq_at_most,
@@ -93,6 +73,8 @@ WATCH_PERIOD = 0.5
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
+#: Seconds between two tries to follow again a table that is changing hands.
+REFOLLOW_PAUSE = 0.5
 
 
 class Forwarder:
@@ -126,6 +108,7 @@ class Forwarder:
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
+        self._again: set[int] = set()  # to follow again once more when the one under way ends
         self._reached: dict[int, asyncio.Event] = {}
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -160,11 +143,9 @@ class Forwarder:
         task.add_done_callback(self._tasks.discard)
 
     def wire_id(self, conn_id: int) -> int:
-        """The id other nodes know this socket by: unique to this process, not only to the
-        node's name. A node killed and started again under the same name counts its
-        sockets from 1 again; an owner that still serves the dead process's sockets
-        (it has not yet noticed) must not take a new socket for an old one and send it
-        the old one's frames."""
+        """The id other nodes know this socket by, unique to this process: a node started
+        again under its name counts sockets from 1 again, and an owner still serving the
+        dead process's sockets must not send a new socket an old one's frames."""
         return self._wire_base + conn_id
 
     def local_id(self, wire: Any) -> int | None:
@@ -300,7 +281,8 @@ class Forwarder:
             raise refusal(answer.get("err"))
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
-        held = self._held.pop(key, None)
+        # held frames are a (re-)follow's: only its answer says which of them it covered
+        held = self._held.pop(key, None) if body.get("type") in FOLLOWING else None
         if answer.get("following"):
             # what the client says it has (a join or watch ``since``): a re-follow that
             # starts before this answer's own history arrived follows from there, not 0
@@ -309,23 +291,27 @@ class Forwarder:
             if isinstance(since, int) and not isinstance(since, bool) and since > 0:
                 self.seqs[key] = max(self.seqs.get(key, 0), since)
         frames = answer.get("frames", ())
-        if not answer.get("committed") and any(is_pushed_history(f, table_id) for f in frames):
-            # a follow run as a read: it sent the table, the history and the view as of
-            # ``version``; the bus frames of that version or older, still on their way,
-            # would repeat them
+        covered = not answer.get("committed") and any(
+            is_pushed_history(f, table_id) for f in frames
+        )
+        if covered:
+            # a follow run as a read (or a join answered from its stored reply): it sent
+            # the table, the history and the view as of ``version``; the bus frames of
+            # that version or older, still on their way, would repeat them
             self.floors[key] = max(self.floors.get(key, 0), version)
         for frame in frames:
             self._give(conn, table_id, frame)
-        # following again: the frames of the old stream the answer's version covers are
-        # dropped, and the ``ok`` of a spectator's silent watch is nobody's answer. A
-        # client's own join or watch keeps them all: resent after a failover, it may be
-        # answered from its stored reply (an ``ok`` alone) while the table, history and
-        # view its first try sent are the held frames (repeats are trimmed in _give)
+        # held frames the answer's version covers are dropped (an older view after its own
+        # would leave the client behind; a silent watch's ``ok`` is nobody's answer)
         silent = body.get("type") == "follow"
-        first = (version if answer.get("committed") else version + 1) if silent else 0
+        first = 0
+        if silent or covered:
+            first = version if answer.get("committed") else version + 1
         dropped = False
         for held_version, frame in held or ():
             if held_version < first:
+                if is_ok(frame) and frame.get("id") not in (None, self._last_ok.get(conn.id)):
+                    self._give(conn, table_id, frame)  # another command's answer
                 continue
             if frame is DROPPED:
                 dropped = True  # the owner let the socket go after this command followed
@@ -339,6 +325,11 @@ class Forwarder:
                 self._on_bus.add(table_id)
                 after = version - 1 if answer.get("committed") else version
                 await self.host.ports.bus.follow(table_id, self, max(0, after))
+        elif body.get("type") not in DECIDING and conn.id in self.members.get(table_id, ()):
+            # a follower's command run by an owner that does not know it (a new owner not
+            # yet asked): it follows again, unless a follow is on its way already
+            if key not in self._held:
+                self._spawn(self.resync(table_id))
         else:
             self._unfollowed(table_id, conn.id)
         if answer.get("committed"):
@@ -414,12 +405,12 @@ class Forwarder:
                     raw = messages[index]
                     message = made[index] = Shared(raw) if index in shared else raw
                 held = self._held.get((conn_id, table_id))
-                if held is not None:
+                answers = is_ok(message) and "id" in message
+                if held is not None and not (answers and conn_id in members):
+                    # a follow is on its way: its answer says which frames it covered
                     held.append((envelope.version, message))
                     continue
-                if envelope.version <= self.floors.get((conn_id, table_id), 0) and not (
-                    is_ok(message) and "id" in message
-                ):
+                if envelope.version <= self.floors.get((conn_id, table_id), 0) and not answers:
                     continue  # covered by the answer of a re-follow (answers still go out)
                 if conn_id not in members:
                     # the socket follows the table no more, or follows it here now (this
@@ -451,8 +442,12 @@ class Forwarder:
             event.set()
 
     async def gap(self, table: int, after: int, before: int | None) -> None:
-        """Versions were lost on the way: every socket here follows the table again."""
+        """Versions were lost on the way (an owner killed between storing and publishing):
+        every socket here follows the table again, its frames held until then (given at
+        once, they would move its last ``seq`` past the lost items for good)."""
         log.warning("table %s: versions after %s were lost; following it again", table, after)
+        for conn_id in self.members.get(table, ()):
+            self._held.setdefault((conn_id, table), [])
         self._spawn(self.resync(table))
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
@@ -469,18 +464,15 @@ class Forwarder:
         sent = self.seqs.get(key, -1)
         seq: Any = None
         if is_pushed_history(message, table_id):
-            items = message.get("items")
-            if sent >= 0 and isinstance(items, list):
-                fresh = [i for i in items if not seq_at_most(i, sent)]
-                if len(fresh) != len(items) or int_or(message.get("since"), sent) < sent:
-                    log.warning(
-                        "socket %s, table %s: history repeating seq %s or older trimmed",
-                        conn.id,
-                        table_id,
-                        sent,
-                    )
-                    message = {**message, "since": max(sent, int_or(message.get("since"), 0))}
-                    message["items"] = fresh
+            trimmed = after_seq(message, sent)
+            if trimmed is not message:
+                log.warning(
+                    "socket %s, table %s: history repeating seq %s or older trimmed",
+                    conn.id,
+                    table_id,
+                    sent,
+                )
+                message = trimmed
             if not message.get("more"):
                 seq = message.get("last_seq")
         elif message.get("table") == table_id and message.get("type") in ITEM_TYPES:
@@ -501,28 +493,55 @@ class Forwarder:
     async def resync(self, table_id: int) -> None:
         """Every socket here that follows ``table_id`` follows it again from its last seq."""
         if table_id in self._resyncing:
+            self._again.add(table_id)  # what changed meanwhile needs a pass of its own
             return
         self._resyncing.add(table_id)
         try:
-            for conn_id in list(self.members.get(table_id, ())):
-                if conn_id not in self.members.get(table_id, ()):
-                    # let go meanwhile (the owner dropped it, the socket closed): following
-                    # it again would start from nothing, as its last seq went with it
-                    continue
-                conn = self.host.gateway.connections.get(conn_id)
-                if conn is None or conn.user is None:
-                    self._unfollowed(table_id, conn_id)
-                    continue
-                since = self.seqs.get((conn_id, table_id), 0)
-                try:
-                    await self.ask(table_id, {"type": "follow", "since": since}, conn)
-                except ZanzibarError as exc:
-                    log.warning(
-                        "socket %s could not follow table %s again: %s", conn_id, table_id, exc
-                    )
-                    self._unfollowed(table_id, conn_id)
+            await self._refollow_all(table_id)
+            while table_id in self._again:
+                self._again.discard(table_id)
+                await self._refollow_all(table_id)
         finally:
             self._resyncing.discard(table_id)
+            self._again.discard(table_id)
+
+    async def _refollow_all(self, table_id: int) -> None:
+        """Follow the table again for every socket here that follows it (see resync)."""
+        for conn_id in list(self.members.get(table_id, ())):
+            if conn_id not in self.members.get(table_id, ()):
+                # let go meanwhile (the owner dropped it, the socket closed): following
+                # it again would start from nothing, as its last seq went with it
+                continue
+            conn = self.host.gateway.connections.get(conn_id)
+            if conn is None or conn.user is None:
+                self._unfollowed(table_id, conn_id)
+                continue
+            await self._refollow(table_id, conn)
+
+    async def _refollow(self, table_id: int, conn: Connection) -> None:
+        """Follow the table again for one socket, from the last seq it was sent; refused
+        while the table changes hands, tried again for a while (a socket let go would hear
+        nothing more of a table its client believes it follows, and a game would stall)."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.patience
+        key = (conn.id, table_id)
+        while True:
+            try:
+                await self.ask(table_id, {"type": "follow", "since": self.seqs.get(key, 0)}, conn)
+                return
+            except ZanzibarError as exc:
+                again = (
+                    self.host.shared  # (alone, nobody else will take the table up)
+                    and getattr(exc, "code", None) in CHANGING_HANDS
+                    and loop.time() < give_up
+                )
+                if not again or conn.closed or conn.id not in self.members.get(table_id, ()):
+                    log.warning(
+                        "socket %s could not follow table %s again: %s", conn.id, table_id, exc
+                    )
+                    self._unfollowed(table_id, conn.id)
+                    return
+            await asyncio.sleep(REFOLLOW_PAUSE)
 
     async def _watching(self) -> None:
         while True:
