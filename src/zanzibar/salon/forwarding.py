@@ -31,8 +31,11 @@ A socket may sit on one node while the table it plays at is run by another
   them, so a new owner after a failover continues the same stream.
 * **Frames made outside a commit** (a repeat's stored reply, a re-follow, a
   history page) come back in the answer.
-* **Failover**: the socket's node watches the lease of every table its
-  sockets follow elsewhere. A new holder (node or epoch) is asked to follow
+* **Failover**: the socket's node hears every grant and release of a lease
+  (:meth:`~zanzibar.cluster.ports.Leases.watch`, pushed by the new owner's
+  claim) and, as a safety net, asks for the leases of the tables its sockets
+  follow elsewhere every few seconds (one round trip per few hundred
+  tables). A new holder (node or epoch) is asked to follow
   each socket again from the last history ``seq`` it was sent; bus frames for
   that socket are held until the answer and only those above its version
   are passed on, so nothing is missed or repeated. Nobody holding it: this
@@ -52,7 +55,7 @@ import logging
 import secrets
 from typing import Any
 
-from zanzibar.cluster.ports import Envelope
+from zanzibar.cluster.ports import Envelope, Lease
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor
@@ -87,8 +90,11 @@ ANSWER_TIMEOUT = 5.0
 PATIENCE = 20.0
 #: Seconds between two looks for a table's owner when it did not answer.
 RETRY_PAUSE = 0.2
-#: Seconds between two checks of who runs the tables followed elsewhere.
-WATCH_PERIOD = 0.5
+#: Seconds between two checks of who runs the tables followed elsewhere: a safety net,
+#: since every grant and release is pushed (:meth:`Forwarder.granted`).
+WATCH_PERIOD = 5.0
+#: Seconds between two pings of the nodes whose sockets this node serves.
+PING_PERIOD = 0.5
 #: How many bases there are to choose from (wire ids stay JSON-safe integers).
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
@@ -126,18 +132,26 @@ class Forwarder:
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
+        #: Tables whose lease changed while they were being followed again: look again after.
+        self._recheck: set[int] = set()
+        #: Table id -> commands in flight to its owner; the latest grant heard meanwhile
+        #: (an answer from the old owner must not make the sockets follow it again).
+        self._asking: dict[int, int] = {}
+        self._grants: dict[int, Lease] = {}
         self._reached: dict[int, asyncio.Event] = {}
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self.answer_timeout = ANSWER_TIMEOUT
         self.patience = PATIENCE
         self.watch_period = WATCH_PERIOD
+        self.ping_period = PING_PERIOD
         self.hub.on("ans", self._on_ans)
 
     # -- life cycle -----------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start watching who runs the tables followed elsewhere, and who listens."""
+    async def start(self) -> None:
+        """Start hearing who runs the tables followed elsewhere, and checking who listens."""
+        await self.host.ports.leases.watch(self)
         self._watch = asyncio.ensure_future(self._watching())
 
     async def stop(self) -> None:
@@ -213,11 +227,17 @@ class Forwarder:
         hold = body.get("type") in FOLLOWING and key not in self._held
         if hold:
             self._held[key] = []
+        self._asking[table_id] = self._asking.get(table_id, 0) + 1
         try:
             await self._ask(table_id, body, conn, node)
         finally:
             if hold:
                 self._held.pop(key, None)
+            left = self._asking.pop(table_id, 1) - 1
+            if left:
+                self._asking[table_id] = left
+            else:
+                self._grants.pop(table_id, None)
 
     async def _ask(
         self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None
@@ -335,6 +355,9 @@ class Forwarder:
             self.members.setdefault(table_id, set()).add(conn.id)
             conn.tables.add(table_id)
             self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
+            heard = self._grants.pop(table_id, None)
+            if heard is not None:  # the lease moved while the command was on its way
+                self._check_owner(table_id, heard)
             if table_id not in self._on_bus:
                 self._on_bus.add(table_id)
                 after = version - 1 if answer.get("committed") else version
@@ -523,12 +546,21 @@ class Forwarder:
                     self._unfollowed(table_id, conn_id)
         finally:
             self._resyncing.discard(table_id)
+        if table_id in self._recheck:
+            # the lease changed meanwhile: the owner these sockets now follow may be the old one
+            self._recheck.discard(table_id)
+            self._check_owner(table_id, await self.host.ports.leases.owner(table_id))
 
     async def _watching(self) -> None:
+        """Ping the nodes this one serves; now and then (a safety net) check the owners."""
+        loop = asyncio.get_running_loop()
+        checked = loop.time()
         while True:
-            await asyncio.sleep(self.watch_period)
+            await asyncio.sleep(min(self.ping_period, self.watch_period))
             try:
-                await self._check_owners()
+                if loop.time() - checked >= self.watch_period:
+                    checked = loop.time()
+                    await self._check_owners()
                 await self.remote.check_listeners()
             except asyncio.CancelledError:
                 raise
@@ -536,21 +568,62 @@ class Forwarder:
                 log.exception("checking the owners of followed tables failed")
 
     async def _check_owners(self) -> None:
-        """A table followed elsewhere changed owner (or has none): follow it again."""
-        for table_id in list(self.members):
-            if table_id in self._resyncing or not self.members.get(table_id):
-                continue
-            lease = await self.host.ports.leases.owner(table_id)
-            known = self.owner_of.get(table_id)
-            if lease is not None and (lease.node, lease.epoch) == known:
-                continue
-            if (
-                lease is not None
-                and lease.node == self.node
-                and table_id not in self.host.router.actors
-            ):
-                continue  # being claimed here right now
-            self._spawn(self.resync(table_id))
+        """Who runs each table followed elsewhere, asked in one batch: a table that changed
+        owner (or has none) without this node hearing of it is followed again."""
+        followed = [t for t, members in self.members.items() if members]
+        if not followed:
+            return
+        leases = await self.host.ports.leases.owners(followed)
+        for table_id in followed:
+            self._check_owner(table_id, leases.get(table_id))
+
+    def _check_owner(self, table_id: int, lease: Lease | None) -> None:
+        """``lease`` is the table's lease now (None: nobody holds it): follow it again unless
+        it is the owner its sockets here follow."""
+        if not self.members.get(table_id):
+            return
+        if table_id in self._resyncing:
+            self._recheck.add(table_id)  # it may have followed the old owner: look again after
+            return
+        if lease is not None and (lease.node, lease.epoch) == self.owner_of.get(table_id):
+            return
+        if (
+            lease is not None
+            and lease.node == self.node
+            and table_id not in self.host.router.actors
+        ):
+            self._spawn(self._after_claim(table_id))  # being claimed here right now
+            return
+        self._spawn(self.resync(table_id))
+
+    async def _after_claim(self, table_id: int) -> None:
+        """This node is claiming a table its sockets follow elsewhere: once it runs here,
+        they follow it here (if the claim failed, the next check finds the owner)."""
+        await self.host.router.claimed(table_id)
+        if table_id in self.host.router.actors:
+            self._check_owner(table_id, None)
+
+    # -- leases pushed (LeaseWatcher) -------------------------------------------------------
+
+    async def granted(self, lease: Lease) -> None:
+        """A lease was granted somewhere: a table followed here has a new owner (or epoch)."""
+        if self._asking.get(lease.table):
+            self._grants[lease.table] = lease  # the answer on its way may name the old owner
+        if self.members.get(lease.table):
+            self._check_owner(lease.table, lease)
+
+    async def released(self, lease: Lease) -> None:
+        """A lease was given up: if it is the one this node's sockets follow, follow again."""
+        if self.members.get(lease.table) and self.owner_of.get(lease.table) == (
+            lease.node,
+            lease.epoch,
+        ):
+            self._check_owner(lease.table, None)
+
+    async def missed(self) -> None:
+        """Grants may have been missed (the connection to Redis was lost): ask again."""
+        if self._watch is not None:
+            self._spawn(self._check_owners())
 
     def moved(self, table: Table) -> None:
         """A table run here is run by another node now: its followers here follow it there."""

@@ -331,7 +331,7 @@ class Salon:
         self._janitor_task = asyncio.ensure_future(
             sweep_idle_tables(self.router, self.store, self.gateway.connected, self.idle_close)
         )
-        self.forwarder.start()
+        await self.forwarder.start()
         self._janitor_task.add_done_callback(log_failure)
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self.keeper.run())
