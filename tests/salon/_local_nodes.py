@@ -17,6 +17,7 @@ from zanzibar.cluster.local import (
     LocalLink,
     LocalLobby,
     LocalPresence,
+    PresenceBoard,
     tell_granted,
     tell_released,
 )
@@ -133,6 +134,8 @@ class Cluster:
     watchers: list[LeaseWatcher] = field(default_factory=list)
     #: Nodes a test crashed (not to be stopped again).
     crashed: set[str] = field(default_factory=set)
+    #: One presence for every node (None: each node counts only its own sockets).
+    presence: PresenceBoard | None = None
 
     def ports(self, node: str, leases: Any = None) -> NodePorts:
         """A node's ports: its own presence and lobby, the shared rest."""
@@ -143,7 +146,7 @@ class Cluster:
             leases=leases,
             link=LocalLink(node, self.hub),
             bus=NodeBus(self.bus),
-            presence=LocalPresence(node),
+            presence=LocalPresence(node, self.presence),
             lobby=LocalLobby(),
             shared=True,
         )

@@ -746,7 +746,7 @@ async def test_the_safety_check_finds_an_owner_whose_claim_went_unheard(
     await bob.ok("table.join", table=table_id)
     await settle(salons)
     a.forwarder.watch_period = 60
-    cluster.watchers.remove(a.forwarder)  # a hears nothing more
+    cluster.watchers.remove(a.forwarder.owners)  # a hears nothing more
     cluster.crashed.add("b")
     await b.crash()
     cluster.leases["b"].lapse()

@@ -55,7 +55,7 @@ import logging
 import secrets
 from typing import Any
 
-from zanzibar.cluster.ports import Envelope, Lease
+from zanzibar.cluster.ports import Envelope
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor
@@ -72,6 +72,7 @@ from zanzibar.salon.frames import (
     is_pushed_history,
     seq_at_most,
 )
+from zanzibar.salon.owner_watch import OwnerWatch
 from zanzibar.salon.remote import (
     WIRE_SOCKETS,
     Host,
@@ -91,7 +92,7 @@ PATIENCE = 20.0
 #: Seconds between two looks for a table's owner when it did not answer.
 RETRY_PAUSE = 0.2
 #: Seconds between two checks of who runs the tables followed elsewhere: a safety net,
-#: since every grant and release is pushed (:meth:`Forwarder.granted`).
+#: since every grant and release is pushed (salon/owner_watch.py).
 WATCH_PERIOD = 5.0
 #: Seconds between two pings of the nodes whose sockets this node serves.
 PING_PERIOD = 0.5
@@ -132,14 +133,9 @@ class Forwarder:
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
-        #: Tables whose lease changed while they were being followed again: look again after.
-        self._recheck: set[int] = set()
-        #: Table id -> commands in flight to its owner; the latest grant heard meanwhile
-        #: (an answer from the old owner must not make the sockets follow it again).
-        self._asking: dict[int, int] = {}
-        self._grants: dict[int, Lease] = {}
         self._reached: dict[int, asyncio.Event] = {}
-        self._watch: asyncio.Task[None] | None = None
+        #: Who runs the tables followed elsewhere: leases pushed, and a slow check.
+        self.owners = OwnerWatch(self)
         self._tasks: set[asyncio.Future[Any]] = set()
         self.answer_timeout = ANSWER_TIMEOUT
         self.patience = PATIENCE
@@ -151,12 +147,11 @@ class Forwarder:
 
     async def start(self) -> None:
         """Start hearing who runs the tables followed elsewhere, and checking who listens."""
-        await self.host.ports.leases.watch(self)
-        self._watch = asyncio.ensure_future(self._watching())
+        await self.owners.start()
 
     async def stop(self) -> None:
         """Stop watching and answering (a stop or a crash)."""
-        tasks = [t for t in (self._watch, *self._tasks) if t is not None]
+        tasks = [t for t in (self.owners.task, *self._tasks) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -227,17 +222,13 @@ class Forwarder:
         hold = body.get("type") in FOLLOWING and key not in self._held
         if hold:
             self._held[key] = []
-        self._asking[table_id] = self._asking.get(table_id, 0) + 1
+        self.owners.asking(table_id, 1)
         try:
             await self._ask(table_id, body, conn, node)
         finally:
             if hold:
                 self._held.pop(key, None)
-            left = self._asking.pop(table_id, 1) - 1
-            if left:
-                self._asking[table_id] = left
-            else:
-                self._grants.pop(table_id, None)
+            self.owners.asking(table_id, -1)
 
     async def _ask(
         self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None
@@ -355,9 +346,7 @@ class Forwarder:
             self.members.setdefault(table_id, set()).add(conn.id)
             conn.tables.add(table_id)
             self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
-            heard = self._grants.pop(table_id, None)
-            if heard is not None:  # the lease moved while the command was on its way
-                self._check_owner(table_id, heard)
+            self.owners.answered(table_id)
             if table_id not in self._on_bus:
                 self._on_bus.add(table_id)
                 after = version - 1 if answer.get("committed") else version
@@ -521,6 +510,10 @@ class Forwarder:
 
     # -- failover -------------------------------------------------------------------------
 
+    def resyncs(self, table_id: int) -> bool:
+        """Whether the sockets here following ``table_id`` are being followed again now."""
+        return table_id in self._resyncing
+
     async def resync(self, table_id: int) -> None:
         """Every socket here that follows ``table_id`` follows it again from its last seq."""
         if table_id in self._resyncing:
@@ -546,84 +539,7 @@ class Forwarder:
                     self._unfollowed(table_id, conn_id)
         finally:
             self._resyncing.discard(table_id)
-        if table_id in self._recheck:
-            # the lease changed meanwhile: the owner these sockets now follow may be the old one
-            self._recheck.discard(table_id)
-            self._check_owner(table_id, await self.host.ports.leases.owner(table_id))
-
-    async def _watching(self) -> None:
-        """Ping the nodes this one serves; now and then (a safety net) check the owners."""
-        loop = asyncio.get_running_loop()
-        checked = loop.time()
-        while True:
-            await asyncio.sleep(min(self.ping_period, self.watch_period))
-            try:
-                if loop.time() - checked >= self.watch_period:
-                    checked = loop.time()
-                    await self._check_owners()
-                await self.remote.check_listeners()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("checking the owners of followed tables failed")
-
-    async def _check_owners(self) -> None:
-        """Who runs each table followed elsewhere, asked in one batch: a table that changed
-        owner (or has none) without this node hearing of it is followed again."""
-        followed = [t for t, members in self.members.items() if members]
-        if not followed:
-            return
-        leases = await self.host.ports.leases.owners(followed)
-        for table_id in followed:
-            self._check_owner(table_id, leases.get(table_id))
-
-    def _check_owner(self, table_id: int, lease: Lease | None) -> None:
-        """``lease`` is the table's lease now (None: nobody holds it): follow it again unless
-        it is the owner its sockets here follow."""
-        if not self.members.get(table_id):
-            return
-        if table_id in self._resyncing:
-            self._recheck.add(table_id)  # it may have followed the old owner: look again after
-            return
-        if lease is not None and (lease.node, lease.epoch) == self.owner_of.get(table_id):
-            return
-        if (
-            lease is not None
-            and lease.node == self.node
-            and table_id not in self.host.router.actors
-        ):
-            self._spawn(self._after_claim(table_id))  # being claimed here right now
-            return
-        self._spawn(self.resync(table_id))
-
-    async def _after_claim(self, table_id: int) -> None:
-        """This node is claiming a table its sockets follow elsewhere: once it runs here,
-        they follow it here (if the claim failed, the next check finds the owner)."""
-        await self.host.router.claimed(table_id)
-        if table_id in self.host.router.actors:
-            self._check_owner(table_id, None)
-
-    # -- leases pushed (LeaseWatcher) -------------------------------------------------------
-
-    async def granted(self, lease: Lease) -> None:
-        """A lease was granted somewhere: a table followed here has a new owner (or epoch)."""
-        if self._asking.get(lease.table):
-            self._grants[lease.table] = lease  # the answer on its way may name the old owner
-        if self.members.get(lease.table):
-            self._check_owner(lease.table, lease)
-
-    async def released(self, lease: Lease) -> None:
-        """A lease was given up: if it is the one this node's sockets follow, follow again."""
-        if self.members.get(lease.table) and self.owner_of.get(lease.table) == (
-            lease.node,
-            lease.epoch,
-        ):
-            self._check_owner(lease.table, None)
-
-    async def missed(self) -> None:
-        """Grants may have been missed (the connection to Redis was lost): ask again."""
-        if self._watch is not None:
-            self._spawn(self._check_owners())
+        await self.owners.resynced(table_id)
 
     def moved(self, table: Table) -> None:
         """A table run here is run by another node now: its followers here follow it there."""
