@@ -150,3 +150,6 @@ async def leave(ports: NodePorts, lobby: LobbyFeed) -> None:
     if ports.shared:  # its sockets are closed: nobody is online here any more
         with contextlib.suppress(Exception):
             await ports.presence.sync({})
+        if ports.limits is not None and ports.limits.address_sockets is not None:
+            with contextlib.suppress(Exception):
+                await ports.limits.address_sockets.sync({})
