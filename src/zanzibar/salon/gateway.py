@@ -33,7 +33,6 @@ from zanzibar.salon.fields import (
 from zanzibar.salon.friends import find_account
 from zanzibar.salon.gateway_host import GatewayHost
 from zanzibar.salon.limits import AddressSockets, take_tokens
-from zanzibar.salon.lobby import members as summary_members
 from zanzibar.salon.mailbox import kept_sentence
 from zanzibar.salon.names import clean_lang
 from zanzibar.salon.remote import history_page
@@ -130,15 +129,6 @@ class Gateway:
             await self.salon.ports.presence.sync(dict(self._counted))
         if self.address_sockets is not None:  # and the sockets per address, likewise
             await self.address_sockets.sync(dict(self._address_conns))
-
-    def _places(self, user_id: int) -> list[dict[str, Any]]:
-        """The tables the user sits or watches at, on any node (from the lobby)."""
-        places = []
-        for table_id, summary in sorted(self.salon.lobby.summaries().items()):
-            here = summary_members(summary)
-            if user_id in here:
-                places.append({"table": table_id, "seat": here[user_id], "game": summary["game"]})
-        return places
 
     async def went(self, user_id: int, online: bool) -> None:
         """The presence port says a user came online or went offline, whatever node he is on.
@@ -374,12 +364,12 @@ class Gateway:
         self.digests[conn.id] = found[0]
         conn.lang = lang or user.lang
         self.user_conns.setdefault(user.id, set()).add(conn)
-        places = self._places(user.id)
-        if salon.shared:  # tables the lobby does not show yet, as their owners stored them
-            here = {place["table"] for place in places}
-            for table_id, seat, game in await members.places(salon.store, user.id):
-                if table_id not in here:
-                    places.append({"table": table_id, "seat": seat, "game": game})
+        # where he sits or watches, whoever runs the table: as its owner stored it with the
+        # change that seated him (the lobby of another node may lag, or be reloading)
+        places = [
+            {"table": table_id, "seat": seat, "game": game}
+            for table_id, seat, game in await members.places(salon.store, user.id)
+        ]
         reply: dict[str, Any] = {
             "v": PROTOCOL,
             "type": "welcome",
