@@ -97,8 +97,8 @@ class OwnerWatch:
         """``lease`` is the table's lease now (None: nobody holds it): follow it again unless
         it is the owner its sockets here follow."""
         following = self.following
-        if not following.members.get(table_id):
-            return
+        if self.task is None or self.task.done() or not following.members.get(table_id):
+            return  # stopped (or not started): nothing follows from here any more
         if following.resyncs(table_id):
             self._recheck.add(table_id)  # it may have followed the old owner: look again after
             return
