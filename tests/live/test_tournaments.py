@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _livekit import Cluster
-from test_forwarding import Socket
+from _sockets import Socket
 from test_nodes import guest
 
 pytestmark = pytest.mark.live
