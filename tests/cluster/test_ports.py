@@ -216,6 +216,75 @@ async def test_renewing_keeps_a_lease_past_its_ttl(backend: Backend) -> None:
     assert await b.owner(12) == lease
 
 
+class LeaseEars:
+    """A :class:`~zanzibar.cluster.ports.LeaseWatcher` writing down what it hears."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, int, str, int]] = []
+        self.misses = 0
+
+    async def granted(self, lease: Any) -> None:
+        self.heard.append(("granted", lease.table, lease.node, lease.epoch))
+
+    async def released(self, lease: Any) -> None:
+        self.heard.append(("released", lease.table, lease.node, lease.epoch))
+
+    async def missed(self) -> None:
+        self.misses += 1
+
+
+async def test_every_node_hears_each_grant_and_release(backend: Backend) -> None:
+    a, b = await backend.leases("node-a"), await backend.leases("node-b")
+    ears_a, ears_b = LeaseEars(), LeaseEars()
+    await a.watch(ears_a)
+    await b.watch(ears_b)
+    assert await a.acquire(31) is not None
+    assert await b.acquire(31) is None  # refused: nothing to announce
+    assert await a.release(31)
+    assert await a.release(31) is False  # not held: nothing to announce
+    assert await b.acquire(31, floor=6) is not None
+    expected = [
+        ("granted", 31, "node-a", 1),
+        ("released", 31, "node-a", 1),
+        ("granted", 31, b.node, 7),
+    ]
+    if backend.local:  # one process, one node: its leases are all "node-a"'s
+        expected[2] = ("granted", 31, "node-a", 7)
+    await eventually(lambda: ears_a.heard == expected and ears_b.heard == expected)
+    await asyncio.sleep(0.1)
+    assert ears_a.heard == ears_b.heard == expected  # each once
+
+
+async def test_owners_answers_many_tables_at_once(backend: Backend) -> None:
+    a, b = await backend.leases("node-a"), await backend.leases("node-b")
+    first, second = await a.acquire(41), await b.acquire(42)
+    assert first is not None and second is not None
+    assert await a.owners([41, 42, 43]) == {41: first, 42: second}
+    assert await b.owners([]) == {}
+    many = [41, *range(1000, 1700)]  # more than one round trip's worth
+    assert await b.owners(many) == {41: first}
+
+
+@pytest.mark.live
+async def test_a_lease_watcher_hears_of_a_redis_restart(redis_server: Any, redis_url: str) -> None:
+    """Announcements sent while the connection was down are lost: the watcher is told."""
+    from zanzibar.cluster.redis_leases import RedisLeases
+
+    a, b = RedisLeases(redis_url, "a"), RedisLeases(redis_url, "b")
+    ears = LeaseEars()
+    try:
+        await b.watch(ears)
+        assert ears.misses == 0  # the first subscription misses nothing
+        redis_server.restart()
+        await eventually(lambda: ears.misses == 1, seconds=10)
+        lease = await a.acquire(51)  # heard again once subscribed again
+        assert lease is not None
+        await eventually(lambda: ("granted", 51, "a", lease.epoch) in ears.heard)
+    finally:
+        await a.close()
+        await b.close()
+
+
 # -- presence ----------------------------------------------------------------------
 
 

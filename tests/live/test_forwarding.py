@@ -4,117 +4,20 @@ A table created on node 1 is joined from node 2 and watched from node 3:
 the commands travel to node 1 over the Redis link, its frames come back
 over the Redis table bus. Then node 1 is killed (``kill -9``): another node
 claims the table once its lease lapsed, the sockets on nodes 2 and 3 follow
-it there, and the game goes on with every client's seqs contiguous.
+it there, and the game goes on with every client's seqs contiguous. On the
+live tests' shared cluster (``conftest.py``'s ``cluster``, ``_livekit.py``).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from websockets.sync.client import connect
-
-from _services import free_port, postgres_bindir, unavailable
-
-if str(Path(__file__).parent) not in sys.path:  # the cluster helpers of test_nodes.py
-    sys.path.insert(0, str(Path(__file__).parent))
-from test_nodes import Cluster, _free_run, guest
+from _livekit import Cluster
+from _sockets import Socket
+from test_nodes import guest
 
 pytestmark = pytest.mark.live
-
-NODES = 3
-ITEMS = ("game.event", "chat", "system")
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    if postgres_bindir() is None:
-        unavailable("PostgreSQL is not installed (no initdb)")
-    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
-        unavailable("redis-server is not installed")
-    directory = Path(tempfile.mkdtemp(prefix="zanzibar-forward-"))
-    directory.chmod(0o755)  # as root, PostgreSQL runs as postgres and must reach its data
-    base = _free_run(NODES + 1)
-    env = {
-        **os.environ,
-        "ZANZIBAR_CLUSTER_DIR": str(directory / "c"),
-        "ZANZIBAR_NODE_PORT": str(base),
-        "ZANZIBAR_PG_PORT": str(free_port()),
-        "ZANZIBAR_REDIS_PORT": str(free_port()),
-        "ZANZIBAR_PG_FAST": "1",
-        "ZANZIBAR_PYTHON": sys.executable,
-        # players here sit on other nodes than the table: no bot takes their seats
-        "ZANZIBAR_NODE_ARGS": "--bot-delay 0 --drain 0.2 --round-pause 0 --takeover-delay 300",
-    }
-    made = Cluster(directory / "c", base, env)
-    try:
-        made.run("up", str(NODES), timeout=150)
-        yield made
-    finally:
-        made.run("down", timeout=60)
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-class Socket:
-    """One signed-in WebSocket to one node, keeping everything it receives."""
-
-    def __init__(self, url: str, token: str) -> None:
-        self._opened = connect(url.replace("http://", "ws://") + "ws", open_timeout=20)
-        self.ws = self._opened.__enter__()
-        self.inbox: list[dict[str, Any]] = []
-        self.ids = 0
-        self.welcome = self.request("hello", token=token)
-
-    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
-        self.ids += 1
-        self.ws.send(json.dumps({"v": 1, "type": kind, "id": self.ids, **fields}))
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            message = json.loads(self.ws.recv(timeout=30))
-            self.inbox.append(message)
-            if message.get("id") == self.ids:
-                return message  # type: ignore[no-any-return]
-        raise AssertionError(f"no reply to {kind}")
-
-    def ok(self, kind: str, **fields: Any) -> dict[str, Any]:
-        reply = self.request(kind, **fields)
-        assert reply["type"] in ("ok", "history"), reply
-        return reply
-
-    def drain(self, quiet: float = 0.5) -> None:
-        """Read what arrives until nothing did for ``quiet`` seconds."""
-        while True:
-            try:
-                self.inbox.append(json.loads(self.ws.recv(timeout=quiet)))
-            except TimeoutError:
-                return
-
-    def seqs(self, table: int) -> list[int]:
-        out: list[int] = []
-        for message in self.inbox:
-            if message.get("table") != table:
-                continue
-            if message.get("type") == "history" and "channel" not in message:
-                out.extend(item["seq"] for item in message["items"])
-            elif message.get("type") in ITEMS:
-                out.append(message["seq"])
-        return out
-
-    def view(self, table: int) -> dict[str, Any]:
-        views = [m for m in self.inbox if m.get("type") == "game.view" and m["table"] == table]
-        assert views, "no game.view"
-        return views[-1]
-
-    def close(self) -> None:
-        self._opened.__exit__(None, None, None)
 
 
 def contiguous(values: list[int]) -> bool:
@@ -168,7 +71,7 @@ def test_players_on_two_nodes_and_a_spectator_on_a_third_survive_the_owner_kill(
         last_anna = max(anna.seqs(table))
         # node 1 dies with the table: nodes 2 and 3 follow it on its next owner
         anna.close()
-        cluster.run("kill", "1")
+        cluster.kill(1)
         anna = Socket(cluster.node(2), anna_s["token"])
         deadline = time.monotonic() + 30
         while True:  # the first command claims the table once the lease lapsed
@@ -189,4 +92,4 @@ def test_players_on_two_nodes_and_a_spectator_on_a_third_survive_the_owner_kill(
     finally:
         for sock in (anna, bob, carl):
             sock.close()
-        cluster.run("start", "1")
+        cluster.start(1)

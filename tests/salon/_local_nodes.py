@@ -12,8 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zanzibar.cluster.local import LocalBus, LocalLink, LocalLobby, LocalPresence
-from zanzibar.cluster.ports import Envelope, Follower, Lease
+from zanzibar.cluster.local import (
+    LocalBus,
+    LocalLink,
+    LocalLobby,
+    LocalPresence,
+    PresenceBoard,
+    tell_granted,
+    tell_released,
+)
+from zanzibar.cluster.ports import Envelope, Follower, Lease, LeaseWatcher
 from zanzibar.cluster.wiring import NodePorts
 
 
@@ -21,12 +29,19 @@ class BoardLeases:
     """The :class:`~zanzibar.cluster.ports.Leases` port of one node on a shared board."""
 
     def __init__(
-        self, node: str, board: dict[int, Lease], epochs: dict[int, int] | None = None
+        self,
+        node: str,
+        board: dict[int, Lease],
+        epochs: dict[int, int] | None = None,
+        watchers: list[LeaseWatcher] | None = None,
     ) -> None:
         self.node = node
         self.board = board
         #: Epochs granted per table (shared by the nodes of a cluster, or this node's own).
         self.epochs = {} if epochs is None else epochs
+        #: Who hears of grants and releases (every node's watchers, or this node's own).
+        self.watchers: list[LeaseWatcher] = [] if watchers is None else watchers
+        self._mine: list[LeaseWatcher] = []
 
     async def acquire(self, table: int, floor: int = 0) -> Lease | None:
         if table in self.board:
@@ -34,10 +49,18 @@ class BoardLeases:
         epoch = max(self.epochs.get(table, 0), floor) + 1
         self.epochs[table] = epoch
         lease = self.board[table] = Lease(table, self.node, epoch)
+        await tell_granted(self.watchers, lease)
         return lease
 
     async def owner(self, table: int) -> Lease | None:
         return self.board.get(table)
+
+    async def owners(self, tables: Sequence[int]) -> dict[int, Lease]:
+        return {t: self.board[t] for t in tables if t in self.board}
+
+    async def watch(self, watcher: LeaseWatcher) -> None:
+        self.watchers.append(watcher)
+        self._mine.append(watcher)
 
     async def renew(self) -> set[int]:
         return set()
@@ -50,16 +73,22 @@ class BoardLeases:
         if lease is None or lease.node != self.node:
             return False
         del self.board[table]
+        await tell_released(self.watchers, lease)
         return True
 
     def held(self) -> dict[int, Lease]:
         return {t: lease for t, lease in self.board.items() if lease.node == self.node}
 
     async def close(self) -> None:
-        return None
+        """This node hears no more grants (as its Redis connection would close)."""
+        for watcher in self._mine:
+            if watcher in self.watchers:
+                self.watchers.remove(watcher)
+        self._mine.clear()
 
     def lapse(self) -> None:
-        """This node stopped renewing (it hangs, or died): its leases expire."""
+        """This node stopped renewing (it hangs, or died): its leases expire, unannounced
+        (as Redis expires a key)."""
         for table in list(self.held()):
             del self.board[table]
 
@@ -101,19 +130,23 @@ class Cluster:
     hub: dict[str, LocalLink] = field(default_factory=dict)
     bus: LocalBus = field(default_factory=LocalBus)
     leases: dict[str, BoardLeases] = field(default_factory=dict)
+    #: Every node's lease watchers (a grant on one node is heard on all).
+    watchers: list[LeaseWatcher] = field(default_factory=list)
     #: Nodes a test crashed (not to be stopped again).
     crashed: set[str] = field(default_factory=set)
+    #: One presence for every node (None: each node counts only its own sockets).
+    presence: PresenceBoard | None = None
 
     def ports(self, node: str, leases: Any = None) -> NodePorts:
         """A node's ports: its own presence and lobby, the shared rest."""
         if leases is None:
-            leases = self.leases[node] = BoardLeases(node, self.board, self.epochs)
+            leases = self.leases[node] = BoardLeases(node, self.board, self.epochs, self.watchers)
         return NodePorts(
             node=node,
             leases=leases,
             link=LocalLink(node, self.hub),
             bus=NodeBus(self.bus),
-            presence=LocalPresence(node),
+            presence=LocalPresence(node, self.presence),
             lobby=LocalLobby(),
             shared=True,
         )

@@ -665,3 +665,101 @@ async def test_a_player_whose_command_claims_the_table_here_keeps_following_it(
     got = seqs(bob, table_id)
     assert contiguous(got) and got[-1] == a.tables[table_id].history.last_seq, got
     assert chat_lines(bob, table_id) == ["one", "two", "three"]
+
+
+async def test_a_new_owner_is_heard_at_once_with_no_lease_polling(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    """The new owner's claim is pushed to the nodes following the table: they follow it
+    there without asking anyone for its lease."""
+    cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    asked: list[tuple[str, Any]] = []
+    for name, salon in salons.items():
+        salon.forwarder.watch_period = 60  # no safety check during the test
+        leases = cluster.leases[name]
+        owners = leases.owners
+
+        async def counted(tables: Any, name: str = name, owners: Any = owners) -> Any:
+            asked.append((name, list(tables)))
+            return await owners(tables)
+
+        leases.owners = counted  # type: ignore[method-assign]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(c, "Carl").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 50}))[
+        "table"
+    ]["id"]
+    await bob.ok("table.join", table=table_id)
+    await carl.ok("table.watch", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    await play(salons, table_id, {0: anna, 1: bob}, 4)
+    acted = len(b.tables[table_id].match.log)  # type: ignore[union-attr]
+    anna_seq = max(seqs(anna, table_id))
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()  # unannounced, as Redis expires a key
+    assert a.forwarder.owner_of[table_id][0] == "b"
+    assert c.forwarder.owner_of[table_id][0] == "b"
+    started = time.monotonic()
+    claimed = await c.router.adopt(table_id)  # what the reaper does; announced
+    assert claimed is not None
+    lease = cluster.board[table_id]
+    assert lease.node == "c"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        following_a = a.forwarder.owner_of.get(table_id) == ("c", lease.epoch)
+        following_c = carl.conn in c.mirror.subscribers.get(table_id, {}).values()
+        if following_a and following_c and not a.forwarder._resyncing:
+            break
+        await asyncio.sleep(0.01)
+    took = time.monotonic() - started
+    assert a.forwarder.owner_of.get(table_id) == ("c", lease.epoch)
+    assert carl.conn in c.mirror.subscribers[table_id].values()  # c's own socket, here now
+    assert table_id not in c.forwarder.members
+    assert took < 2.0, took
+    assert asked == []  # nobody polled a lease
+    live = {"a": a, "c": c}
+    await settle(live)
+    assert len(c.tables[table_id].match.log) == acted  # type: ignore[union-attr]
+    anna2 = await Client(c, "Anna").sign_in(token=anna.token)
+    await anna2.ok("table.join", table=table_id, since=anna_seq)
+    await play(live, table_id, {0: anna2, 1: bob}, 400)
+    table = c.tables[table_id]
+    assert table.match is not None and table.match.is_over
+    for client in (bob, carl):
+        got = seqs(client, table_id)
+        assert contiguous(got), (client.name, got)
+        assert got[-1] == table.history.last_seq
+
+
+async def test_the_safety_check_finds_an_owner_whose_claim_went_unheard(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    """A grant announced while a node was not listening is found by the slow check."""
+    cluster, salons = nodes
+    a, b, c = salons["a"], salons["b"], salons["c"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await settle(salons)
+    a.forwarder.watch_period = 60
+    cluster.watchers.remove(a.forwarder.owners)  # a hears nothing more
+    cluster.crashed.add("b")
+    await b.crash()
+    cluster.leases["b"].lapse()
+    assert await c.router.adopt(table_id) is not None
+    await asyncio.sleep(0.3)
+    assert a.forwarder.owner_of[table_id][0] == "b"  # unheard, unchecked
+    a.forwarder.watch_period = 0.05
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and a.forwarder.owner_of.get(table_id, ("b",))[0] != "c":
+        await asyncio.sleep(0.02)
+    assert a.forwarder.owner_of[table_id] == ("c", cluster.board[table_id].epoch)
+    anna2 = await Client(c, "Anna").sign_in(token=anna.token)
+    await anna2.ok("table.join", table=table_id)
+    await anna2.ok("chat.say", table=table_id, text="still here")
+    await settle({"a": a, "c": c})
+    assert "still here" in chat_lines(bob, table_id)

@@ -17,6 +17,7 @@ from _salonkit import Client
 
 from zanzibar.salon import Salon
 from zanzibar.salon.chat import RateLimiter
+from zanzibar.salon.errors import SalonError
 from zanzibar.salon.limits import Limits, TokenBuckets, share_buckets, share_limiter
 
 pytestmark = pytest.mark.anyio
@@ -256,3 +257,51 @@ async def test_without_redis_table_limits_fail_closed_and_message_rates_open(
             break
         await asyncio.sleep(0.1)
     assert reply["type"] == "ok", reply
+
+
+async def _ignore(_message: Any) -> None:
+    return None
+
+
+@pytest.mark.live
+async def test_sockets_from_one_address_count_over_both_nodes(cluster: Cluster) -> None:
+    limits = Limits(message_rate_user="100000/second", sockets_per_address=3)
+    n1 = await cluster.start("n1", limits=limits)
+    n2 = await cluster.start("n2", limits=limits)
+    address = "203.0.113.7"
+    first = await n1.connect(_ignore, address)
+    await n1.connect(_ignore, address)
+    await n2.connect(_ignore, address)
+    for node in (n2, n1):  # three sockets over both nodes: the most allowed
+        with pytest.raises(SalonError) as refused:
+            await node.connect(_ignore, address)
+        assert refused.value.code == "quota"
+    assert n1.gateway._address_conns == {address: 2}  # the refused ones count nowhere
+    assert n2.gateway._address_conns == {address: 1}
+    await n2.connect(_ignore, "198.51.100.4")  # another address is not touched
+    await n1.disconnect(first)  # one closes on n1: n2 may take one
+    await n1.settle()
+    await n2.connect(_ignore, address)
+    with pytest.raises(SalonError):
+        await n2.connect(_ignore, address)
+
+    # Redis forgets n1's count: the upkeep's sync puts it back
+    redis = n1.ports.limits.address_sockets.redis  # type: ignore[union-attr]
+    await redis.delete("zq:n:n1")
+    await n1.gateway.sync_presence()
+    with pytest.raises(SalonError):
+        await n2.connect(_ignore, address)
+
+    # n1 is killed: once its heartbeat expires its sockets count no more
+    await cluster.kill("n1")
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        try:
+            await n2.connect(_ignore, address)
+            break
+        except SalonError:
+            assert asyncio.get_running_loop().time() < deadline, "n1's sockets still count"
+            await asyncio.sleep(0.1)
+    assert n2.gateway._address_conns == {address: 3, "198.51.100.4": 1}
+    with pytest.raises(SalonError):
+        await n2.connect(_ignore, address)

@@ -9,6 +9,7 @@ largest, limits are ``salon/chat.py``'s :class:`RateLimiter`.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -20,8 +21,11 @@ from zanzibar.cluster.ports import (
     Follower,
     IdKind,
     Lease,
+    LeaseWatcher,
     StaleVersion,
 )
+
+log = logging.getLogger(__name__)
 
 #: Envelopes kept per table for late followers (as many as the Redis stream keeps).
 KEPT = 1000
@@ -70,6 +74,7 @@ class LocalLeases:
         self.node = node
         self._leases: dict[int, Lease] = {}
         self._epochs: dict[int, int] = {}
+        self._watchers: list[LeaseWatcher] = []
 
     async def acquire(self, table: int, floor: int = 0) -> Lease | None:
         if table in self._leases:
@@ -77,10 +82,17 @@ class LocalLeases:
         epoch = max(self._epochs.get(table, 0), floor) + 1
         self._epochs[table] = epoch
         lease = self._leases[table] = Lease(table, self.node, epoch)
+        await tell_granted(self._watchers, lease)
         return lease
 
     async def owner(self, table: int) -> Lease | None:
         return self._leases.get(table)
+
+    async def owners(self, tables: Sequence[int]) -> dict[int, Lease]:
+        return {t: self._leases[t] for t in tables if t in self._leases}
+
+    async def watch(self, watcher: LeaseWatcher) -> None:
+        self._watchers.append(watcher)
 
     async def renew(self) -> set[int]:
         return set()
@@ -89,13 +101,36 @@ class LocalLeases:
         return {t: t in self._epochs for t in tables if t not in self._leases}
 
     async def release(self, table: int) -> bool:
-        return self._leases.pop(table, None) is not None
+        lease = self._leases.pop(table, None)
+        if lease is None:
+            return False
+        await tell_released(self._watchers, lease)
+        return True
 
     def held(self) -> dict[int, Lease]:
         return dict(self._leases)
 
     async def close(self) -> None:
         self._leases.clear()
+        self._watchers.clear()
+
+
+async def tell_granted(watchers: Sequence[LeaseWatcher], lease: Lease) -> None:
+    """Every watcher hears of a grant; one that fails does not keep it from the others."""
+    for watcher in list(watchers):
+        try:
+            await watcher.granted(lease)
+        except Exception:
+            log.exception("a lease watcher failed on a grant")
+
+
+async def tell_released(watchers: Sequence[LeaseWatcher], lease: Lease) -> None:
+    """Every watcher hears of a release (as :func:`tell_granted`)."""
+    for watcher in list(watchers):
+        try:
+            await watcher.released(lease)
+        except Exception:
+            log.exception("a lease watcher failed on a release")
 
 
 class PresenceBoard:

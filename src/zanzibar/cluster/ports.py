@@ -26,6 +26,8 @@ Changes from the design sketch (docs/cluster.md says more):
 * :meth:`Leases.acquire` returns a :class:`Lease` (node, epoch) rather than a
   bool: release and renew compare the whole value, so an old actor of a node
   cannot drop the lease its node took again since.
+* :meth:`Leases.watch` pushes each grant and release to every node, so a
+  socket's node follows a table to its new owner without polling its lease.
 * :class:`Link` (node to node) is as the sketch's, with ``send`` telling
   whether the node listened: a dead owner shows at once, not at the deadline.
 * Node liveness (heartbeats, reaping a dead node's sockets) sits with
@@ -111,6 +113,25 @@ class Lease:
     epoch: int
 
 
+@runtime_checkable
+class LeaseWatcher(Protocol):
+    """Hears of every lease granted or released, on any node (:meth:`Leases.watch`).
+
+    A lease that lapses (its owner died) is not announced: the next grant is,
+    within a ttl and the reaper's step. Announcements may be lost (a dropped
+    connection to Redis): :meth:`missed` then says to look again.
+    """
+
+    async def granted(self, lease: Lease) -> None:
+        """``lease`` was just granted (a new owner, or its owner's new epoch)."""
+
+    async def released(self, lease: Lease) -> None:
+        """``lease`` was given up by its holder (a clean stop, a closed table)."""
+
+    async def missed(self) -> None:
+        """Announcements may have been lost: ask :meth:`Leases.owners` again."""
+
+
 class Leases(Protocol):
     """Who owns each table: at most one node at a time, for a limited time unless renewed."""
 
@@ -121,6 +142,17 @@ class Leases(Protocol):
 
     async def owner(self, table: int) -> Lease | None:
         """The table's current lease, whoever holds it."""
+
+    async def owners(self, tables: Sequence[int]) -> dict[int, Lease]:
+        """The current leases of ``tables`` (those nobody holds left out): one round trip
+        per few hundred tables (the socket nodes' safety check of who runs what)."""
+
+    async def watch(self, watcher: LeaseWatcher) -> None:
+        """Tell ``watcher`` of every lease granted or released from now on, by any node.
+
+        Pushed, so a node following tables run elsewhere hears of a new owner at
+        once instead of asking for each table's lease every half second.
+        """
 
     async def renew(self) -> set[int]:
         """Extend every lease this node holds; return the tables whose lease was lost."""

@@ -8,6 +8,15 @@ ever touches the very lease it was granted: not one another node took after
 its own lapsed, nor one it took again since. All of a node's leases are
 renewed by one script call.
 
+Every grant and release is announced on the channel ``zl`` by the same
+script call (``g {t} {node}:{epoch}`` / ``r {t} {node}:{epoch}``): the nodes
+following a table run elsewhere hear of its new owner at once
+(:meth:`RedisLeases.watch`) instead of asking for its lease every half
+second. A lease that lapses is not announced (Redis expires keys silently);
+its next grant is. One channel for every table: grants are rare (a table's
+creation, a failover), and every node hears each one at the price of one
+pub/sub message, with no subscription to keep per table.
+
 This is a lease, not a lock: a node paused longer than the ttl (a long GC, a
 SIGSTOP) may still believe it owns a table another node has taken. The
 database's epoch fence is what makes that harmless (see docs/cluster.md).
@@ -15,17 +24,23 @@ database's epoch fence is what makes that harmless (see docs/cluster.md).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from redis.asyncio import Redis
 
-from zanzibar.cluster.ports import Lease
-from zanzibar.cluster.redis_common import connect
+from zanzibar.cluster.local import tell_granted, tell_released
+from zanzibar.cluster.ports import Lease, LeaseWatcher
+from zanzibar.cluster.redis_common import Subscriber, connect
+
+log = logging.getLogger(__name__)
 
 #: Milliseconds a lease lasts unless renewed (renew every third of it).
 TTL_MS = 5000
-#: Tables asked about per ``MGET`` in :meth:`RedisLeases.vacant`.
+#: Tables asked about per ``MGET`` in :meth:`RedisLeases.vacant` and ``owners``.
 VACANT_CHUNK = 500
+#: Where grants and releases are announced.
+CHANNEL = "zl"
 
 _ACQUIRE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -36,6 +51,7 @@ if epoch <= floor then
   redis.call('SET', KEYS[2], epoch)
 end
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. epoch, 'PX', ARGV[2])
+redis.call('PUBLISH', KEYS[3], 'g ' .. ARGV[4] .. ' ' .. ARGV[1] .. ':' .. epoch)
 return epoch
 """
 
@@ -53,7 +69,9 @@ return lost
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', KEYS[2], 'r ' .. ARGV[2] .. ' ' .. ARGV[1])
+  return 1
 end
 return 0
 """
@@ -89,11 +107,15 @@ class RedisLeases:
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._watchers: list[LeaseWatcher] = []
+        self._subscriber: Subscriber | None = None
+        self._heard = False
 
     async def acquire(self, table: int, floor: int = 0) -> Lease | None:
         epoch = int(
             await self._acquire(
-                keys=[_key(table), f"{_key(table)}:e"], args=[self.node, self.ttl_ms, floor]
+                keys=[_key(table), f"{_key(table)}:e", CHANNEL],
+                args=[self.node, self.ttl_ms, floor, table],
             )
         )
         if epoch == 0:
@@ -103,6 +125,51 @@ class RedisLeases:
 
     async def owner(self, table: int) -> Lease | None:
         return parse(table, await self.redis.get(_key(table)))
+
+    async def owners(self, tables: Sequence[int]) -> dict[int, Lease]:
+        out: dict[int, Lease] = {}
+        for start in range(0, len(tables), VACANT_CHUNK):
+            chunk = tables[start : start + VACANT_CHUNK]
+            for table, raw in zip(
+                chunk, await self.redis.mget([_key(t) for t in chunk]), strict=True
+            ):
+                lease = parse(table, raw)
+                if lease is not None:
+                    out[table] = lease
+        return out
+
+    async def watch(self, watcher: LeaseWatcher) -> None:
+        self._watchers.append(watcher)
+        if self._subscriber is None:
+            self._subscriber = Subscriber(self.redis, self._on_message, self._reconnected)
+            await self._subscriber.start(CHANNEL)
+
+    async def _reconnected(self) -> None:
+        """The pub/sub connection was (re)made: after the first, grants may have been missed."""
+        if not self._heard:
+            self._heard = True
+            return
+        for watcher in list(self._watchers):
+            try:
+                await watcher.missed()
+            except Exception:
+                log.exception("a lease watcher failed after a reconnection")
+
+    async def _on_message(self, name: str, data: bytes) -> None:
+        if name != CHANNEL:
+            return
+        try:
+            kind, table, value = data.decode().split(" ", 2)
+            lease = parse(int(table), value)
+        except ValueError:
+            log.warning("a malformed lease announcement was dropped: %r", data[:80])
+            return
+        if lease is None:
+            return
+        if kind == "g":
+            await tell_granted(self._watchers, lease)
+        elif kind == "r":
+            await tell_released(self._watchers, lease)
 
     async def renew(self) -> set[int]:
         leases = list(self._held.values())
@@ -132,10 +199,14 @@ class RedisLeases:
         lease = self._held.pop(table, None)
         if lease is None:
             return False
-        return bool(await self._release(keys=[_key(table)], args=[_value(lease)]))
+        return bool(await self._release(keys=[_key(table), CHANNEL], args=[_value(lease), table]))
 
     def held(self) -> dict[int, Lease]:
         return dict(self._held)
 
     async def close(self) -> None:
+        if self._subscriber is not None:
+            await self._subscriber.close()
+            self._subscriber = None
+        self._watchers.clear()
         await self.redis.aclose()

@@ -2,7 +2,8 @@
 
 :class:`RedisCounts` keeps the salon's own limiters (the message token buckets,
 the chat window) salon-wide without a round trip per event;
-:class:`RedisAddressTables` counts the tables opened per address;
+:class:`RedisAddressTables` counts the tables opened per address,
+:class:`RedisAddressSockets` the sockets held per address;
 :func:`shared_limits` builds them with the table-creation gate.
 
 :class:`RedisRateLimits`: one sliding window per key (the ``RateLimits`` port).
@@ -22,7 +23,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from redis.asyncio import Redis
 
@@ -254,6 +255,81 @@ class RedisAddressTables:
         if tables:
             with contextlib.suppress(*CONNECTION_ERRORS):  # pruned again next time
                 await self.redis.srem(f"za:{address}", *tables)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+
+# KEYS[1]: zn:alive (node -> when its heartbeat expires, ms on the Redis clock);
+# ARGV: this node, address, this node's sockets from it with the new one, the most allowed.
+_TAKE_SOCKET = """
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local total = tonumber(ARGV[3])
+for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do
+  if node ~= ARGV[1] then
+    total = total + tonumber(redis.call('HGET', 'zq:n:' .. node, ARGV[2]) or '0')
+  end
+end
+if total > tonumber(ARGV[4]) then return -total end
+redis.call('HINCRBY', 'zq:n:' .. ARGV[1], ARGV[2], 1)
+return total
+"""
+
+_RELEASE_SOCKET = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
+class RedisAddressSockets:
+    """The sockets each node holds per address: a hash ``zq:n:{node}`` (address -> sockets).
+
+    A new socket is counted against the sum over the live nodes (those in
+    ``zn:alive`` whose heartbeat has not expired, read in the same script), so
+    a killed node's sockets stop counting when its heartbeat does, with no
+    reaping; the node's own share is the count it passes (exact, from memory).
+    Taking and releasing change the node's entry by one each, so two calls
+    arriving at Redis out of order still add up; the salon's upkeep rewrites the
+    whole hash every few seconds (:meth:`sync`), which heals a Redis that
+    forgot it or a call lost on the way. While Redis cannot be reached each
+    node's own limit still holds (open: refusing every socket of an address
+    would shut the salon, not a flood).
+    """
+
+    def __init__(self, url: str | Redis, node: str) -> None:
+        self.redis = connect(url) if isinstance(url, str) else url
+        self.node = node
+        self._key = f"zq:n:{node}"
+        self._take = self.redis.register_script(_TAKE_SOCKET)
+        self._release = self.redis.register_script(_RELEASE_SOCKET)
+
+    async def start(self) -> None:
+        """Forget what an earlier process of this node's name left counted."""
+        with contextlib.suppress(*CONNECTION_ERRORS):
+            await self.redis.delete(self._key)
+
+    async def take(self, address: str, mine: int, most: int) -> bool:
+        try:
+            total = int(await self._take(keys=["zn:alive"], args=[self.node, address, mine, most]))
+        except CONNECTION_ERRORS as exc:
+            log.warning("sockets per address counted on this node only (Redis): %s", exc)
+            return mine <= most
+        return total >= 0
+
+    async def release(self, address: str) -> None:
+        try:
+            await self._release(keys=[self._key], args=[address])
+        except CONNECTION_ERRORS as exc:  # the next sync takes it off
+            log.warning("a closed socket of %s was not counted off (Redis): %s", address, exc)
+
+    async def sync(self, counts: Mapping[str, int]) -> None:
+        kept = {address: n for address, n in counts.items() if n > 0}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self._key)
+            if kept:
+                pipe.hset(self._key, mapping=kept)  # type: ignore[arg-type]
+            await pipe.execute()
 
     async def close(self) -> None:
         await self.redis.aclose()

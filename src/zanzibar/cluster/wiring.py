@@ -85,7 +85,11 @@ def redis_ports(url: str, node: str) -> NodePorts:
     from zanzibar.cluster.redis_bus import RedisBus
     from zanzibar.cluster.redis_gate import RedisGate
     from zanzibar.cluster.redis_leases import RedisLeases
-    from zanzibar.cluster.redis_limits import RedisAddressTables, RedisCounts
+    from zanzibar.cluster.redis_limits import (
+        RedisAddressSockets,
+        RedisAddressTables,
+        RedisCounts,
+    )
     from zanzibar.cluster.redis_link import RedisLink
     from zanzibar.cluster.redis_lobby import RedisLobby
     from zanzibar.cluster.redis_presence import RedisPresence
@@ -95,6 +99,7 @@ def redis_ports(url: str, node: str) -> NodePorts:
     presence = RedisPresence(url, node)
     lobby = RedisLobby(url)
     counts, gate, tables = RedisCounts(url, node), RedisGate(url), RedisAddressTables(url)
+    sockets = RedisAddressSockets(url, node)
     return NodePorts(
         node=node,
         leases=RedisLeases(url, node),
@@ -103,9 +108,9 @@ def redis_ports(url: str, node: str) -> NodePorts:
         presence=presence,
         lobby=lobby,
         shared=True,
-        starts=[presence.start, lobby.start, counts.start],
-        limits=SharedLimits(counts, gate, tables),
-        closes=[counts.close, gate.close, tables.close],
+        starts=[presence.start, lobby.start, counts.start, sockets.start],
+        limits=SharedLimits(counts, gate, tables, sockets),
+        closes=[counts.close, gate.close, tables.close, sockets.close],
     )
 
 

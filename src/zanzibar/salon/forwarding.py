@@ -13,9 +13,10 @@ This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.rem
   :class:`~zanzibar.cluster.ports.TableBus`, one envelope per version, which
   this node follows for its sockets whoever runs the table; frames made
   outside a commit come in the answer.
-* **Failover**: a table followed elsewhere that changed hands, or a hole the
-  bus reports, is followed again for each socket from the last ``seq`` it was
-  sent; its bus frames wait for that answer, and only what comes after it is
+* **Failover**: a table followed elsewhere that changed hands (leases are
+  pushed to :mod:`zanzibar.salon.owner_watch`, with a slow check as a safety
+  net), or a hole the bus reports, is followed again for each socket from the
+  last ``seq`` it was sent; its bus frames wait for that answer, and only what comes after it is
   passed on, so nothing is missed or repeated.
 * **Sockets gone**: the owners are told (``gone``); an owner drops the
   sockets of a node that no longer listens.
@@ -49,6 +50,7 @@ from zanzibar.salon.frames import (
     is_pushed_history,
     seq_at_most,
 )
+from zanzibar.salon.owner_watch import OwnerWatch
 from zanzibar.salon.remote import (
     WIRE_SOCKETS,
     Host,
@@ -67,8 +69,11 @@ ANSWER_TIMEOUT = 5.0
 PATIENCE = 20.0
 #: Seconds between two looks for a table's owner when it did not answer.
 RETRY_PAUSE = 0.2
-#: Seconds between two checks of who runs the tables followed elsewhere.
-WATCH_PERIOD = 0.5
+#: Seconds between two checks of who runs the tables followed elsewhere: a safety net,
+#: since every grant and release is pushed (salon/owner_watch.py).
+WATCH_PERIOD = 5.0
+#: Seconds between two pings of the nodes whose sockets this node serves.
+PING_PERIOD = 0.5
 #: How many bases there are to choose from (wire ids stay JSON-safe integers).
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
@@ -110,22 +115,24 @@ class Forwarder:
         self._resyncing: set[int] = set()
         self._again: set[int] = set()  # to follow again once more when the one under way ends
         self._reached: dict[int, asyncio.Event] = {}
-        self._watch: asyncio.Task[None] | None = None
+        #: Who runs the tables followed elsewhere: leases pushed, and a slow check.
+        self.owners = OwnerWatch(self)
         self._tasks: set[asyncio.Future[Any]] = set()
         self.answer_timeout = ANSWER_TIMEOUT
         self.patience = PATIENCE
         self.watch_period = WATCH_PERIOD
+        self.ping_period = PING_PERIOD
         self.hub.on("ans", self._on_ans)
 
     # -- life cycle -----------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start watching who runs the tables followed elsewhere, and who listens."""
-        self._watch = asyncio.ensure_future(self._watching())
+    async def start(self) -> None:
+        """Start hearing who runs the tables followed elsewhere, and checking who listens."""
+        await self.owners.start()
 
     async def stop(self) -> None:
         """Stop watching and answering (a stop or a crash)."""
-        tasks = [t for t in (self._watch, *self._tasks) if t is not None]
+        tasks = [t for t in (self.owners.task, *self._tasks) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -194,11 +201,13 @@ class Forwarder:
         hold = body.get("type") in FOLLOWING and key not in self._held
         if hold:
             self._held[key] = []
+        self.owners.asking(table_id, 1)
         try:
             await self._ask(table_id, body, conn, node)
         finally:
             if hold:
                 self._held.pop(key, None)
+            self.owners.asking(table_id, -1)
 
     async def _ask(
         self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None
@@ -321,6 +330,7 @@ class Forwarder:
             self.members.setdefault(table_id, set()).add(conn.id)
             conn.tables.add(table_id)
             self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
+            self.owners.answered(table_id)
             if table_id not in self._on_bus:
                 self._on_bus.add(table_id)
                 after = version - 1 if answer.get("committed") else version
@@ -490,6 +500,10 @@ class Forwarder:
 
     # -- failover -------------------------------------------------------------------------
 
+    def resyncs(self, table_id: int) -> bool:
+        """Whether the sockets here following ``table_id`` are being followed again now."""
+        return table_id in self._resyncing
+
     async def resync(self, table_id: int) -> None:
         """Every socket here that follows ``table_id`` follows it again from its last seq."""
         if table_id in self._resyncing:
@@ -504,6 +518,7 @@ class Forwarder:
         finally:
             self._resyncing.discard(table_id)
             self._again.discard(table_id)
+        await self.owners.resynced(table_id)
 
     async def _refollow_all(self, table_id: int) -> None:
         """Follow the table again for every socket here that follows it (see resync)."""
@@ -542,34 +557,6 @@ class Forwarder:
                     self._unfollowed(table_id, conn.id)
                     return
             await asyncio.sleep(REFOLLOW_PAUSE)
-
-    async def _watching(self) -> None:
-        while True:
-            await asyncio.sleep(self.watch_period)
-            try:
-                await self._check_owners()
-                await self.remote.check_listeners()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("checking the owners of followed tables failed")
-
-    async def _check_owners(self) -> None:
-        """A table followed elsewhere changed owner (or has none): follow it again."""
-        for table_id in list(self.members):
-            if table_id in self._resyncing or not self.members.get(table_id):
-                continue
-            lease = await self.host.ports.leases.owner(table_id)
-            known = self.owner_of.get(table_id)
-            if lease is not None and (lease.node, lease.epoch) == known:
-                continue
-            if (
-                lease is not None
-                and lease.node == self.node
-                and table_id not in self.host.router.actors
-            ):
-                continue  # being claimed here right now
-            self._spawn(self.resync(table_id))
 
     def moved(self, table: Table) -> None:
         """A table run here is run by another node now: its followers here follow it there."""

@@ -34,8 +34,7 @@ from zanzibar.salon.fields import (
 )
 from zanzibar.salon.friends import find_account
 from zanzibar.salon.gateway_host import GatewayHost
-from zanzibar.salon.limits import take_tokens
-from zanzibar.salon.lobby import members as summary_members
+from zanzibar.salon.limits import AddressSockets, take_tokens
 from zanzibar.salon.mailbox import kept_sentence
 from zanzibar.salon.names import clean_lang
 from zanzibar.salon.remote import history_page
@@ -143,15 +142,8 @@ class Gateway:
         """
         async with self._presence_lock:
             await self.salon.ports.presence.sync(dict(self._counted))
-
-    def _places(self, user_id: int) -> list[dict[str, Any]]:
-        """The tables the user sits or watches at, on any node (from the lobby)."""
-        places = []
-        for table_id, summary in sorted(self.salon.lobby.summaries().items()):
-            here = summary_members(summary)
-            if user_id in here:
-                places.append({"table": table_id, "seat": here[user_id], "game": summary["game"]})
-        return places
+        if self.address_sockets is not None:  # and the sockets per address, likewise
+            await self.address_sockets.sync(dict(self._address_conns))
 
     async def went(self, user_id: int, online: bool) -> None:
         """The presence port says a user came online or went offline, whatever node he is on.
@@ -215,15 +207,21 @@ class Gateway:
         limits = self.salon.limits
         if not limits.exempt(address):
             assert address is not None
-            held = self._address_conns.get(address, 0)
-            if held >= limits.sockets_per_address:
-                log.warning("socket refused: %s already holds %d sockets", address, held)
-                raise SalonError(
-                    "quota",
-                    f"at most {limits.sockets_per_address} connections"
-                    " from one address; close one first",
+            most, held = limits.sockets_per_address, self._address_conns.get(address, 0)
+            refused = held >= most
+            if not refused:
+                self._address_conns[address] = held + 1  # before asking the others: no race here
+                shared = self.address_sockets
+                if shared is not None and not await shared.take(address, held + 1, most):
+                    self._uncount(address)  # the other nodes hold the rest
+                    refused = True
+            if refused:
+                log.warning(
+                    "socket refused: %s holds its %d sockets (%d here)", address, most, held
                 )
-            self._address_conns[address] = held + 1
+                raise SalonError(
+                    "quota", f"at most {most} connections from one address; close one first"
+                )
         conn = Connection(send)
         self.connections[conn.id] = conn
         if address:
@@ -238,12 +236,25 @@ class Gateway:
         self.salon.lobby.page_sizes.pop(conn.id, None)
         address = self.addresses.pop(conn.id, None)
         if address is not None and address in self._address_conns:
-            self._address_conns[address] -= 1
-            if self._address_conns[address] <= 0:
-                del self._address_conns[address]
+            self._uncount(address)
+            if self.address_sockets is not None:
+                self.salon.spawn(self.address_sockets.release(address))
         user = self.forget_user(conn)
         if user is not None:
             await self._detach(user.id)
+
+    def _uncount(self, address: str) -> None:
+        held = self._address_conns.get(address, 0) - 1
+        if held > 0:
+            self._address_conns[address] = held
+        else:
+            self._address_conns.pop(address, None)
+
+    @property
+    def address_sockets(self) -> AddressSockets | None:
+        """The sockets per address counted over every node (None: this node's alone)."""
+        shared = self.salon.ports.limits
+        return None if shared is None else shared.address_sockets
 
     def forget_user(self, conn: Connection) -> User | None:
         """Detach a connection from its user and tables (it stays open, signed out)."""
@@ -368,12 +379,12 @@ class Gateway:
         self.digests[conn.id] = found[0]
         conn.lang = lang or user.lang
         self.user_conns.setdefault(user.id, set()).add(conn)
-        places = self._places(user.id)
-        if salon.shared:  # tables the lobby does not show yet, as their owners stored them
-            here = {place["table"] for place in places}
-            for table_id, seat, game in await members.places(salon.store, user.id):
-                if table_id not in here:
-                    places.append({"table": table_id, "seat": seat, "game": game})
+        # where he sits or watches, whoever runs the table: as its owner stored it with the
+        # change that seated him (the lobby of another node may lag, or be reloading)
+        places = [
+            {"table": table_id, "seat": seat, "game": game}
+            for table_id, seat, game in await members.places(salon.store, user.id)
+        ]
         reply: dict[str, Any] = {
             "v": PROTOCOL,
             "type": "welcome",

@@ -394,19 +394,39 @@ class AddressTables(Protocol):
         """These tables of ``address`` are closed: stop counting them."""
 
 
+class AddressSockets(Protocol):
+    """The sockets held from each address over the whole salon (``sockets_per_address``).
+
+    Each node counts its own; a node that stopped beating (killed) stops counting
+    for the others at once, without anyone taking its sockets off.
+    """
+
+    async def take(self, address: str, mine: int, most: int) -> bool:
+        """One more socket from ``address``, making ``mine`` on this node: True (and
+        counted) if every live node's together are then at most ``most``."""
+
+    async def release(self, address: str) -> None:
+        """One socket from ``address`` on this node closed."""
+
+    async def sync(self, counts: Mapping[str, int]) -> None:
+        """This node's counts are exactly ``counts`` (heals what Redis forgot or missed)."""
+
+
 @dataclass
 class SharedLimits:
     """What a node of several needs so that every per-account limit holds salon-wide.
 
     ``counts``: the message and chat rates (synced, no round trip per event);
     ``gate``: the table creation rates (several windows, rare events: asked each
-    time); ``address_tables``: the tables per address. Tables hosted per account
-    are counted in the database.
+    time); ``address_tables``: the tables per address; ``address_sockets``: the
+    sockets per address (None: each node counts its own). Tables hosted per
+    account are counted in the database, sockets per account by the presence port.
     """
 
     counts: Counts
     gate: Gate
     address_tables: AddressTables
+    address_sockets: AddressSockets | None = None
 
 
 def share_buckets(counts: Counts, name: str, buckets: TokenBuckets) -> None:

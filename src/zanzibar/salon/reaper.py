@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from zanzibar.cluster.ports import Leases
 
 if TYPE_CHECKING:
-    from zanzibar.salon.actor import TableActor
+    from zanzibar.salon.actor import TableActor, Transition
     from zanzibar.salon.router import Router
     from zanzibar.salon.tables import Table
 
@@ -185,6 +185,22 @@ def stop_if_cancelled() -> None:
         raise asyncio.CancelledError
 
 
+def _keep_watching(spectators: set[int]) -> Transition:
+    """The spectators of a table reloaded in place watch it still: a change of its own,
+    so their ``table_members`` rows (dropped by the claim, as a restored table has no
+    spectators) are stored again and the lobby counts them."""
+    from zanzibar.salon.changes import Change  # the actor's: imported with it, at run time
+
+    def keep(table: Table, _ctx: Any, _cmd: Any) -> Change | None:
+        new = spectators - table.spectators - {s.user for s in table.seats}
+        if not new:
+            return None
+        table.spectators |= new
+        return Change(table=True)
+
+    return keep
+
+
 class LeaseKeeper:
     """Renews this node's leases every third of their ttl; a lost one is taken back or let go.
 
@@ -254,7 +270,7 @@ class LeaseKeeper:
                 log.warning("table %s: its lease was lost to another node; it stops here", table.id)
                 self.closed(table)
                 return
-            again.table.spectators |= table.spectators
+            again.post(_keep_watching(set(table.spectators)))
             log.warning(
                 "table %s: its lease was lost and taken again (epoch %s)",
                 table.id,

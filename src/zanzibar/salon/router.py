@@ -105,6 +105,13 @@ class Router:
             return actor
         return lease
 
+    async def claimed(self, table_id: int) -> None:
+        """Wait until a claim of ``table_id`` under way here (if any) is over."""
+        lock = self._claiming.get(table_id)
+        if lock is not None:
+            async with lock:
+                pass
+
     async def adopt(self, table_id: int) -> TableActor | None:
         """Claim and load a table nobody runs (the reaper's way in); None if another node won."""
         return await self._claim_and_load(table_id)

@@ -109,6 +109,8 @@ class Salon:
     replace those two ports alone (tests of two salons on one database).
     """
 
+    nodes: NodePresence  # presence and the lobby among nodes (built last in __init__)
+
     def __init__(
         self,
         db_url: str = DEFAULT_DB,
@@ -230,6 +232,8 @@ class Salon:
                 actor_of=self.router.local,
                 online=lambda user_id: self.online(user_id),
                 conns_of=self.gateway.conns_of,
+                elsewhere=lambda users, build: self.nodes.tell(users, build),
+                followers=lambda table_id: self.mirror.subscribers.get(table_id, {}).values(),
                 name_of=self._name_of,
                 spawn=self.spawn,
                 takeover_delay=lambda: self.takeover_delay,
@@ -331,7 +335,7 @@ class Salon:
         self._janitor_task = asyncio.ensure_future(
             sweep_idle_tables(self.router, self.store, self.gateway.connected, self.idle_close)
         )
-        self.forwarder.start()
+        await self.forwarder.start()
         self._janitor_task.add_done_callback(log_failure)
         if self.ports.shared:
             self._renewing = asyncio.ensure_future(self.keeper.run())

@@ -146,7 +146,8 @@ async def prune_applied(store: Store, now: float) -> None:
 async def claim_all(store: Store) -> None:
     """This process claims every open table: their epochs move on (at start).
 
-    Any other process still running one of them is fenced from now on.
+    Any other process still running one of them is fenced from now on. The stored
+    spectators go, as in :func:`claim`.
     """
     await store.write(
         [
@@ -155,13 +156,20 @@ async def claim_all(store: Store) -> None:
                 .where(m.tables.c.closed.is_(None))
                 .values(epoch=m.tables.c.epoch + 1),
                 None,
-            )
+            ),
+            (delete(m.table_members).where(m.table_members.c.seat.is_(None)), None),
         ]
     )
 
 
 async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
-    """Claim one open table: its (new epoch, version), or None if it is closed or unknown."""
+    """Claim one open table: its (new epoch, version), or None if it is closed or unknown.
+
+    Its stored spectators go with the claim (a table is restored without any; those
+    still watching watch again, and are stored again): ``table_members`` then says
+    exactly who is at the table, for ``hello``.
+    """
+    members = m.table_members.c
     await store.write(
         [
             (
@@ -169,7 +177,13 @@ async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
                 .where((m.tables.c.id == table_id) & m.tables.c.closed.is_(None))
                 .values(epoch=m.tables.c.epoch + 1),
                 None,
-            )
+            ),
+            (
+                delete(m.table_members).where(
+                    (members.table_id == table_id) & members.seat.is_(None)
+                ),
+                None,
+            ),
         ]
     )
     rows = await store.read(

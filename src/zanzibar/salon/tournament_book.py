@@ -279,8 +279,19 @@ class TournamentBook:
     # -- telling people --------------------------------------------------------------
 
     def _send(self, user_id: int, build: Callable[[str], dict[str, Any]]) -> None:
-        for conn in list(self.ports.conns_of(user_id)):
-            conn.put({"v": PROTOCOL, **build(conn.lang)})
+        self._send_to([user_id], build)
+
+    def _send_to(self, users: list[int], build: Callable[[str], dict[str, Any]]) -> None:
+        """A frame to every socket of ``users``: here at once, on the other nodes through
+        the salon (the runner is one node; its entrants are on any)."""
+
+        def frame(lang: str) -> dict[str, Any]:
+            return {"v": PROTOCOL, **build(lang)}
+
+        for user_id in users:
+            for conn in list(self.ports.conns_of(user_id)):
+                conn.put(frame(conn.lang))
+        self.ports.elsewhere(users, frame)
 
     def _send_all(
         self, tid: int, players: list[Any], build: Callable[[str], dict[str, Any]]
@@ -292,9 +303,7 @@ class TournamentBook:
                 cache[lang] = build(lang)
             return cache[lang]
 
-        for pl in players:
-            if pl.user_id is not None:
-                self._send(pl.user_id, once)
+        self._send_to([pl.user_id for pl in players if pl.user_id is not None], once)
 
     def _tell(self, tid: int, players: list[Any], kind: str, values: dict[str, Any]) -> None:
         self._send_all(tid, players, self._event(tid, kind, values))

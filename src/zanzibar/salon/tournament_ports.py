@@ -10,7 +10,7 @@ top, the tournaments below it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,10 @@ class TournamentPorts:
     online: Callable[[int], bool]
     #: This person's sockets on this process.
     conns_of: Callable[[int], Iterable[Connection]]
+    #: Hand a frame (built per language) to these people's sockets on the other nodes.
+    elsewhere: Callable[[Collection[int], Callable[[str], dict[str, Any]]], None]
+    #: The sockets following a table run here (those of other nodes too, as proxies).
+    followers: Callable[[int], Iterable[Connection]]
     #: A person's display name by id.
     name_of: Callable[[int], str]
     #: Run work beside the caller (the salon's ``settle`` waits for it).

@@ -152,7 +152,10 @@ class TournamentTables(TournamentBook):
             actor.post(self._no_show(user_id))
 
     def _following(self, table_id: int, user_id: int) -> bool:
-        return any(table_id in conn.tables for conn in self.ports.conns_of(user_id))
+        """Whether the player follows the table (run here) from a socket on any node."""
+        return any(c.user_id == user_id for c in self.ports.followers(table_id)) or any(
+            table_id in conn.tables for conn in self.ports.conns_of(user_id)
+        )
 
     def _no_show(self, user_id: int) -> Callable[[Table, TableContext, Command], Change | None]:
         """The transition marking a player who never came as away (None: they came)."""
