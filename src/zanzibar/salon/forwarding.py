@@ -1,46 +1,37 @@
 """Any node takes any socket: commands to a table's owner, and its frames back.
 
 This module is the socket's node's side; the owner's is :mod:`zanzibar.salon.remote`.
+A socket may sit on one node while the table it plays at is run by another (the
+holder of its lease, :mod:`zanzibar.salon.router`). What travels how:
 
-A socket may sit on one node while the table it plays at is run by another
-(the holder of its lease, :mod:`zanzibar.salon.router`). What travels how:
-
-* **A command** (a table command, a re-follow, a page of history) goes from
-  the socket's node to the owner over the :class:`~zanzibar.cluster.ports.Link`
-  (kind ``cmd``) with a ``cmd_id`` made once per command. The owner rebuilds
-  the :class:`~zanzibar.salon.changes.Command` with a
-  :class:`~zanzibar.salon.remote.RemoteConnection` standing for the far socket, applies it through
-  its own router (claiming the table if nobody runs it) and answers (kind
-  ``ans``): done, with the table's version, or the refusal (code and
+* **A command** (a table command, a re-follow, a page of history) goes from the
+  socket's node to the owner over the :class:`~zanzibar.cluster.ports.Link` (kind
+  ``cmd``) with a ``cmd_id`` made once per command. The owner rebuilds the
+  :class:`~zanzibar.salon.changes.Command` with a
+  :class:`~zanzibar.salon.remote.RemoteConnection` standing for the far socket,
+  applies it through its own router (claiming the table if nobody runs it) and
+  answers (kind ``ans``): done, with the table's version, or the refusal (code and
   catalogue message), which the socket's node raises again so the client is
-  answered exactly as by a lone node. No answer in time, or nobody listening
-  (the owner died): the same ``cmd_id`` is sent again to whoever runs the
-  table then, or applied here once the lease lapsed; the actor answers a
-  repeat from its stored reply (``applied_commands``), so an acknowledged
-  action is stored once.
-* **Frames made by a committed change** (the ``ok``, history items,
-  ``table``, ``game.view``, ``your_turn``) that the owner's
-  :class:`~zanzibar.salon.mirror.Mirror` put into remote sockets are
-  collected per actor step and published on the
-  :class:`~zanzibar.cluster.ports.TableBus` as the envelope of the table's new
-  version (every committed version is published, with or without frames).
-  A message shared by several sockets
-  (:class:`~zanzibar.salon.connections.Shared`) travels once. The
-  bus orders envelopes, fills holes from its log and reports a gap it cannot
-  fill; a socket's node follows the tables its sockets follow whoever runs
-  them, so a new owner after a failover continues the same stream.
+  answered exactly as by a lone node. No answer in time, or nobody listening: the
+  same ``cmd_id`` goes to whoever runs the table then, or is applied here once the
+  lease lapsed; a repeat is answered from its stored reply (``applied_commands``).
+* **Frames made by a committed change** that the owner put into remote sockets
+  travel on the :class:`~zanzibar.cluster.ports.TableBus`, one envelope per
+  committed version (:mod:`zanzibar.salon.remote`). The bus orders envelopes, fills
+  holes from its log and reports a gap it cannot fill; a socket's node follows the
+  tables its sockets follow whoever runs them, so a new owner continues the stream.
 * **Frames made outside a commit** (a repeat's stored reply, a re-follow, a
   history page) come back in the answer.
-* **Failover**: the socket's node watches the lease of every table its
-  sockets follow elsewhere. A new holder (node or epoch) is asked to follow
-  each socket again from the last history ``seq`` it was sent; bus frames for
-  that socket are held until the answer and only those above its version
-  are passed on, so nothing is missed or repeated. Nobody holding it: this
-  node claims the table and its sockets follow it here. A gap reported by
-  the bus is healed the same way.
-* **Sockets gone**: a closed socket's node tells the owners (``gone``); an
-  owner pings the nodes whose sockets it serves and drops the sockets of a
-  node that no longer listens.
+* **Failover**: the socket's node watches the lease of every table its sockets
+  follow elsewhere. A new holder (node or epoch) is asked to follow each socket
+  again from the last history ``seq`` it was sent (tried again until it works);
+  bus frames for that socket are held until the answer and only those above its
+  version are passed on, so nothing is missed or repeated. Nobody holding it:
+  this node claims the table (after waiting for its owner if Redis forgot the
+  lease) and its sockets follow it here. A gap reported by the bus is healed
+  the same way.
+* **Sockets gone**: a closed socket's node tells the owners (``gone``); an owner
+  pings the nodes it serves and drops the sockets of a node that no longer listens.
 """
 
 from __future__ import annotations
@@ -91,6 +82,8 @@ RETRY_PAUSE = 0.2
 WATCH_PERIOD = 0.5
 #: How many bases there are to choose from (wire ids stay JSON-safe integers).
 WIRE_BOOTS = 1 << 20
+#: Seconds between two tries to follow a table again for a socket.
+REFOLLOW_PAUSE = 0.5
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
 
@@ -126,6 +119,8 @@ class Forwarder:
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
+        #: Tables asked to resync while one ran: once more after it.
+        self._resync_again: set[int] = set()
         self._reached: dict[int, asyncio.Event] = {}
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -310,9 +305,8 @@ class Forwarder:
                 self.seqs[key] = max(self.seqs.get(key, 0), since)
         frames = answer.get("frames", ())
         if not answer.get("committed") and any(is_pushed_history(f, table_id) for f in frames):
-            # a follow run as a read: it sent the table, the history and the view as of
-            # ``version``; the bus frames of that version or older, still on their way,
-            # would repeat them
+            # a follow run as a read sent the table, history and view as of ``version``:
+            # the bus frames of that version or older, still on their way, would repeat
             self.floors[key] = max(self.floors.get(key, 0), version)
         for frame in frames:
             self._give(conn, table_id, frame)
@@ -499,30 +493,58 @@ class Forwarder:
     # -- failover -------------------------------------------------------------------------
 
     async def resync(self, table_id: int) -> None:
-        """Every socket here that follows ``table_id`` follows it again from its last seq."""
+        """Every socket here that follows ``table_id`` follows it again from its last seq
+        (asked again meanwhile, by a gap or a new owner: once more afterwards)."""
         if table_id in self._resyncing:
+            self._resync_again.add(table_id)
             return
         self._resyncing.add(table_id)
         try:
-            for conn_id in list(self.members.get(table_id, ())):
-                if conn_id not in self.members.get(table_id, ()):
-                    # let go meanwhile (the owner dropped it, the socket closed): following
-                    # it again would start from nothing, as its last seq went with it
-                    continue
-                conn = self.host.gateway.connections.get(conn_id)
-                if conn is None or conn.user is None:
-                    self._unfollowed(table_id, conn_id)
-                    continue
-                since = self.seqs.get((conn_id, table_id), 0)
-                try:
-                    await self.ask(table_id, {"type": "follow", "since": since}, conn)
-                except ZanzibarError as exc:
-                    log.warning(
-                        "socket %s could not follow table %s again: %s", conn_id, table_id, exc
-                    )
-                    self._unfollowed(table_id, conn_id)
+            while True:
+                self._resync_again.discard(table_id)
+                conns = []
+                for conn_id in list(self.members.get(table_id, ())):
+                    conn = self.host.gateway.connections.get(conn_id)
+                    if conn is None or conn.user is None:
+                        self._unfollowed(table_id, conn_id)
+                    else:
+                        conns.append(conn)
+                await asyncio.gather(*(self._refollow(table_id, conn) for conn in conns))
+                if table_id not in self._resync_again:
+                    return
         finally:
             self._resyncing.discard(table_id)
+
+    async def _refollow(self, table_id: int, conn: Connection) -> None:
+        """Follow the table again for one socket from its last seq, until it works (Redis
+        or the database may be out of reach a moment): else it would miss what the lost
+        versions held, or hear nothing more. A closed table lets it go; after
+        :attr:`patience` s of failures the socket is closed (its client resumes)."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.patience
+        while not conn.closed and conn.id in self.members.get(table_id, ()):  # not let go
+            since = self.seqs.get((conn.id, table_id), 0)
+            try:
+                await self.ask(table_id, {"type": "follow", "since": since}, conn)
+                return
+            except ZanzibarError as exc:
+                failure: Exception = exc
+                if exc.code not in ("internal", "not_found") or (
+                    exc.code == "not_found" and not await self.host.router.still_open(table_id)
+                ):
+                    log.warning("socket %s cannot follow table %s: %s", conn.id, table_id, exc)
+                    self._unfollowed(table_id, conn.id)
+                    return
+            except Exception as exc:  # Redis or the database out of reach
+                failure = exc
+            if loop.time() > give_up:
+                self._unfollowed(table_id, conn.id)
+                conn.give_up(f"table {table_id} could not be followed again ({failure})")
+                return
+            log.warning(
+                "socket %s, table %s: following again failed (%s)", conn.id, table_id, failure
+            )
+            await asyncio.sleep(REFOLLOW_PAUSE)
 
     async def _watching(self) -> None:
         while True:
@@ -544,11 +566,8 @@ class Forwarder:
             known = self.owner_of.get(table_id)
             if lease is not None and (lease.node, lease.epoch) == known:
                 continue
-            if (
-                lease is not None
-                and lease.node == self.node
-                and table_id not in self.host.router.actors
-            ):
+            here = lease is not None and lease.node == self.node
+            if here and table_id not in self.host.router.actors:
                 continue  # being claimed here right now
             self._spawn(self.resync(table_id))
 

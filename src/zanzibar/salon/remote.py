@@ -21,7 +21,7 @@ import logging
 from typing import Any, Protocol
 
 from zanzibar.cluster.hub import LinkHub
-from zanzibar.cluster.ports import Envelope, Lease
+from zanzibar.cluster.ports import Envelope, Lease, StaleVersion
 from zanzibar.cluster.wiring import NodePorts
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n.msg import Msg
@@ -45,6 +45,12 @@ log = logging.getLogger(__name__)
 TRANSITIONS = {**seating.TRANSITIONS, **play.TRANSITIONS}
 
 _proxy_ids = itertools.count(1)
+
+#: Seconds between two tries to publish a version the bus refused (Redis out of reach).
+REPUBLISH_PAUSE = 0.2
+#: Seconds a version is tried again before it is given up (its followers then find the
+#: hole at the next version, or never: a re-follow after a lease change heals them).
+REPUBLISH_PATIENCE = 60.0
 
 #: A socket travels between nodes as ``base + id``, ``base`` a random multiple of this
 #: chosen by its process (:meth:`~zanzibar.salon.forwarding.Forwarder.wire_id`).
@@ -234,6 +240,9 @@ class RemoteSockets:
         self._loose: dict[int, list[dict[str, Any]]] = {}
         self._remote: dict[int, set[RemoteConnection]] = {}
         self._table_locks: dict[Any, _TableQueue] = {}
+        #: Table id -> its committed versions not published yet (the bus was out of reach),
+        #: oldest first: each later version waits behind them, so the order holds.
+        self._unpublished: dict[int, list[Envelope]] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
         self.hub.on("cmd", self._on_cmd)
         self.hub.on("gone", self._on_gone)
@@ -383,10 +392,53 @@ class RemoteSockets:
             if not proxy.tables:  # follows nothing here any more
                 self._proxies.pop((proxy.node, proxy.remote_id), None)
         data = encode(followers, before - current)
+        envelope = Envelope(table.id, table.epoch, table.version, data)
+        waiting = self._unpublished.get(table.id)
+        if waiting is not None:  # an earlier version is still to be published: after it
+            waiting.append(envelope)
+            return
         try:
-            await self.host.ports.bus.publish(Envelope(table.id, table.epoch, table.version, data))
-        except Exception:
-            log.exception("table %s: version %s could not be published", table.id, table.version)
+            await self.host.ports.bus.publish(envelope)
+        except StaleVersion:
+            log.warning("table %s: version %s was published already", table.id, table.version)
+        except Exception as exc:
+            # committed, so it must reach the followers: a version lost here is a hole they
+            # only find at the next one, and a game waiting on its frames never has one
+            log.warning(
+                "table %s: version %s could not be published (%s); trying again",
+                table.id,
+                table.version,
+                exc,
+            )
+            self._unpublished[table.id] = [envelope]
+            self._spawn(self._republish(table.id))
+
+    async def _republish(self, table_id: int) -> None:
+        """Publish the versions the bus refused, in order, until it takes them."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + REPUBLISH_PATIENCE
+        waiting = self._unpublished.get(table_id, [])
+        try:
+            while waiting:
+                await asyncio.sleep(REPUBLISH_PAUSE)
+                try:
+                    while waiting:
+                        with contextlib.suppress(StaleVersion):  # a new owner went on already
+                            await self.host.ports.bus.publish(waiting[0])
+                        waiting.pop(0)
+                except Exception as exc:
+                    if loop.time() > give_up:
+                        log.error(
+                            "table %s: versions %s could not be published (%s); given up",
+                            table_id,
+                            [e.version for e in waiting],
+                            exc,
+                        )
+                        return
+            log.warning("table %s: the versions held back are published", table_id)
+        finally:
+            if self._unpublished.get(table_id) is waiting:
+                del self._unpublished[table_id]
 
 
 def encode(

@@ -129,6 +129,15 @@ class Router:
                 raise SalonError("not_found", f"there is no table {table_id}")
         return lease
 
+    async def still_open(self, table_id: int) -> bool:
+        """Whether the table is open in the database (True if that cannot be known now:
+        a ``not_found`` from an owner letting the table go at that moment is worth
+        another try)."""
+        try:
+            return self.is_open is None or await self.is_open(table_id)
+        except Exception:
+            return True
+
     def _ours(self, table_id: int) -> bool:
         """Whether this node runs the table, or is taking its lease back (its actor is
         being reloaded in place, :class:`~zanzibar.salon.reaper.LeaseKeeper`)."""
