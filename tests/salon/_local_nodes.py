@@ -21,12 +21,21 @@ class BoardLeases:
     """The :class:`~zanzibar.cluster.ports.Leases` port of one node on a shared board."""
 
     def __init__(
-        self, node: str, board: dict[int, Lease], epochs: dict[int, int] | None = None
+        self,
+        node: str,
+        board: dict[int, Lease],
+        epochs: dict[int, int] | None = None,
+        ttl_ms: int = 5000,
     ) -> None:
         self.node = node
         self.board = board
+        #: As Redis's: the owner renews every third of it (it never lapses by itself here).
+        self.ttl_ms = ttl_ms
         #: Epochs granted per table (shared by the nodes of a cluster, or this node's own).
         self.epochs = {} if epochs is None else epochs
+        #: Tables whose lease the store forgot (:meth:`Cluster.forget_leases`): the next
+        #: renewal reports them lost, as Redis's does after it restarted empty.
+        self.forgotten: set[int] = set()
 
     async def acquire(self, table: int, floor: int = 0) -> Lease | None:
         if table in self.board:
@@ -40,7 +49,8 @@ class BoardLeases:
         return self.board.get(table)
 
     async def renew(self) -> set[int]:
-        return set()
+        lost, self.forgotten = self.forgotten, set()
+        return lost
 
     async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
         return {t: t in self.epochs for t in tables if t not in self.board}
@@ -103,6 +113,14 @@ class Cluster:
     leases: dict[str, BoardLeases] = field(default_factory=dict)
     #: Nodes a test crashed (not to be stopped again).
     crashed: set[str] = field(default_factory=set)
+
+    def forget_leases(self) -> None:
+        """The lease store forgets everything, as Redis restarted without persistence:
+        no lease, no epoch; each node finds its own lost at its next renewal."""
+        for leases in self.leases.values():
+            leases.forgotten |= set(leases.held())
+        self.board.clear()
+        self.epochs.clear()
 
     def ports(self, node: str, leases: Any = None) -> NodePorts:
         """A node's ports: its own presence and lobby, the shared rest."""
