@@ -52,6 +52,9 @@ REPUBLISH_PAUSE = 0.2
 #: hole at the next version, or never: a re-follow after a lease change heals them).
 REPUBLISH_PATIENCE = 60.0
 
+#: Seconds a node may not listen (Redis restarting) before its sockets are dropped.
+SILENCE = 2.0
+
 #: A socket travels between nodes as ``base + id``, ``base`` a random multiple of this
 #: chosen by its process (:meth:`~zanzibar.salon.forwarding.Forwarder.wire_id`).
 WIRE_SOCKETS = 1 << 32
@@ -240,6 +243,10 @@ class RemoteSockets:
         self._loose: dict[int, list[dict[str, Any]]] = {}
         self._remote: dict[int, set[RemoteConnection]] = {}
         self._table_locks: dict[Any, _TableQueue] = {}
+        #: Node -> when it was first found not listening (its sockets go after a while).
+        self._silent_since: dict[str, float] = {}
+        #: Seconds a node may not listen before its sockets are taken for gone.
+        self.silence = SILENCE
         #: Table id -> its committed versions not published yet (the bus was out of reach),
         #: oldest first: each later version waits behind them, so the order holds.
         self._unpublished: dict[int, list[Envelope]] = {}
@@ -263,13 +270,26 @@ class RemoteSockets:
         task.add_done_callback(self._tasks.discard)
 
     async def check_listeners(self) -> None:
-        """Drop the sockets of nodes that no longer listen (killed)."""
-        for node in {proxy.node for proxy in self._proxies.values()}:
-            if not await self.hub.send(node, "ping", {}):
-                log.warning("node %s does not listen; its sockets stop following", node)
-                for key, proxy in list(self._proxies.items()):
-                    if key[0] == node:
-                        self._drop_proxy(key, proxy)
+        """Drop the sockets of nodes that no longer listen (killed) for :data:`SILENCE`
+        seconds: right after Redis restarted, a live node's subscriber is not back yet
+        (for a moment nobody listens on its channel), and dropping its sockets then would
+        leave them hearing nothing of the table until something tells their node."""
+        now = asyncio.get_running_loop().time()
+        nodes = {proxy.node for proxy in self._proxies.values()}
+        for node in list(self._silent_since):
+            if node not in nodes:
+                del self._silent_since[node]
+        for node in nodes:
+            if await self.hub.send(node, "ping", {}):
+                self._silent_since.pop(node, None)
+                continue
+            if now - self._silent_since.setdefault(node, now) < self.silence:
+                continue
+            del self._silent_since[node]
+            log.warning("node %s does not listen; its sockets stop following", node)
+            for key, proxy in list(self._proxies.items()):
+                if key[0] == node:
+                    self._drop_proxy(key, proxy)
 
     def _proxy(self, node: str, remote_id: int, user: User, lang: str) -> RemoteConnection:
         base = remote_id // WIRE_SOCKETS
