@@ -203,8 +203,7 @@ class Forwarder:
         body["c"] = self.wire_id(conn.id)
         body.setdefault("cmd", self.new_cmd_id())
         key = (conn.id, table_id)
-        # a command that (re)follows the table: the bus frames of this socket wait for
-        # its answer (the table, history and view it sends come first)
+        # a (re)follow: this socket's bus frames wait for its answer (which comes first)
         hold = body.get("type") in FOLLOWING and key not in self._held
         if hold:
             self._held[key] = []
@@ -295,7 +294,7 @@ class Forwarder:
             raise refusal(answer.get("err"))
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
-        held = self._held.pop(key, None)
+        held = self._held.pop(key, None) if body.get("type") in FOLLOWING else None  # its own
         if answer.get("following"):
             # what the client says it has (a join or watch ``since``): a re-follow that
             # starts before this answer's own history arrived follows from there, not 0
@@ -319,8 +318,8 @@ class Forwarder:
         first = (version if answer.get("committed") else version + 1) if silent else 0
         dropped = False
         for held_version, frame in held or ():
-            if held_version < first:
-                continue
+            if held_version < first and not (is_ok(frame) and "id" in frame):
+                continue  # (the answer to a request of the client's still goes out)
             if frame is DROPPED:
                 dropped = True  # the owner let the socket go after this command followed
             elif not (silent and is_ok(frame) and "id" not in frame):
@@ -445,8 +444,11 @@ class Forwarder:
             event.set()
 
     async def gap(self, table: int, after: int, before: int | None) -> None:
-        """Versions were lost on the way: every socket here follows the table again."""
+        """Versions were lost: every socket here follows the table again, its frames held
+        until then (or the ones that showed the hole would come before what it lacks)."""
         log.warning("table %s: versions after %s were lost; following it again", table, after)
+        for conn_id in self.members.get(table, ()):
+            self._held.setdefault((conn_id, table), [])
         self._spawn(self.resync(table))
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
@@ -541,9 +543,7 @@ class Forwarder:
                 self._unfollowed(table_id, conn.id)
                 conn.give_up(f"table {table_id} could not be followed again ({failure})")
                 return
-            log.warning(
-                "socket %s, table %s: following again failed (%s)", conn.id, table_id, failure
-            )
+            log.warning("socket %s, table %s: follow failed (%s)", conn.id, table_id, failure)
             await asyncio.sleep(REFOLLOW_PAUSE)
 
     async def _watching(self) -> None:

@@ -52,6 +52,10 @@ REPUBLISH_PAUSE = 0.2
 #: hole at the next version, or never: a re-follow after a lease change heals them).
 REPUBLISH_PATIENCE = 60.0
 
+#: Tries to send a command's answer (0.1, 0.2, ... s apart) before leaving it to a resend.
+ANSWER_TRIES = 4
+#: Tries to send a command's answer (0.1, 0.2, ... s apart) before leaving it to a resend.
+ANSWER_TRIES = 4
 #: Seconds a node may not listen (Redis restarting) before its sockets are dropped.
 SILENCE = 2.0
 
@@ -345,7 +349,15 @@ class RemoteSockets:
             if entry.count == 0:
                 self._table_locks.pop(table_id, None)
         answer["cmd"] = body.get("cmd")
-        await self.hub.send(sender, "ans", answer)
+        for attempt in range(1, ANSWER_TRIES + 1):  # Redis may be coming back from a restart
+            try:
+                await self.hub.send(sender, "ans", answer)
+                return
+            except Exception as exc:
+                if attempt == ANSWER_TRIES:  # its node resends the command after a while
+                    log.warning("command %s: its answer was lost (%s)", body.get("cmd"), exc)
+                    return
+                await asyncio.sleep(0.1 * attempt)
 
     async def _apply_cmd(self, sender: str, body: dict[str, Any]) -> dict[str, Any]:
         proxy: RemoteConnection | None = None
