@@ -127,3 +127,36 @@ async def test_a_version_the_bus_refused_is_published_again_in_order(
     for client in (anna, bob, carl):
         assert said(client, table_id) == ["while the bus was down", "once it was back"]
         whole(client, table_id, b.tables[table_id].history.last_seq)
+
+
+async def test_a_version_lost_on_the_way_reaches_the_socket_before_the_next_one(
+    nodes: tuple[Cluster, dict[str, Salon]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A version that never reached node a (published while its subscriber was away):
+    the bus reports the hole when the next one comes, then hands that one over. Its
+    frames must wait for the re-follow, or Bob is sent the line after the hole first
+    and the re-follow, asked from there, never sends what the hole held."""
+    _cluster, salons = nodes
+    b = salons["b"]
+    table_id, anna, bob, carl = await a_game(salons)
+    forwarder = salons["a"].forwarder
+    deliver = forwarder.deliver
+    lost: list[int] = []
+
+    async def lossy(envelope: Envelope) -> None:
+        if envelope.table == table_id and not lost:
+            lost.append(envelope.version)  # lost on the way
+            return
+        if envelope.table == table_id and len(lost) == 1:  # what the bus does next
+            lost.append(envelope.version)
+            await forwarder.gap(table_id, lost[0] - 1, envelope.version)
+        await deliver(envelope)
+
+    monkeypatch.setattr(forwarder, "deliver", lossy)
+    await anna.ok("chat.say", table=table_id, text="lost on the way")
+    await anna.ok("chat.say", table=table_id, text="the next one")
+    await settle(salons)
+    assert lost == [lost[0], lost[0] + 1]
+    for client in (anna, bob, carl):
+        assert said(client, table_id) == ["lost on the way", "the next one"], client.name
+        whole(client, table_id, b.tables[table_id].history.last_seq)
