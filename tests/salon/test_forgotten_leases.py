@@ -9,6 +9,7 @@ and no socket may miss a version whose publishing failed meanwhile. Issue 11:
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -160,3 +161,17 @@ async def test_a_version_lost_on_the_way_reaches_the_socket_before_the_next_one(
     for client in (anna, bob, carl):
         assert said(client, table_id) == ["lost on the way", "the next one"], client.name
         whole(client, table_id, b.tables[table_id].history.last_seq)
+
+
+async def test_a_lone_node_refuses_an_unknown_table_at_once(db_url: str) -> None:
+    """Waiting for the owner of a lease nobody remembers is for nodes of several: a lone
+    node's leases know every table it has, and an unknown id is refused at once."""
+    salon = make_salon(db_url)
+    await salon.start()
+    try:
+        alice = await Client(salon, "Alice").sign_in()
+        started = time.monotonic()
+        await alice.refused("chat.say", "not_found", table=4242, text="anyone?")
+        assert time.monotonic() - started < 1.0
+    finally:
+        await salon.stop()

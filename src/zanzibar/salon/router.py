@@ -117,8 +117,8 @@ class Router:
         if table_id is None:
             raise SalonError("not_found", Msg("error-no-such-table"))
         lease = await self.leases.owner(table_id)
-        if lease is None and not self._ours(table_id):
-            lease = await self._await_owner(table_id)
+        if lease is None and self.load is not None and not self._ours(table_id):
+            lease = await self._await_owner(table_id)  # (a lone node claims nothing)
         if lease is None or lease.node == self.node:
             actor = await self._claim_and_load(table_id)
             if actor is not None:
