@@ -130,11 +130,13 @@ class Router:
         return lease
 
     async def still_open(self, table_id: int) -> bool:
-        """Whether the table is open in the database (True if that cannot be known now:
-        a ``not_found`` from an owner letting the table go at that moment is worth
-        another try)."""
+        """Whether the table is open in the database, run by some node (True if that
+        cannot be known now: a ``not_found`` from an owner letting the table go at that
+        moment is worth another try). A lone node: a table it does not run is not."""
+        if self.is_open is None:
+            return False
         try:
-            return self.is_open is None or await self.is_open(table_id)
+            return await self.is_open(table_id)
         except Exception:
             return True
 
