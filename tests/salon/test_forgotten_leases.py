@@ -9,6 +9,7 @@ and no socket may miss a version whose publishing failed meanwhile. Issue 11:
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -122,6 +123,9 @@ async def test_a_version_the_bus_refused_is_published_again_in_order(
     # the last change for a while (nobody acts next): nothing later would show the hole
     await anna.ok("chat.say", table=table_id, text="while the bus was down")
     await bob.ok("chat.say", table=table_id, text="once it was back")  # queued behind it
+    deadline = time.monotonic() + 5
+    while b.forwarder.remote._unpublished and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
     await settle(salons)
     version = b.tables[table_id].version
     assert refused == [version - 1] * 3  # the chat line's version, tried three times

@@ -443,7 +443,11 @@ class RemoteSockets:
                 exc,
             )
             self._unpublished[table.id] = [envelope]
-            self._spawn(self._republish(table.id))
+            # not a task the salon's settle() waits for: while Redis is down this one is
+            # not done, and the salon is otherwise at rest (stop() still ends it)
+            task = asyncio.ensure_future(self._republish(table.id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _republish(self, table_id: int) -> None:
         """Publish the versions the bus refused, in order, until it takes them."""
