@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -13,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from zanzibar.cli.serve import READY_PREFIX, parse_settings
+from zanzibar.cli.serve import READY_PREFIX, parse_settings, salon_logging
 from zanzibar.server.settings import DATA_DIR_ENV
 
 
@@ -25,6 +26,24 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.database_url == "sqlite+aiosqlite:///data/zanzibar.sqlite3"
     assert settings.url == "http://127.0.0.1:8421/"
     assert level == "warning"
+
+
+def test_log_level_info_shows_the_salons_own_logs(capsys: pytest.CaptureFixture[str]) -> None:
+    salon = logging.getLogger("zanzibar")
+    before = (salon.level, list(salon.handlers), salon.propagate)
+    try:
+        salon_logging("warning")  # the default: the salon's loggers are left as they are
+        assert (salon.level, list(salon.handlers), salon.propagate) == before
+        salon_logging("info")
+        logging.getLogger("zanzibar.salon.reaper").info("table 7: its lost lease taken back")
+        logging.getLogger("zanzibar.salon.reaper").debug("not shown at info")
+        line = capsys.readouterr().err
+        assert "INFO zanzibar.salon.reaper: table 7: its lost lease taken back" in line
+        assert "not shown" not in line
+    finally:
+        salon.setLevel(before[0])
+        salon.handlers[:] = before[1]
+        salon.propagate = before[2]
 
 
 def test_data_dir_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -65,6 +65,29 @@ async def test_a_follower_behind_a_lost_log_restarts_from_the_next_envelope() ->
     assert follower.events[1:] == [("v", 31), ("v", 32)]
 
 
+async def test_a_catch_up_delivers_what_was_missed_and_reports_what_the_log_lost() -> None:
+    """After a lost pub/sub connection: a version published meanwhile (the last one of
+    its table for a while: no later envelope would reveal the hole) is delivered from
+    the log; after Redis forgot the log, the loss is reported at once."""
+    log = Log(range(1, 4))
+    deliveries = Deliveries(log.fill)
+    follower = Recorder()
+    await deliveries.add(7, follower, after=0)
+    log.versions = range(1, 6)  # 4 and 5 were published while the connection was down
+    await deliveries.catch_up()
+    assert follower.versions() == [1, 2, 3, 4, 5]
+    await deliveries.catch_up()  # nothing new: nothing delivered, nothing reported
+    assert len(follower.events) == 5
+    log.versions = range(9, 10)  # Redis restarted empty; the owner went on to 9
+    await deliveries.catch_up()
+    assert follower.events[5:] == [("gap", 5, None)]
+    await deliveries.offer(env(9))  # the next envelope is taken as it comes
+    assert follower.events[6:] == [("v", 9)]
+    log.broken = True  # the log out of reach during a catch-up: counted as lost
+    await deliveries.catch_up()
+    assert follower.events[7:] == [("gap", 9, None)]
+
+
 async def test_one_failing_follower_does_not_stop_the_others() -> None:
     class Broken(Recorder):
         async def deliver(self, envelope: Envelope) -> None:

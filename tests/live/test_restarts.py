@@ -84,11 +84,5 @@ def test_redis_then_postgresql_restart_mid_game_on_one_node(cluster: Cluster) ->
     asyncio.run(restarts(cluster, spread=False))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, open: with players spread over three nodes, after Redis then PostgreSQL"
-    " restart, a table sometimes acknowledges nothing more within 45 s (leases moved to"
-    " other nodes after the Redis restart; cause not found yet)",
-)
 def test_redis_then_postgresql_restart_mid_game_across_nodes(cluster: Cluster) -> None:
     asyncio.run(restarts(cluster, spread=True))

@@ -34,14 +34,20 @@ class BoardLeases:
         board: dict[int, Lease],
         epochs: dict[int, int] | None = None,
         watchers: list[LeaseWatcher] | None = None,
+        ttl_ms: int = 5000,
     ) -> None:
         self.node = node
         self.board = board
+        #: As Redis's: the owner renews every third of it (it never lapses by itself here).
+        self.ttl_ms = ttl_ms
         #: Epochs granted per table (shared by the nodes of a cluster, or this node's own).
         self.epochs = {} if epochs is None else epochs
         #: Who hears of grants and releases (every node's watchers, or this node's own).
         self.watchers: list[LeaseWatcher] = [] if watchers is None else watchers
         self._mine: list[LeaseWatcher] = []
+        #: Tables whose lease the store forgot (:meth:`Cluster.forget_leases`): the next
+        #: renewal reports them lost, as Redis's does after it restarted empty.
+        self.forgotten: set[int] = set()
 
     async def acquire(self, table: int, floor: int = 0) -> Lease | None:
         if table in self.board:
@@ -63,7 +69,8 @@ class BoardLeases:
         self._mine.append(watcher)
 
     async def renew(self) -> set[int]:
-        return set()
+        lost, self.forgotten = self.forgotten, set()
+        return lost
 
     async def vacant(self, tables: Sequence[int]) -> dict[int, bool]:
         return {t: t in self.epochs for t in tables if t not in self.board}
@@ -136,6 +143,14 @@ class Cluster:
     crashed: set[str] = field(default_factory=set)
     #: One presence for every node (None: each node counts only its own sockets).
     presence: PresenceBoard | None = None
+
+    def forget_leases(self) -> None:
+        """The lease store forgets everything, as Redis restarted without persistence:
+        no lease, no epoch; each node finds its own lost at its next renewal."""
+        for leases in self.leases.values():
+            leases.forgotten |= set(leases.held())
+        self.board.clear()
+        self.epochs.clear()
 
     def ports(self, node: str, leases: Any = None) -> NodePorts:
         """A node's ports: its own presence and lobby, the shared rest."""

@@ -67,6 +67,30 @@ class Deliveries:
             for envelope in backlog:
                 await self._give(cursor, envelope)
 
+    async def catch_up(self) -> None:
+        """Read every followed table's log after each follower's cursor: what was
+        published while the deliveries were cut off (a lost pub/sub connection) is
+        delivered, and what the log lacks (Redis restarted empty) is reported.
+
+        Without this, a version published while a node was not listening would be
+        found missing only when the next one arrives, and a game that waits on the
+        frames of that last version never makes another.
+        """
+        for table, entry in list(self._tables.items()):
+            async with entry.lock:
+                for cursor in list(entry.cursors):
+                    try:
+                        backlog = await self._fill(table, cursor.last)
+                    except Exception:  # out of reach again: count it as lost (a resync is safe)
+                        log.warning("could not read the log of table %s", table, exc_info=True)
+                        backlog = None
+                    if backlog is None:
+                        cursor.blind = True
+                        await self._report(cursor, table, cursor.last, None)
+                        continue
+                    for envelope in backlog:
+                        await self._give(cursor, envelope)
+
     def remove(self, table: int, follower: Follower) -> bool:
         """Stop following; True if the table has no follower left."""
         entry = self._tables.get(table)

@@ -9,8 +9,10 @@ the last :data:`KEPT` envelopes; older catch-ups fall back to the database
 
 Redis may forget everything (it runs without persistence): then :meth:`since`
 has no ``zt:{t}:v`` and answers None for anyone who had something, and
-followers learn of the loss at the next envelope (a gap), or at once for those
-who asked to catch up.
+followers learn of the loss at once: each time the pub/sub connection comes
+back, every followed table is caught up from its log
+(:meth:`~zanzibar.cluster.delivery.Deliveries.catch_up`), and what the log
+cannot give is reported as a gap.
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ class RedisBus:
         self.kept = kept
         self._publish = self.redis.register_script(_PUBLISH)
         self._deliveries = Deliveries(self.since)
-        self._subscriber = Subscriber(self.redis, self._on_message)
+        # after a lost connection, what was published meanwhile is read from the logs
+        self._subscriber = Subscriber(self.redis, self._on_message, self._deliveries.catch_up)
         self._started = False
 
     async def _ensure_started(self) -> None:

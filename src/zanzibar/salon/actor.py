@@ -204,8 +204,14 @@ class TableActor:
             for wake in deadlines.pending(self.table, self.services.timing, self.thinking)
         )
 
-    async def stop(self) -> None:
-        """End the actor at once (the salon stops or crashes): queued work is dropped."""
+    async def stop(self, keep_queued: bool = False) -> list[_Do | _Read]:
+        """End the actor at once (the salon stops or crashes): queued work is refused.
+
+        ``keep_queued``: the commands and reads queued and not started are
+        returned instead, for the actor of the same table reloaded in place
+        (:meth:`take_queued`; a lease taken back after Redis forgot it):
+        they are applied there rather than refused for a reload nobody asked for.
+        """
         self.closed = True
         self._disarm()
         for task in (self._task, self._think_task):
@@ -213,7 +219,25 @@ class TableActor:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        kept: list[_Do | _Read] = []
+        while keep_queued and not self.inbox.empty():
+            message = self.inbox.get_nowait()
+            if isinstance(message, _Do | _Read):  # a bot's choice or a wake-up: re-armed there
+                kept.append(message)
         self._answer_queued()
+        return kept
+
+    def take_queued(self, queued: list[_Do | _Read]) -> None:
+        """Run the work queued on this table's previous actor (:meth:`stop`), in order;
+        refused (``internal``: try again) if this actor is closed too."""
+        for message in queued:
+            if message.done is not None and message.done.done():
+                continue
+            if self.closed:  # the table went to another node meanwhile: resent, it goes there
+                if message.done is not None:
+                    message.done.set_exception(SalonError("internal", Msg("error-table-moved")))
+                continue
+            self.inbox.put_nowait(message)
 
     # -- the loop --------------------------------------------------------------------------
 

@@ -114,6 +114,14 @@ class Connection:
             self._writer.cancel()
         self._discard()
 
+    def give_up(self, reason: str) -> None:
+        """Stop serving this socket and have its transport close it: its client
+        reconnects and resumes from what it has (the salon could not keep its stream
+        whole)."""
+        log.warning("%r: %s; closing it", self, reason)
+        self.close()
+        self._notify(too_slow=False, reason=reason)
+
     def _notify(self, too_slow: bool, reason: str) -> None:
         callback, self.on_close = self.on_close, None
         if callback is not None:

@@ -196,8 +196,7 @@ class Forwarder:
         body["c"] = self.wire_id(conn.id)
         body.setdefault("cmd", self.new_cmd_id())
         key = (conn.id, table_id)
-        # a command that (re)follows the table: the bus frames of this socket wait for
-        # its answer (the table, history and view it sends come first)
+        # a (re)follow: this socket's bus frames wait for its answer (which comes first)
         hold = body.get("type") in FOLLOWING and key not in self._held
         if hold:
             self._held[key] = []
@@ -505,7 +504,8 @@ class Forwarder:
         return table_id in self._resyncing
 
     async def resync(self, table_id: int) -> None:
-        """Every socket here that follows ``table_id`` follows it again from its last seq."""
+        """Every socket here that follows ``table_id`` follows it again from its last seq
+        (asked again meanwhile, by a gap or a new owner: once more afterwards)."""
         if table_id in self._resyncing:
             self._again.add(table_id)  # what changed meanwhile needs a pass of its own
             return
@@ -521,41 +521,53 @@ class Forwarder:
         await self.owners.resynced(table_id)
 
     async def _refollow_all(self, table_id: int) -> None:
-        """Follow the table again for every socket here that follows it (see resync)."""
+        """Follow the table again for every socket here that follows it (see resync), all
+        at once (one socket's retries do not hold the others back)."""
+        conns = []
         for conn_id in list(self.members.get(table_id, ())):
-            if conn_id not in self.members.get(table_id, ()):
-                # let go meanwhile (the owner dropped it, the socket closed): following
-                # it again would start from nothing, as its last seq went with it
-                continue
             conn = self.host.gateway.connections.get(conn_id)
             if conn is None or conn.user is None:
                 self._unfollowed(table_id, conn_id)
-                continue
-            await self._refollow(table_id, conn)
+            else:
+                conns.append(conn)
+        await asyncio.gather(*(self._refollow(table_id, conn) for conn in conns))
 
     async def _refollow(self, table_id: int, conn: Connection) -> None:
-        """Follow the table again for one socket, from the last seq it was sent; refused
-        while the table changes hands, tried again for a while (a socket let go would hear
-        nothing more of a table its client believes it follows, and a game would stall)."""
+        """Follow the table again for one socket from its last seq, until it works.
+
+        Else it would miss what the lost versions held, or hear nothing more of
+        a table its client believes it follows (a player who never sees his
+        turn stalls the game). Tried again while Redis or the database is out
+        of reach a moment, or while the table changes hands (refused
+        ``not_found`` or ``internal``; on a lone node nobody else will take the
+        table up, and a closed table lets the socket go). After
+        :attr:`patience` s of failures the socket is closed (its client resumes).
+        """
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.patience
-        key = (conn.id, table_id)
-        while True:
+        while not conn.closed and conn.id in self.members.get(table_id, ()):  # not let go
+            since = self.seqs.get((conn.id, table_id), 0)
             try:
-                await self.ask(table_id, {"type": "follow", "since": self.seqs.get(key, 0)}, conn)
+                await self.ask(table_id, {"type": "follow", "since": since}, conn)
                 return
             except ZanzibarError as exc:
-                again = (
-                    self.host.shared  # (alone, nobody else will take the table up)
-                    and getattr(exc, "code", None) in CHANGING_HANDS
-                    and loop.time() < give_up
-                )
-                if not again or conn.closed or conn.id not in self.members.get(table_id, ()):
-                    log.warning(
-                        "socket %s could not follow table %s again: %s", conn.id, table_id, exc
-                    )
+                failure: Exception = exc
+                code = getattr(exc, "code", None)
+                if (
+                    not self.host.shared
+                    or code not in CHANGING_HANDS
+                    or (code == "not_found" and not await self.host.router.still_open(table_id))
+                ):
+                    log.warning("socket %s cannot follow table %s: %s", conn.id, table_id, exc)
                     self._unfollowed(table_id, conn.id)
                     return
+            except Exception as exc:  # Redis or the database out of reach
+                failure = exc
+            if loop.time() > give_up:
+                self._unfollowed(table_id, conn.id)
+                conn.give_up(f"table {table_id} could not be followed again ({failure})")
+                return
+            log.warning("socket %s, table %s: follow failed (%s)", conn.id, table_id, failure)
             await asyncio.sleep(REFOLLOW_PAUSE)
 
     def moved(self, table: Table) -> None:

@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Tables reloaded at once after their leases were lost (Redis restarted empty).
+RETAKE_TOGETHER = 16
+
 
 def weight(node: str, table: int) -> int:
     """A node's score for a table: the same on every node, spread evenly (64-bit BLAKE2b)."""
@@ -233,13 +236,39 @@ class LeaseKeeper:
                 failing = True
                 continue
             failing = False
-            for table_id in lost:
-                if table_id < 0:  # not a table (the tournament runner's lease): its owner checks
-                    continue
-                self.router.lease_of.pop(table_id, None)
-                actor = self.router.actors.get(table_id)
-                if actor is not None:
-                    await self.retake(actor)
+            await self.take_back(lost)
+
+    async def take_back(self, lost: Collection[int]) -> None:
+        """Tables whose leases were lost: every lease taken again first (one round trip
+        each, before any reload: other nodes wait for them only so long), then each
+        table reloaded in place, a few at once (:meth:`retake`)."""
+        actors: list[TableActor] = []
+        for table_id in sorted(lost):
+            if table_id < 0:  # not a table (the tournament runner's lease): its owner checks
+                continue
+            self.router.lease_of.pop(table_id, None)
+            actor = self.router.actors.get(table_id)
+            if actor is not None:
+                actors.append(actor)
+                self.retaking.add(table_id)
+        for actor in actors:
+            await self._claim_again(actor.table.id)
+        for start in range(0, len(actors), RETAKE_TOGETHER):
+            batch = actors[start : start + RETAKE_TOGETHER]
+            await asyncio.gather(*(self.retake(actor) for actor in batch))
+
+    async def _claim_again(self, table_id: int) -> None:
+        """Take a lost lease again at once: until it is held, the other nodes wait for it
+        (:meth:`Router.locate`) for a renewal period, then claim the table themselves."""
+        try:
+            lease = await self.router.claim(table_id)
+        except Exception as exc:
+            log.warning("table %s: taking its lost lease back failed (%s)", table_id, exc)
+            return
+        if lease is None:
+            log.warning("table %s: its lost lease is held by another node", table_id)
+        else:
+            log.info("table %s: its lost lease taken back (epoch %s)", table_id, lease.epoch)
 
     async def retake(self, actor: TableActor) -> None:
         """The lease of a table running here was lost: take it again, or let it go.
@@ -254,11 +283,13 @@ class LeaseKeeper:
         table = actor.table
         self.retaking.add(table.id)
         try:
+            if table.id not in self.router.lease_of:
+                await self._claim_again(table.id)
             for _ in range(200):  # never cancel a change halfway through its commit
                 if not actor.processing:
                     break
                 await asyncio.sleep(0.01)
-            await actor.stop()
+            queued = await actor.stop(keep_queued=True)
             if self.router.actors.get(table.id) is actor:
                 del self.router.actors[table.id]
             try:
@@ -268,9 +299,11 @@ class LeaseKeeper:
                 again = None
             if again is None:
                 log.warning("table %s: its lease was lost to another node; it stops here", table.id)
+                actor.take_queued(queued)  # refused: the table is not run here any more
                 self.closed(table)
                 return
             again.post(_keep_watching(set(table.spectators)))
+            again.take_queued(queued)  # commands that were waiting: applied, not refused
             log.warning(
                 "table %s: its lease was lost and taken again (epoch %s)",
                 table.id,

@@ -21,7 +21,7 @@ import logging
 from typing import Any, Protocol
 
 from zanzibar.cluster.hub import LinkHub
-from zanzibar.cluster.ports import Envelope, Lease
+from zanzibar.cluster.ports import Envelope, Lease, StaleVersion
 from zanzibar.cluster.wiring import NodePorts
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n.msg import Msg
@@ -45,6 +45,19 @@ log = logging.getLogger(__name__)
 TRANSITIONS = {**seating.TRANSITIONS, **play.TRANSITIONS}
 
 _proxy_ids = itertools.count(1)
+
+#: Seconds between two tries to publish a version the bus refused (Redis out of reach).
+REPUBLISH_PAUSE = 0.2
+#: Seconds a version is tried again before it is given up (its followers then find the
+#: hole at the next version, or never: a re-follow after a lease change heals them).
+REPUBLISH_PATIENCE = 60.0
+
+#: Tries to send a command's answer (0.1, 0.2, ... s apart) before leaving it to a resend.
+ANSWER_TRIES = 4
+#: Tries to send a command's answer (0.1, 0.2, ... s apart) before leaving it to a resend.
+ANSWER_TRIES = 4
+#: Seconds a node may not listen (Redis restarting) before its sockets are dropped.
+SILENCE = 2.0
 
 #: A socket travels between nodes as ``base + id``, ``base`` a random multiple of this
 #: chosen by its process (:meth:`~zanzibar.salon.forwarding.Forwarder.wire_id`).
@@ -234,6 +247,13 @@ class RemoteSockets:
         self._loose: dict[int, list[dict[str, Any]]] = {}
         self._remote: dict[int, set[RemoteConnection]] = {}
         self._table_locks: dict[Any, _TableQueue] = {}
+        #: Node -> when it was first found not listening (its sockets go after a while).
+        self._silent_since: dict[str, float] = {}
+        #: Seconds a node may not listen before its sockets are taken for gone.
+        self.silence = SILENCE
+        #: Table id -> its committed versions not published yet (the bus was out of reach),
+        #: oldest first: each later version waits behind them, so the order holds.
+        self._unpublished: dict[int, list[Envelope]] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
         self.hub.on("cmd", self._on_cmd)
         self.hub.on("gone", self._on_gone)
@@ -254,13 +274,26 @@ class RemoteSockets:
         task.add_done_callback(self._tasks.discard)
 
     async def check_listeners(self) -> None:
-        """Drop the sockets of nodes that no longer listen (killed)."""
-        for node in {proxy.node for proxy in self._proxies.values()}:
-            if not await self.hub.send(node, "ping", {}):
-                log.warning("node %s does not listen; its sockets stop following", node)
-                for key, proxy in list(self._proxies.items()):
-                    if key[0] == node:
-                        self._drop_proxy(key, proxy)
+        """Drop the sockets of nodes that no longer listen (killed) for :data:`SILENCE`
+        seconds: right after Redis restarted, a live node's subscriber is not back yet
+        (for a moment nobody listens on its channel), and dropping its sockets then would
+        leave them hearing nothing of the table until something tells their node."""
+        now = asyncio.get_running_loop().time()
+        nodes = {proxy.node for proxy in self._proxies.values()}
+        for node in list(self._silent_since):
+            if node not in nodes:
+                del self._silent_since[node]
+        for node in nodes:
+            if await self.hub.send(node, "ping", {}):
+                self._silent_since.pop(node, None)
+                continue
+            if now - self._silent_since.setdefault(node, now) < self.silence:
+                continue
+            del self._silent_since[node]
+            log.warning("node %s does not listen; its sockets stop following", node)
+            for key, proxy in list(self._proxies.items()):
+                if key[0] == node:
+                    self._drop_proxy(key, proxy)
 
     def _proxy(self, node: str, remote_id: int, user: User, lang: str) -> RemoteConnection:
         base = remote_id // WIRE_SOCKETS
@@ -316,7 +349,15 @@ class RemoteSockets:
             if entry.count == 0:
                 self._table_locks.pop(table_id, None)
         answer["cmd"] = body.get("cmd")
-        await self.hub.send(sender, "ans", answer)
+        for attempt in range(1, ANSWER_TRIES + 1):  # Redis may be coming back from a restart
+            try:
+                await self.hub.send(sender, "ans", answer)
+                return
+            except Exception as exc:
+                if attempt == ANSWER_TRIES:  # its node resends the command after a while
+                    log.warning("command %s: its answer was lost (%s)", body.get("cmd"), exc)
+                    return
+                await asyncio.sleep(0.1 * attempt)
 
     async def _apply_cmd(self, sender: str, body: dict[str, Any]) -> dict[str, Any]:
         proxy: RemoteConnection | None = None
@@ -383,10 +424,57 @@ class RemoteSockets:
             if not proxy.tables:  # follows nothing here any more
                 self._proxies.pop((proxy.node, proxy.remote_id), None)
         data = encode(followers, before - current)
+        envelope = Envelope(table.id, table.epoch, table.version, data)
+        waiting = self._unpublished.get(table.id)
+        if waiting is not None:  # an earlier version is still to be published: after it
+            waiting.append(envelope)
+            return
         try:
-            await self.host.ports.bus.publish(Envelope(table.id, table.epoch, table.version, data))
-        except Exception:
-            log.exception("table %s: version %s could not be published", table.id, table.version)
+            await self.host.ports.bus.publish(envelope)
+        except StaleVersion:
+            log.warning("table %s: version %s was published already", table.id, table.version)
+        except Exception as exc:
+            # committed, so it must reach the followers: a version lost here is a hole they
+            # only find at the next one, and a game waiting on its frames never has one
+            log.warning(
+                "table %s: version %s could not be published (%s); trying again",
+                table.id,
+                table.version,
+                exc,
+            )
+            self._unpublished[table.id] = [envelope]
+            # not a task the salon's settle() waits for: while Redis is down this one is
+            # not done, and the salon is otherwise at rest (stop() still ends it)
+            task = asyncio.ensure_future(self._republish(table.id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _republish(self, table_id: int) -> None:
+        """Publish the versions the bus refused, in order, until it takes them."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + REPUBLISH_PATIENCE
+        waiting = self._unpublished.get(table_id, [])
+        try:
+            while waiting:
+                await asyncio.sleep(REPUBLISH_PAUSE)
+                try:
+                    while waiting:
+                        with contextlib.suppress(StaleVersion):  # a new owner went on already
+                            await self.host.ports.bus.publish(waiting[0])
+                        waiting.pop(0)
+                except Exception as exc:
+                    if loop.time() > give_up:
+                        log.error(
+                            "table %s: versions %s could not be published (%s); given up",
+                            table_id,
+                            [e.version for e in waiting],
+                            exc,
+                        )
+                        return
+            log.warning("table %s: the versions held back are published", table_id)
+        finally:
+            if self._unpublished.get(table_id) is waiting:
+                del self._unpublished[table_id]
 
 
 def encode(

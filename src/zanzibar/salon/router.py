@@ -14,6 +14,7 @@ exist): this node claims it and loads it from the database, or answers
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import replace
 
@@ -24,6 +25,17 @@ from zanzibar.salon.changes import Command
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.tables import Table
 
+log = logging.getLogger(__name__)
+
+#: Seconds between two looks for the owner of a table whose lease the store forgot.
+OWNER_POLL = 0.1
+
+
+def renewal_grace(leases: Leases) -> float:
+    """Seconds an owner may take to take back a lease the store forgot (Redis restarted
+    empty): one renewal period (a third of the ttl) and a second of margin."""
+    return float(getattr(leases, "ttl_ms", 5000)) / 3000 + 1.0
+
 
 class Router:
     """The actors of the tables this node owns, and the way to the others."""
@@ -33,11 +45,16 @@ class Router:
         leases: Leases,
         link: Link | None = None,
         load: Callable[[int], Awaitable[TableActor | None]] | None = None,
+        is_open: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
         self.leases = leases
         self.link = link
         #: Loads a table this node just took the lease of, from the database (None: closed).
         self.load = load
+        #: Whether a table is open in the database (None: not asked; claiming tells).
+        self.is_open = is_open
+        #: Seconds a table whose lease the store forgot is left to its owner to take back.
+        self.grace = renewal_grace(leases)
         #: Hands a command for a table run by another node to that node (forwarding.py);
         #: None: such a command is refused.
         self.forward: Callable[[str, int, Command], Awaitable[None]] | None = None
@@ -46,6 +63,8 @@ class Router:
         #: The lease under which each local table runs.
         self.lease_of: dict[int, Lease] = {}
         self._claiming: dict[int, asyncio.Lock] = {}
+        #: Tables whose forgotten lease is being waited for: one look-up for all callers.
+        self._awaiting: dict[int, asyncio.Future[Lease | None]] = {}
 
     @property
     def node(self) -> str:
@@ -98,11 +117,16 @@ class Router:
         if table_id is None:
             raise SalonError("not_found", Msg("error-no-such-table"))
         lease = await self.leases.owner(table_id)
+        if lease is None and self.load is not None and not self._ours(table_id):
+            lease = await self._await_owner(table_id)  # (a lone node claims nothing)
         if lease is None or lease.node == self.node:
             actor = await self._claim_and_load(table_id)
-            if actor is None:
+            if actor is not None:
+                return actor
+            # another node claimed it in the meantime (two nodes saw it vacant): it runs there
+            lease = await self.leases.owner(table_id)
+            if lease is None or lease.node == self.node:
                 raise SalonError("not_found", f"there is no table {table_id}")
-            return actor
         return lease
 
     async def claimed(self, table_id: int) -> None:
@@ -111,6 +135,65 @@ class Router:
         if lock is not None:
             async with lock:
                 pass
+
+    async def still_open(self, table_id: int) -> bool:
+        """Whether the table is open in the database, run by some node (True if that
+        cannot be known now: a ``not_found`` from an owner letting the table go at that
+        moment is worth another try). A lone node: a table it does not run is not."""
+        if self.is_open is None:
+            return False
+        try:
+            return await self.is_open(table_id)
+        except Exception:
+            return True
+
+    def _ours(self, table_id: int) -> bool:
+        """Whether this node runs the table, or is taking its lease back (its actor is
+        being reloaded in place, :class:`~zanzibar.salon.reaper.LeaseKeeper`)."""
+        return table_id in self.actors or table_id in self.lease_of or table_id in self._claiming
+
+    async def _await_owner(self, table_id: int) -> Lease | None:
+        """Nobody holds the table's lease: whom to ask, or None to claim it here.
+
+        A lease that lapsed or was released (its owner died or left) is
+        claimed at once. A lease the store does not remember at all (Redis
+        restarted empty) may belong to an owner that is still running and
+        takes it back at its next renewal: that owner is waited for (at most
+        :attr:`grace` seconds), as the reaper does, so that a Redis restart
+        moves no table (a node whose sockets follow a table elsewhere would
+        otherwise claim it at once, and every table would change hands).
+        Callers waiting for one table share one look-up.
+        """
+        waiting = self._awaiting.get(table_id)
+        if waiting is None:
+            waiting = asyncio.ensure_future(self._look_for_owner(table_id))
+            self._awaiting[table_id] = waiting
+            waiting.add_done_callback(lambda _f: self._awaiting.pop(table_id, None))
+        return await asyncio.shield(waiting)
+
+    async def _look_for_owner(self, table_id: int) -> Lease | None:
+        vacant = await self.leases.vacant([table_id])
+        if table_id not in vacant:  # taken meanwhile
+            return await self.leases.owner(table_id)
+        if vacant[table_id]:
+            return None  # lapsed or released: its owner is gone
+        if self.is_open is not None and not await self.is_open(table_id):
+            return None  # no such open table: the claim answers not_found
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.grace
+        while loop.time() < end:
+            await asyncio.sleep(OWNER_POLL)
+            lease = await self.leases.owner(table_id)
+            if lease is not None:
+                log.info("table %s: its owner %s took its forgotten lease back", table_id, lease)
+                return lease
+        log.warning(
+            "table %s: nobody took its forgotten lease back in %.1f s; claiming it on %s",
+            table_id,
+            self.grace,
+            self.node,
+        )
+        return None
 
     async def adopt(self, table_id: int) -> TableActor | None:
         """Claim and load a table nobody runs (the reaper's way in); None if another node won."""

@@ -176,7 +176,10 @@ class Salon:
         #: Messages to and from the other nodes, by kind (forwarded commands, frames, ...).
         self.hub = LinkHub(self.ports.link)
         self.router = Router(
-            self.ports.leases, self.ports.link, self._load_claimed if shared else None
+            self.ports.leases,
+            self.ports.link,
+            self._load_claimed if shared else None,
+            (lambda table_id: tablestore.is_open(self.store, table_id)) if shared else None,
         )
         self._renewing: asyncio.Task[None] | None = None
         self._reaping: asyncio.Task[None] | None = None
@@ -193,7 +196,7 @@ class Salon:
                 ),
                 self.ports.presence.live_nodes,
                 self.router.adopt,
-                grace=float(getattr(self.ports.leases, "ttl_ms", 5000)) / 3000 + 1.0,
+                grace=self.router.grace,
             )
         self.tables = TablesView(self.router)
         #: Open tables per account and address, and their creation rates.

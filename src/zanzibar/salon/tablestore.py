@@ -194,6 +194,14 @@ async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
     return (int(rows[0].epoch), int(rows[0].version)) if rows else None
 
 
+async def is_open(store: Store, table_id: int) -> bool:
+    """Whether ``table_id`` is an open table (one indexed look-up)."""
+    rows = await store.read(
+        select(m.tables.c.id).where((m.tables.c.id == table_id) & m.tables.c.closed.is_(None))
+    )
+    return bool(rows)
+
+
 async def open_table_ids(store: Store) -> list[int]:
     """The ids of every open table."""
     rows = await store.read(select(m.tables.c.id).where(m.tables.c.closed.is_(None)))
