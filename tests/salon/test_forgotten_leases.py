@@ -15,9 +15,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from _forwarding_kit import contiguous, owner, play, seqs, settle
 from _local_nodes import BoardLeases, Cluster
 from _salonkit import Client, make_salon
-from test_forwarding import contiguous, owner, play, seqs, settle
 
 from zanzibar.cluster.ports import Envelope
 from zanzibar.salon import Salon

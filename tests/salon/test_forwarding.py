@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _forwarding_kit import chat_lines, contiguous, nodes, owner, play, seqs, settle
 from _local_nodes import Cluster
 from _salonkit import Client, make_salon
 from sqlalchemy import func, select
@@ -28,71 +29,7 @@ from zanzibar.salon.remote import RemoteConnection, encode, refusal, refusal_jso
 
 pytestmark = pytest.mark.anyio
 
-ITEMS = ("game.event", "chat", "system")
-
-
-@pytest.fixture
-async def nodes(db_url: str) -> AsyncIterator[tuple[Cluster, dict[str, Salon]]]:
-    cluster = Cluster()
-    salons = {n: make_salon(db_url, ports=cluster.ports(n), takeover_delay=60) for n in "abc"}
-    for salon in salons.values():
-        await salon.start()
-        salon.forwarder.watch_period = 0.02
-        # SQLite counts ids in the process: the nodes of one process share the counter
-        salon.ids = salons["a"].ids
-    yield cluster, salons
-    for name, salon in salons.items():
-        if name not in cluster.crashed:
-            await salon.stop()
-
-
-async def settle(salons: dict[str, Salon]) -> None:
-    for _ in range(2):
-        for salon in salons.values():
-            await salon.settle()
-
-
-def owner(salons: dict[str, Salon], table_id: int) -> Salon:
-    (running,) = [s for s in salons.values() if table_id in s.tables]
-    return running
-
-
-def seqs(client: Client, table_id: int) -> list[int]:
-    """Every history seq the client was sent for the table, in arrival order."""
-    out: list[int] = []
-    for message in client.inbox:
-        if message.get("table") != table_id:
-            continue
-        if message.get("type") == "history" and "channel" not in message:
-            out.extend(item["seq"] for item in message["items"])
-        elif message.get("type") in ITEMS:
-            out.append(message["seq"])
-    return out
-
-
-def contiguous(values: list[int]) -> bool:
-    return values == list(range(values[0], values[0] + len(values))) if values else True
-
-
-async def play(
-    salons: dict[str, Salon], table_id: int, players: dict[int, Client], actions: int
-) -> int:
-    """The seats to act roll until 8 points, then stop; at most ``actions`` actions."""
-    sent = 0
-    while sent < actions:
-        await settle(salons)
-        table = owner(salons, table_id).tables[table_id]
-        match = table.match
-        assert match is not None
-        if match.is_over:
-            break
-        seat = match.to_act
-        assert seat is not None
-        action = "roll" if match.state.total < 8 else "stop"
-        await players[seat].ok("game.action", table=table_id, action={"type": action})
-        sent += 1
-    await settle(salons)
-    return sent
+__all__ = ["nodes"]  # the fixture, from _forwarding_kit
 
 
 async def stored_log(salon: Salon, game_id: int) -> int:
@@ -448,19 +385,6 @@ class Delays:
         queue, self.queue = self.queue, []
         for envelope in queue:
             await self.deliver(envelope)
-
-
-def chat_lines(client: Client, table_id: int) -> list[str]:
-    """Every chat line the client was sent for the table, live or in a history, in order."""
-    lines: list[str] = []
-    for message in client.inbox:
-        if message.get("table") != table_id:
-            continue
-        if message.get("type") == "chat":
-            lines.append(message["text"])
-        elif message.get("type") == "history" and "channel" not in message:
-            lines.extend(i["text"] for i in message["items"] if i.get("type") == "chat")
-    return lines
 
 
 async def test_a_bus_frame_arriving_after_a_re_follow_covered_it_is_not_sent_again(

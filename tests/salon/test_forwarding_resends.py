@@ -14,16 +14,16 @@ import asyncio
 from typing import Any
 
 import pytest
+from _forwarding_kit import chat_lines, contiguous, nodes, seqs, settle
 from _local_nodes import Cluster
 from _salonkit import Client
-from test_forwarding import chat_lines, contiguous, nodes, seqs, settle
 
 from zanzibar.salon import Salon
 from zanzibar.salon.errors import SalonError
 
 pytestmark = pytest.mark.anyio
 
-__all__ = ["nodes"]  # the fixture, shared with test_forwarding.py
+__all__ = ["nodes"]  # the fixture, from _forwarding_kit
 
 
 async def _owner_dies_before_answering(
