@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -127,7 +128,13 @@ def test_the_terminal_reads_ones_rating_and_rank(server: ServerProcess) -> None:
         "You have no Zilch 5000 rating yet: play a rated game (an account, no guest at the table)."
     )
     assert first.count(none) == 2  # the key and the typed word, before any rated game
-    board = httpx.get(f"{server.url}api/leaderboard/zilch", timeout=10).json()
+    # the salon rates a game right after storing its result, beside the game's end
+    deadline = time.monotonic() + 15
+    while True:
+        board = httpx.get(f"{server.url}api/leaderboard/zilch", timeout=10).json()
+        if board["players"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     (rita,) = board["players"]
     assert rita["name"] == "Rita" and rita["games"] == 1
     # the next game: L says the rating the last one gave, in French too

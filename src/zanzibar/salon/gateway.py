@@ -398,7 +398,10 @@ class Gateway:
             reply["id"] = reply_id
         conn.put(reply)
         if first:
-            salon.spawn(salon.mailbox.deliver(user, conn, salon._name_of))
+            try:  # put on the socket now: before the answer to whatever it asks next
+                await salon.mailbox.deliver_at_hello(user, conn, salon._name_of, salon.spawn)
+            except Exception:
+                log.exception("the kept messages of %s were not delivered", user.name)
         if first and salon.ports.shared and not user.guest:
             try:  # his list may have changed on another node
                 await salon.friends.reload(user.id)

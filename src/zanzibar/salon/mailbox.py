@@ -250,9 +250,51 @@ class Mailbox:
         async with self._delivering.setdefault(user.id, asyncio.Lock()):
             return await self._deliver(user, conn, name_of)
 
+    async def deliver_at_hello(
+        self,
+        user: User,
+        conn: Connection,
+        name_of: Callable[[int], str],
+        spawn: Callable[[Awaitable[Any]], Any],
+    ) -> None:
+        """As :meth:`deliver`, but the kept messages are on the socket when this returns.
+
+        ``hello`` awaits it, so they come before the answer to anything the
+        client asks next (a terminal that types ``/friends`` at once reads its
+        kept lines first); waiting for the socket to take them and marking
+        them delivered go on in a task (``spawn``), still under the user's lock.
+        """
+        if user.guest or not self.waiting.get(user.id):
+            return
+        lock = self._delivering.setdefault(user.id, asyncio.Lock())
+        await lock.acquire()
+        try:
+            rows = await self._put_kept(user, conn, name_of)
+        except BaseException:
+            lock.release()
+            raise
+        if not rows:
+            lock.release()
+            return
+
+        async def confirm() -> None:
+            try:
+                await self._confirm(user, conn, rows)
+            finally:
+                lock.release()
+
+        spawn(confirm())
+
     async def _deliver(self, user: User, conn: Connection, name_of: Callable[[int], str]) -> int:
+        rows = await self._put_kept(user, conn, name_of)
+        return await self._confirm(user, conn, rows) if rows else 0
+
+    async def _put_kept(
+        self, user: User, conn: Connection, name_of: Callable[[int], str]
+    ) -> list[Any]:
+        """The messages kept for ``user``, oldest first, put on ``conn`` (none: [])."""
         if not self.waiting.get(user.id) or conn.closed:
-            return 0
+            return []
         pm = m.private_messages
         rows = await self.store.read(
             select(pm)
@@ -261,9 +303,14 @@ class Mailbox:
             .limit(self.limits.offline_messages_per_recipient)
         )
         if not rows or conn.closed:
-            return 0
+            return []
         for row in rows:
             conn.put(self._message(row, user, conn.lang, name_of(row.sender_id)))
+        return list(rows)
+
+    async def _confirm(self, user: User, conn: Connection, rows: list[Any]) -> int:
+        """Once the socket took them, mark ``rows`` delivered; how many (0: it dropped)."""
+        pm = m.private_messages
         try:
             await asyncio.wait_for(conn.drained(), DELIVERY_WAIT_S)
         except TimeoutError:
