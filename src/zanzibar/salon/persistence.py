@@ -538,23 +538,29 @@ def _fast_update(conn: Connection, statement: Executable, params: Any, plans: In
     plan = plans.plan(conn, statement, tuple(rows[0]))
     if plan is None:
         return False
-    parameters = plan.rows(rows)
+    # merged fenced writes (merge_inserts): executemany sums the row counts
+    rowcount = _on_cursor(conn, plan.sql, plan.rows(rows))
+    _check_fence(statement, rowcount, len(rows))
+    return True
+
+
+def _on_cursor(conn: Connection, sql: str, parameters: list[Any]) -> int:
+    """Run ``sql`` on the DBAPI cursor, once or for many rows; the row count.
+
+    A DBAPI error is raised as SQLAlchemy raises it (``IntegrityError``, ...).
+    """
     dbapi_error = conn.dialect.loaded_dbapi.Error
     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         if len(parameters) == 1:
-            cursor.execute(plan.sql, parameters[0])
-        else:  # merged fenced writes (merge_inserts): the row counts are summed
-            cursor.executemany(plan.sql, parameters)
-        rowcount = cursor.rowcount
-    except dbapi_error as exc:  # raised as SQLAlchemy raises it
-        raise DBAPIError.instance(
-            plan.sql, parameters, exc, dbapi_error, dialect=conn.dialect
-        ) from exc
+            cursor.execute(sql, parameters[0])
+        else:
+            cursor.executemany(sql, parameters)
+        return int(cursor.rowcount)
+    except dbapi_error as exc:
+        raise DBAPIError.instance(sql, parameters, exc, dbapi_error, dialect=conn.dialect) from exc
     finally:
         cursor.close()
-    _check_fence(statement, rowcount, len(rows))
-    return True
 
 
 def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
@@ -571,20 +577,7 @@ def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: In
     plan = plans.plan(conn, statement, tuple(first))
     if plan is None:
         return False
-    parameters = plan.rows(rows)
-    dbapi_error = conn.dialect.loaded_dbapi.Error
-    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        if len(parameters) == 1:
-            cursor.execute(plan.sql, parameters[0])
-        else:
-            cursor.executemany(plan.sql, parameters)
-    except dbapi_error as exc:  # raised as SQLAlchemy raises it (IntegrityError, ...)
-        raise DBAPIError.instance(
-            plan.sql, parameters, exc, dbapi_error, dialect=conn.dialect
-        ) from exc
-    finally:
-        cursor.close()
+    _on_cursor(conn, plan.sql, plan.rows(rows))
     return True
 
 
