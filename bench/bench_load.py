@@ -79,11 +79,20 @@ from reference import discard, extract
 
 #: The salon before issue 11's cheaper actions (main, 2026-11-25): "today's figure".
 REFERENCE_COMMIT = "0a9f166"
+#: The protocol version the players offer (``--protocol``); a server that does not
+#: speak version 2 (a reference before it) answers in version 1, which is read too.
+PROTOCOL = 2
 READY_PREFIX = "Zanzibar salon ready at "
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 # -- the simulated players ---------------------------------------------------------------------
+
+
+def messages_of(frame: str | bytes) -> list[dict[str, Any]]:
+    """The messages of one frame: a JSON array of them in protocol 2, one object in 1."""
+    data = json.loads(frame)
+    return data if isinstance(data, list) else [data]
 
 
 @dataclass
@@ -105,6 +114,9 @@ class WorkerResult:
     actions: int = 0
     refused: int = 0
     bot_events: int = 0
+    #: Frames and messages the players received in the window.
+    frames: int = 0
+    messages: int = 0
     games_finished: int = 0
     connected: int = 0
     errors: list[str] = field(default_factory=list)
@@ -150,9 +162,10 @@ class Player:
             ping_interval=None,
             compression=None,
             open_timeout=60,
+            subprotocols=["zanzibar.v2"] if PROTOCOL == 2 else None,
         )
         await self.ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-        welcome = json.loads(await self.ws.recv())
+        welcome = messages_of(await self.ws.recv())[0]
         if welcome.get("type") != "welcome":
             raise RuntimeError(f"{self.name}: {welcome}")
         self.reader = asyncio.create_task(self.read())
@@ -174,40 +187,49 @@ class Player:
         try:
             async for frame in self.ws:
                 now = time.perf_counter()
-                message = json.loads(frame)
-                kind = message["type"]
-                if kind == "pong":
-                    sent = self.pings.pop(message.get("id"), None)
-                    if sent is not None and world.measuring:
-                        world.result.pings.append(now - sent)
-                    continue
-                if kind in {"ok", "error"}:
-                    future = self.replies.pop(message.get("id"), None)
-                    if future is not None and not future.done():
-                        future.set_result(message)
-                    continue
-                if kind == "game.event" and message.get("table") == self.table:
-                    world.arrived(self.table, message["seq"], self, now)
-                    if message["event"].get("seat") is not None and world.is_bot_seat(
-                        self.table, message["event"]["seat"]
-                    ):
-                        world.bot_event(self)
-                elif kind == "game.view" and message.get("table") == self.table:
-                    self.view = message["view"]
-                    self.log_length = message["log_length"]
-                    world.last_seq_seen(self.table, message["seq"])
-                    if self.view.get("over"):
-                        world.game_over(self)
-                    elif (
-                        self.view.get("to_act") == self.seat
-                        and self.view.get("legal")
-                        and self.acted_on != self.log_length
-                    ):
-                        self.acted_on = self.log_length
-                        world.spawn(self.act(self.log_length, self.view["legal"]))
+                messages = messages_of(frame)
+                if world.measuring:
+                    world.result.frames += 1
+                    world.result.messages += len(messages)
+                for message in messages:
+                    self.take(message, now)
         except Exception as exc:  # the socket closed
             if not world.stopping:
                 world.result.errors.append(f"{self.name}: reader stopped: {exc!r}")
+
+    def take(self, message: dict[str, Any], now: float) -> None:
+        """One message from the server: a reply, a pong, an event or a view."""
+        world = self.world
+        kind = message["type"]
+        if kind == "pong":
+            sent = self.pings.pop(message.get("id"), None)
+            if sent is not None and world.measuring:
+                world.result.pings.append(now - sent)
+            return
+        if kind in {"ok", "error"}:
+            future = self.replies.pop(message.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(message)
+            return
+        if kind == "game.event" and message.get("table") == self.table:
+            world.arrived(self.table, message["seq"], self, now)
+            if message["event"].get("seat") is not None and world.is_bot_seat(
+                self.table, message["event"]["seat"]
+            ):
+                world.bot_event(self)
+        elif kind == "game.view" and message.get("table") == self.table:
+            self.view = message["view"]
+            self.log_length = message["log_length"]
+            world.last_seq_seen(self.table, message["seq"])
+            if self.view.get("over"):
+                world.game_over(self)
+            elif (
+                self.view.get("to_act") == self.seat
+                and self.view.get("legal")
+                and self.acted_on != self.log_length
+            ):
+                self.acted_on = self.log_length
+                world.spawn(self.act(self.log_length, self.view["legal"]))
 
     async def act(self, log_length: int, legal: list[Any]) -> None:
         if self.think:
@@ -436,14 +458,16 @@ def worker(
     game: str,
     ready: Any = None,
     go: Any = None,
+    protocol: int = 2,
 ) -> WorkerResult:
     """One load process: play its tables and return what it measured.
 
     ``ready`` (an Event, optional) is set once every player is seated; the warm-up
     then waits for ``go`` (an Event, optional): bench_soak.py starts its attackers then.
     """
-    global GAME
+    global GAME, PROTOCOL
     GAME = game
+    PROTOCOL = protocol
     try:
         import uvloop
 
@@ -764,7 +788,18 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             plan.server = servers[index % len(servers)] if servers else ""
         chunks = [plans[i :: args.procs] for i in range(args.procs)]
         jobs = [
-            (url, chunk, args.think, args.seed + i, args.warmup, args.duration, args.game)
+            (
+                url,
+                chunk,
+                args.think,
+                args.seed + i,
+                args.warmup,
+                args.duration,
+                args.game,
+                None,
+                None,
+                args.protocol,
+            )
             for i, chunk in enumerate(chunks)
             if chunk
         ]
@@ -871,6 +906,13 @@ def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]
         f"({side.actions / side.window:.1f}/s), refused: {sum(r.refused for r in results)}, "
         f"bot events seen: {sum(r.bot_events for r in results)}, games finished: {sum(r.games_finished for r in results)}"
     )
+    frames = sum(r.frames for r in results)
+    messages = sum(r.messages for r in results)
+    if side.actions:
+        print(
+            f"protocol {args.protocol} offered; the players received {frames / side.actions:.2f} "
+            f"frames and {messages / side.actions:.2f} messages per player action"
+        )
     print(f"{'':34}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}{'n':>8}")
     for label, values in (
         ("action -> event at every seat (ms)", side.latencies),
@@ -961,6 +1003,13 @@ def main(argv: list[str] | None = None) -> int:
         help="measure the CPU of the nodes, PostgreSQL and Redis that scripts/cluster runs in D",
     )
     parser.add_argument("--seed", type=int, default=421)
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="the protocol the players offer (2: one frame per step; a server without it speaks 1)",
+    )
     parser.add_argument(
         "--reference",
         default=REFERENCE_COMMIT,

@@ -1,8 +1,10 @@
-"""A real WebSocket client of protocol v1, for tests against a running server.
+"""A real WebSocket client of protocol v1 or v2, for tests against a running server.
 
 Every message the server sends is kept in arrival order and checked against
 its schema (``schema_violations`` lists any breach), so every test also
-checks the server's output format.
+checks the server's output format. ``protocol=2`` offers the ``zanzibar.v2``
+subprotocol: each frame is then an array of messages (``frames`` keeps them
+as they came, ``received`` one by one).
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ class WsClient:
         self.user: Message = {}
         self.token = ""
         self.received: list[Message] = []
+        #: The messages of each frame, as they came (one each in protocol 1).
+        self.frames: list[list[Message]] = []
+        #: The protocol the server agreed to (the subprotocol it accepted).
+        self.protocol = 2 if ws.subprotocol == "zanzibar.v2" else 1
         self.schema_violations: list[str] = []
         self.closed = False
         self._ids = itertools.count(1)
@@ -51,22 +57,30 @@ class WsClient:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, ws_url: str, name: str = "anon", **kwargs: Any) -> WsClient:
-        """Open a socket without signing in."""
+    async def open(
+        cls, ws_url: str, name: str = "anon", protocol: int = 1, **kwargs: Any
+    ) -> WsClient:
+        """Open a socket without signing in (``protocol=2``: offer ``zanzibar.v2``)."""
+        if protocol == 2:
+            kwargs.setdefault("subprotocols", ["zanzibar.v2"])
         ws = await connect(ws_url, max_size=4 * 1024 * 1024, proxy=None, **kwargs)
         return cls(ws, name)
 
     @classmethod
-    async def guest(cls, server_url: str, name: str, lang: str = "en") -> WsClient:
+    async def guest(
+        cls, server_url: str, name: str, lang: str = "en", protocol: int = 1
+    ) -> WsClient:
         """Sign in as a guest over HTTP, open the socket and say hello."""
         session = await sign_in_guest(server_url, name, lang)
-        return await cls.with_token(server_url, session["token"], name)
+        return await cls.with_token(server_url, session["token"], name, protocol)
 
     @classmethod
-    async def with_token(cls, server_url: str, token: str, name: str = "anon") -> WsClient:
+    async def with_token(
+        cls, server_url: str, token: str, name: str = "anon", protocol: int = 1
+    ) -> WsClient:
         """Open the socket and say hello with an existing session token."""
         ws_url = server_url.replace("http://", "ws://", 1).rstrip("/") + "/ws"
-        client = await cls.open(ws_url, name)
+        client = await cls.open(ws_url, name, protocol)
         client.token = token
         welcome = await client.hello(token)
         assert welcome["type"] == "welcome", welcome
@@ -76,11 +90,21 @@ class WsClient:
     async def _read(self) -> None:
         try:
             async for frame in self.ws:
-                message = json.loads(frame)
-                problems = outgoing_errors(message)
-                if problems:
-                    self.schema_violations.append(f"{message.get('type')}: {problems} in {message}")
-                self.received.append(message)
+                data = json.loads(frame)
+                if self.protocol == 2:
+                    if not isinstance(data, list) or not data:
+                        self.schema_violations.append(f"a v2 frame that is not an array: {data}")
+                        data = [data]
+                else:
+                    data = [data]
+                self.frames.append(data)
+                for message in data:
+                    problems = outgoing_errors(message)
+                    if problems:
+                        self.schema_violations.append(
+                            f"{message.get('type')}: {problems} in {message}"
+                        )
+                    self.received.append(message)
                 self._arrived.set()
         except Exception:
             pass

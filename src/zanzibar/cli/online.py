@@ -46,6 +46,10 @@ from zanzibar.engine.rules import GameRules
 
 Message = dict[str, Any]
 
+#: The WebSocket subprotocol of protocol version 2 (docs/protocol.md): a frame holds a
+#: step's messages (server/framing.py).
+SUBPROTOCOL = "zanzibar.v2"
+
 #: Seconds to wait for a reply to a request.
 REPLY_TIMEOUT_S = 30.0
 #: Seconds without any message while waiting for other players before giving up.
@@ -93,6 +97,20 @@ def http_url(server: str) -> str:
     """
     url = server if "://" in server else f"http://{server}"
     return url.rstrip("/") + "/"
+
+
+def messages_of(frame: str | bytes) -> list[Message]:
+    """The messages of one frame: a JSON array of them in protocol 2, one object in 1.
+
+    >>> messages_of('[{"type": "ok"}, {"type": "table"}]')
+    [{'type': 'ok'}, {'type': 'table'}]
+    >>> messages_of('{"type": "pong"}')
+    [{'type': 'pong'}]
+    """
+    data = json.loads(frame)
+    if isinstance(data, list):
+        return [m for m in data if isinstance(m, dict)]
+    return [data] if isinstance(data, dict) else []
 
 
 def ws_url(server: str) -> str:
@@ -157,20 +175,26 @@ class SalonClient:
         self.on_note: Callable[[str], None] | None = None
         self._ids = itertools.count(1)
         self._stack = contextlib.ExitStack()
+        #: Messages of the last frame not read yet (protocol 2 sends a step's messages
+        #: in one frame: a JSON array).
+        self._unread: collections.deque[Message] = collections.deque()
         self.user: Message = self._open()
 
     def _open(self) -> Message:
         """Open the socket and say hello; the user from ``welcome``."""
         from websockets.sync.client import connect
+        from websockets.typing import Subprotocol
 
         self._stack.close()
         self._stack = contextlib.ExitStack()
+        self._unread.clear()  # what the old socket sent and we did not read is sent again
         self.ws = self._stack.enter_context(
             connect(
                 ws_url(self.server),
                 proxy=None,
                 max_size=4 * 1024 * 1024,
                 open_timeout=REPLY_TIMEOUT_S,
+                subprotocols=[Subprotocol(SUBPROTOCOL)],  # protocol 2; a server without it speaks 1
             )
         )
         hello: Message = {"v": 1, "type": "hello", "token": self.token}
@@ -226,14 +250,18 @@ class SalonClient:
 
         deadline = time.monotonic() + timeout
         while True:
-            try:
-                frame = self.ws.recv(timeout=max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                return None
-            except ConnectionClosed:
-                self._reconnect()
-                raise Reconnected("the connection dropped and was reopened") from None
-            message: Message = json.loads(frame)
+            if not self._unread:
+                try:
+                    frame = self.ws.recv(timeout=max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    return None
+                except ConnectionClosed:
+                    self._reconnect()
+                    raise Reconnected("the connection dropped and was reopened") from None
+                self._unread.extend(messages_of(frame))
+                if not self._unread:
+                    continue
+            message = self._unread.popleft()
             if self.on_note is None or not is_note(message):
                 return message
             line = note_line(message, self.user, self.lang or "en")

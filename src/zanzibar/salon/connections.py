@@ -58,6 +58,10 @@ class Connection:
         self.send = send
         #: The transport's own non-blocking queue, if it has one (see the module's doc).
         self._put_now: Callable[[dict[str, Any]], None] | None = getattr(send, "put_message", None)
+        #: The protocol version its transport frames for (2: one frame per step; ``welcome``
+        #: says it). The messages are the same in every version.
+        protocol = getattr(send, "protocol", 1)
+        self.protocol: int = protocol if type(protocol) is int else 1
         self.user: User | None = None
         self.lang = "en"
         self.lobby = False

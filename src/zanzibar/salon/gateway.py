@@ -389,7 +389,7 @@ class Gateway:
             "v": PROTOCOL,
             "type": "welcome",
             "user": user.to_json(),
-            "protocol": PROTOCOL,
+            "protocol": conn.protocol,
             "lang": conn.lang,
             "tables": places,
         }

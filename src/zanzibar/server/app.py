@@ -41,6 +41,7 @@ from zanzibar.l10n.msg import Msg
 from zanzibar.l10n.voice import Voice
 from zanzibar.salon.connections import Shared
 from zanzibar.server import openapi
+from zanzibar.server.framing import bundles, negotiate
 from zanzibar.server.guards import (
     BodyLimit,
     SharedText,
@@ -500,9 +501,13 @@ class Outbox:
         limits: TransportLimits | None = None,
         abort: Callable[[], None] | None = None,
         writer: Writer | None = None,
+        protocol: int = 1,
     ) -> None:
         limits = limits or TransportLimits()
         self.websocket = websocket
+        #: The protocol version the socket speaks (:mod:`zanzibar.server.framing`): in
+        #: version 2, what is queued between two writes goes out as one frame.
+        self.protocol = protocol
         #: The protocol's batched writer (our uvicorn protocol): then no drain task is
         #: needed, and what one turn of the loop queued goes out in one write.
         self.writer = writer
@@ -625,10 +630,16 @@ class Outbox:
                 self._ready.clear()
                 await self._ready.wait()
                 continue
-            text = self.queue.popleft()
-            self.queued_bytes -= len(text)
+            if self.protocol >= 2:  # everything queued by now, in one frame
+                texts = bundles(list(self.queue))
+                self.queue.clear()
+                self.queued_bytes = 0
+            else:
+                texts = [self.queue.popleft()]
+                self.queued_bytes -= len(texts[0])
             try:
-                await self.websocket.send_text(text)
+                for text in texts:
+                    await self.websocket.send_text(text)
             except asyncio.CancelledError:
                 raise
             except (WebSocketDisconnect, OSError, ClientDisconnected):
@@ -653,6 +664,8 @@ class Outbox:
             self._waiting = self.task = asyncio.ensure_future(self._flush_later(writer))
             return
         batch = list(self.queue)
+        if self.protocol >= 2:  # one frame for all of it (a few when very large)
+            batch = bundles(batch)
         self.queue.clear()
         self.queued_bytes = 0
         try:
@@ -738,8 +751,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     """
     salon: SalonService = websocket.app.state.salon
     limits: TransportLimits = websocket.app.state.limits
-    await websocket.accept()
-    outbox = Outbox(websocket, limits, abort_function(websocket.scope), writer_of(websocket.scope))
+    protocol, subprotocol = negotiate(websocket.scope.get("subprotocols") or ())
+    await websocket.accept(subprotocol)
+    outbox = Outbox(
+        websocket, limits, abort_function(websocket.scope), writer_of(websocket.scope), protocol
+    )
     outbox.start()
     try:
         conn = await salon.connect(outbox, address=client_address(websocket))

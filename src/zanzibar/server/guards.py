@@ -380,6 +380,24 @@ class SharedText(str):
     """
 
     _frame: bytes | None = None
+    #: Protocol 2: the arrays this message opens, by the audience's messages after it.
+    _bundles: dict[tuple[str, ...], SharedText] | None = None
+
+    def bundled_with(self, rest: tuple[str, ...]) -> SharedText:
+        """The JSON array of this message and ``rest`` (messages of the same audiences):
+        the same for every socket sent them, so it is shared in turn and made once.
+
+        Kept on the first message (it lives as long as the step that put it): the
+        key holds the other messages themselves, never their ids, which a later
+        message could reuse.
+        """
+        made = self._bundles
+        if made is None:
+            made = self._bundles = {}
+        bundle = made.get(rest)
+        if bundle is None:
+            bundle = made[rest] = SharedText("[" + ",".join((self, *rest)) + "]")
+        return bundle
 
     def server_frame(self) -> bytes:
         """The frame carrying this text from a server socket with no extension."""

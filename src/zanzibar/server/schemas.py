@@ -330,9 +330,7 @@ SERVER_SCHEMAS: dict[str, JsonSchema] = {
         {"option": {"type": "string"}},
         closed=False,
     ),
-    "welcome": _message(
-        "welcome", {"user": _USER, "protocol": {"const": PROTOCOL_VERSION}}, closed=False
-    ),
+    "welcome": _message("welcome", {"user": _USER, "protocol": {"enum": [1, 2]}}, closed=False),
     "pong": _message("pong", closed=False),
     "lobby": _message("lobby", {"tables": {"type": "array", "items": TABLE_SUMMARY}}, closed=False),
     "table": _message("table", {"table": _TABLE}, closed=False),

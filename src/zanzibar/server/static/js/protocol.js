@@ -1,11 +1,18 @@
-// The salon's WebSocket protocol (docs/protocol.md, version 1), client side:
+// The salon's WebSocket protocol (docs/protocol.md, version 2), client side:
 // one socket to /ws, `hello` first, requests matched to their `ok`/`error`
 // replies by `id`, and a socket that comes back by itself after a drop (with
 // a growing delay). What to re-subscribe after a reconnection is the
 // application's business: it gets an `onReady(reconnected)` call each time
 // the server has said `welcome`.
+//
+// Version 2 is asked for with the WebSocket subprotocol `zanzibar.v2`: each
+// frame the server sends is then an array of messages (what one step put on
+// this socket). A server that does not speak it sends one message per frame
+// (version 1); both are read. The messages themselves, ours included, keep
+// `v: 1`: version 2 changes the framing only.
 
 export const PROTOCOL_VERSION = 1;
+export const SUBPROTOCOL = "zanzibar.v2";
 
 export class ProtocolError extends Error {
   constructor(reply) {
@@ -47,8 +54,30 @@ export class Connection {
     this.closedByUs = false;
     clearTimeout(this.retryTimer);
     this.opts.onStatus?.("connecting");
-    const socket = new WebSocket(this.url());
+    const socket = new WebSocket(this.url(), [SUBPROTOCOL]);
     this.socket = socket;
+    // The messages received and not handled yet, in order (see drain).
+    const inbox = [];
+    let waiting = false;
+    // Hand the messages over one by one. After a reply that settles a request,
+    // the rest waits for the next task, so that the code awaiting the reply runs
+    // first, as it did when every message was a frame (an event) of its own.
+    const drain = () => {
+      waiting = false;
+      while (inbox.length && socket === this.socket) {
+        let settled = false;
+        try {
+          settled = this.receive(inbox.shift());
+        } catch (error) {
+          console.error(error); // one message's fault: the others are still handled
+        }
+        if (settled && inbox.length) {
+          waiting = true;
+          setTimeout(drain, 0);
+          return;
+        }
+      }
+    };
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
       this.retryDelay = 250;
@@ -56,13 +85,16 @@ export class Connection {
     });
     socket.addEventListener("message", (event) => {
       if (socket !== this.socket) return;
-      let msg;
+      let data;
       try {
-        msg = JSON.parse(event.data);
+        data = JSON.parse(event.data);
       } catch {
         return;
       }
-      this.receive(msg);
+      for (const msg of Array.isArray(data) ? data : [data]) {
+        if (msg && typeof msg === "object") inbox.push(msg);
+      }
+      if (!waiting) drain();
     });
     socket.addEventListener("close", () => {
       if (socket !== this.socket) return;
@@ -70,6 +102,7 @@ export class Connection {
     });
   }
 
+  /** Handle one message; true when it settled a pending request (its code runs next). */
   receive(msg) {
     if (msg.type === "welcome") {
       const reconnected = this.everReady;
@@ -80,7 +113,7 @@ export class Connection {
       this.queue = [];
       for (const item of queued) this.sendRaw(item);
       this.opts.onReady?.(reconnected, msg);
-      return;
+      return true; // what onReady starts runs before the messages after the welcome
     }
     if (msg.id === "hello" && msg.type === "error") {
       this.closedByUs = true;
@@ -93,14 +126,15 @@ export class Connection {
       this.pending.delete(msg.id);
       if (msg.type === "error") {
         reject(new ProtocolError(msg));
-        return;
+        return true;
       }
       resolve(msg);
       // A reply that is also data (`history` answers with the request's id).
       if (msg.type !== "ok") this.opts.onMessage?.(msg);
-      return;
+      return true;
     }
     this.opts.onMessage?.(msg);
+    return false;
   }
 
   dropped() {
