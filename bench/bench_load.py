@@ -82,6 +82,8 @@ REFERENCE_COMMIT = "0a9f166"
 #: The protocol version the players offer (``--protocol``); a server that does not
 #: speak version 2 (a reference before it) answers in version 1, which is read too.
 PROTOCOL = 2
+#: Whether the players' sockets ask for permessage-deflate, as browsers do (``--deflate``).
+DEFLATE = False
 READY_PREFIX = "Zanzibar salon ready at "
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -160,7 +162,7 @@ class Player:
             proxy=None,
             max_size=4 * 1024 * 1024,
             ping_interval=None,
-            compression=None,
+            compression="deflate" if DEFLATE else None,
             open_timeout=60,
             subprotocols=["zanzibar.v2"] if PROTOCOL == 2 else None,
         )
@@ -459,15 +461,17 @@ def worker(
     ready: Any = None,
     go: Any = None,
     protocol: int = 2,
+    deflate: bool = False,
 ) -> WorkerResult:
     """One load process: play its tables and return what it measured.
 
     ``ready`` (an Event, optional) is set once every player is seated; the warm-up
     then waits for ``go`` (an Event, optional): bench_soak.py starts its attackers then.
     """
-    global GAME, PROTOCOL
+    global GAME, PROTOCOL, DEFLATE
     GAME = game
     PROTOCOL = protocol
+    DEFLATE = deflate
     try:
         import uvloop
 
@@ -799,6 +803,7 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
                 None,
                 None,
                 args.protocol,
+                args.deflate,
             )
             for i, chunk in enumerate(chunks)
             if chunk
@@ -910,7 +915,7 @@ def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]
     messages = sum(r.messages for r in results)
     if side.actions:
         print(
-            f"protocol {args.protocol} offered; the players received {frames / side.actions:.2f} "
+            f"protocol {args.protocol} offered{', permessage-deflate' if args.deflate else ''}; the players received {frames / side.actions:.2f} "
             f"frames and {messages / side.actions:.2f} messages per player action"
         )
     print(f"{'':34}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}{'n':>8}")
@@ -1009,6 +1014,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=(1, 2),
         default=2,
         help="the protocol the players offer (2: one frame per step; a server without it speaks 1)",
+    )
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="the players' sockets ask for permessage-deflate, as browsers do",
     )
     parser.add_argument(
         "--reference",

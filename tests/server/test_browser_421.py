@@ -124,6 +124,8 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
         assert axe_violations(anna.page, "signin") == []
         anna.sign_in_as_guest()
         bob.sign_in_as_guest()
+        # the web client speaks protocol 2: a step's messages in one frame
+        assert anna.app("app.conn.socket.protocol") == "zanzibar.v2"
 
         table_id = create_table(anna, "421", 3, {"tokens": TOKENS})
         bob.page.wait_for_selector(f"button[aria-label='Join table {table_id}']")
@@ -165,6 +167,7 @@ def test_two_users_and_a_bot_play_421_by_keyboard(browser: Any, server: Any) -> 
                 assert axe_violations(anna.page, "table-421") == []
                 anna.page.evaluate("window.__app.conn.simulateDrop()")
                 anna.page.wait_for_function("window.__app.connState === 'open'")
+                assert anna.app("app.conn.socket.protocol") == "zanzibar.v2"
             if steps >= 2 and not reloaded:
                 reloaded = True
                 bob.page.reload()

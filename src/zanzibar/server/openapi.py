@@ -521,7 +521,8 @@ def document() -> dict[str, Any]:
                 "version": __version__,
                 "description": (
                     "Sign-in and read-only queries of the Zanzibar game salon. Playing goes "
-                    "through the WebSocket endpoint /ws, described in docs/protocol.md."
+                    "through the WebSocket endpoint /ws, described in docs/protocol.md "
+                    "(version 2, one frame per step, with the subprotocol zanzibar.v2)."
                 ),
             },
             "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",

@@ -1,4 +1,8 @@
-"""JSON Schemas of protocol v1: one per message type, both directions.
+"""JSON Schemas of the protocol's messages: one per message type, both directions.
+
+The messages are the same in protocol versions 1 and 2 (version 2 only frames a
+step's server messages together, as a JSON array: :mod:`zanzibar.server.framing`);
+a client's frame is one message in both.
 
 The transport checks every incoming frame against the schema of its type
 before the salon sees it, so the salon only ever handles well-formed
