@@ -210,3 +210,177 @@ def test_a_long_backlog_is_cut_into_frames_of_whole_messages() -> None:
     assert decoded == [json.loads(t) for t in texts]
     huge = json.dumps({"pad": "y" * (MAX_BUNDLE_CHARS + 10)})
     assert [json.loads(f) for f in bundles(["{}", huge, "{}"])] == [[{}], [json.loads(huge)], [{}]]
+
+
+class _Writes:
+    """A protocol's batched writer (guards.Writer) that records each write's frames."""
+
+    def __init__(self) -> None:
+        self.writes: list[list[str]] = []
+        self.ready = asyncio.Event()
+        self.ready.set()
+
+    def write(self, texts: Any) -> None:
+        self.writes.append(list(texts))
+
+    def writer(self) -> Any:
+        from zanzibar.server.guards import Writer
+
+        return Writer(self.write, self.ready.is_set, self.ready.wait)
+
+
+def test_a_version_2_outbox_writes_one_array_per_turn_and_shares_an_audience_array() -> None:
+    from zanzibar.salon.connections import Shared
+    from zanzibar.server.app import Outbox
+    from zanzibar.server.guards import SharedText
+    from zanzibar.server.settings import TransportLimits
+
+    async def scenario() -> None:
+        sockets = [_Writes() for _ in range(3)]
+        outboxes = [
+            Outbox(None, TransportLimits(), writer=s.writer(), protocol=2)  # type: ignore[arg-type]
+            for s in sockets[:2]
+        ]
+        v1 = Outbox(None, TransportLimits(), writer=sockets[2].writer())  # type: ignore[arg-type]
+        item = Shared({"type": "game.event", "seq": 4})
+        view = Shared({"type": "game.view", "seq": 4})
+        for outbox in (*outboxes, v1):
+            outbox.put_message(item)
+            outbox.put_message(view)
+        outboxes[0].put_message({"type": "ok", "id": 7})  # the one who acted
+        await asyncio.sleep(0)
+        first, second, plain = (s.writes for s in sockets)
+        assert first == [
+            ['[{"type":"game.event","seq":4},{"type":"game.view","seq":4},{"type":"ok","id":7}]']
+        ]
+        assert second == [['[{"type":"game.event","seq":4},{"type":"game.view","seq":4}]']]
+        assert plain == [['{"type":"game.event","seq":4}', '{"type":"game.view","seq":4}']]
+        # the audience's array is one object, framed once for every plain socket
+        shared = second[0][0]
+        assert type(shared) is SharedText
+        again = _Writes()
+        third = Outbox(None, TransportLimits(), writer=again.writer(), protocol=2)  # type: ignore[arg-type]
+        third.put_message(item)
+        third.put_message(view)
+        await asyncio.sleep(0)
+        assert again.writes[0][0] is shared
+        # a lone message is an array of one; the next turn is the next frame
+        outboxes[1].put_message({"type": "pong"})
+        await asyncio.sleep(0)
+        assert sockets[1].writes[1:] == [['[{"type":"pong"}]']]
+
+    asyncio.run(scenario())
+
+
+def test_a_version_2_outbox_without_a_batched_writer_sends_one_array_per_wake() -> None:
+    from zanzibar.server.app import Outbox
+    from zanzibar.server.settings import TransportLimits
+
+    sent: list[str] = []
+
+    class Socket:
+        scope: dict[str, Any] = {}
+
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+
+    async def scenario() -> None:
+        outbox = Outbox(Socket(), TransportLimits(), protocol=2)  # type: ignore[arg-type]
+        outbox.start()
+        for n in range(3):
+            outbox.put_message({"n": n})
+        await asyncio.sleep(0.01)
+        outbox.put_message({"n": 3})
+        await outbox.close()
+
+    asyncio.run(scenario())
+    assert [json.loads(t) for t in sent] == [[{"n": 0}, {"n": 1}, {"n": 2}], [{"n": 3}]]
+
+
+def test_a_version_2_client_too_slow_is_cut_off_by_the_same_limits() -> None:
+    from zanzibar.server.app import Outbox
+    from zanzibar.server.settings import TransportLimits
+
+    socket = _Writes()
+    socket.ready.clear()  # it reads nothing
+
+    class Closing:
+        scope = {"client": ("10.0.0.9", 7)}
+
+        async def close(self, code: int, reason: str) -> None:
+            pass
+
+    async def scenario() -> None:
+        limits = TransportLimits(outbox_max_messages=5)
+        outbox = Outbox(Closing(), limits, lambda: None, socket.writer(), protocol=2)  # type: ignore[arg-type]
+        for n in range(5):
+            outbox.put_message({"n": n})
+        await asyncio.sleep(0.01)
+        assert not outbox.closed and socket.writes == []  # waiting for the socket
+        outbox.put_message({"n": 5})  # a sixth message waiting: too slow
+        assert outbox.too_slow and outbox.closed
+        await outbox.close()
+        assert socket.writes == []
+
+    asyncio.run(scenario())
+
+
+@needs_421
+def test_versions_and_compression_mixed_at_one_table_read_the_same_events(
+    shared_server: ServerProcess,
+) -> None:
+    """Sockets of both versions, compressing or not, at one table: each reads every event
+    once, in order, with the same words as the others of its audience (the arrays shared
+    by an audience are framed once for the plain sockets, by each compressing one for
+    itself)."""
+    from _games import assert_seen_in_order_once, event_stream, play_until_over
+
+    async def open_one(name: str, protocol: int, deflate: bool) -> WsClient:
+        session = await sign_in_guest(shared_server.url, name)
+        client = await WsClient.open(
+            shared_server.ws_url, name, protocol, compression="deflate" if deflate else None
+        )
+        client.token = session["token"]
+        assert (await client.hello(session["token"]))["type"] == "welcome"
+        assert client.protocol == protocol
+        return client
+
+    async def scenario() -> None:
+        players = [
+            await open_one("Mia", 2, False),
+            await open_one("Noé", 2, True),
+            await open_one("Oda", 1, True),
+        ]
+        watchers = [await open_one("Pia", 2, False), await open_one("Quy", 2, True)]
+        clients = [*players, *watchers]
+        try:
+            table = (await players[0].ok("table.create", game="421", seats=3))["table"]["id"]
+            for player in players[1:]:
+                await player.ok("table.join", table=table)
+            for watcher in watchers:
+                await watcher.ok("table.watch", table=table)
+            await players[0].ok("table.start", table=table)
+            for client in clients:
+                await wait_for_view(client, table)
+            await play_until_over(
+                table, players, seed=3, until=lambda: len(players[0].game_events(table)) >= 30
+            )
+            for client in clients:
+                await _quiet(client)
+            reference = event_stream(players[0], table)
+            assert len(reference) >= 30
+            for client in clients:
+                assert_seen_in_order_once(client, table)
+                assert event_stream(client, table) == reference, client.name
+                assert client.schema_violations == [], client.name
+            texts = [[m["text"] for m in w.game_events(table)] for w in watchers]
+            assert texts[0] == texts[1] and all(texts[0])
+            # in version 2 a frame holds a step's messages: fewer frames than messages
+            for client in (players[0], *watchers):
+                sizes = [len(f) for f in client.frames]
+                assert max(sizes) >= 2 and len(client.frames) < len(client.received)
+        finally:
+            for client in clients:
+                await client.close()
+
+    asyncio.run(scenario())
