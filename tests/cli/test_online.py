@@ -116,6 +116,7 @@ def test_quitting_leaves_the_table(salon: ServerProcess) -> None:
 def test_driver_refusals_become_engine_errors(salon: ServerProcess) -> None:
     client = SalonClient.sign_in(salon.url, "Rita")
     try:
+        assert client.protocol == 2  # a step's messages come in one frame
         table = client.request("table.create", game="421", seats=2)["table"]["id"]
         client.request("table.add_bot", table=table, level="random")
         client.request("table.start", table=table)

@@ -208,6 +208,11 @@ class SalonClient:
         user: Message = welcome["user"]
         return user
 
+    @property
+    def protocol(self) -> int:
+        """The protocol version the server agreed to (2 when it accepted ``zanzibar.v2``)."""
+        return 2 if self.ws.subprotocol == SUBPROTOCOL else 1
+
     def _reconnect(self) -> None:
         """Reopen the session (bounded in time), then rejoin what we followed."""
         from websockets.exceptions import WebSocketException
