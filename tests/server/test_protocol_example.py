@@ -50,9 +50,9 @@ def test_the_example_is_well_formed() -> None:
             assert type_name and type_name.group(1) in SERVER_SCHEMAS, text
 
 
-async def _replay(server: ServerProcess) -> None:
+async def _replay(server: ServerProcess, protocol: int = 1) -> None:
     session = await sign_in_guest(server.url, "Anna")
-    client = await WsClient.open(server.ws_url, "Anna")
+    client = await WsClient.open(server.ws_url, "Anna", protocol)
     try:
         lines = example_lines()
         expected = [text for kind, text in lines if kind == "S"]
@@ -75,6 +75,10 @@ async def _replay(server: ServerProcess) -> None:
                 if value is not None:
                     assert real.get(key) == value, f"{key}: example {shown[:80]} vs {real}"
         assert client.schema_violations == []
+        if protocol == 2:  # what answers one C: line is one frame (as docs/protocol.md says)
+            sent = [kind for kind, _ in lines].count("C")
+            assert client.protocol == 2 and len(client.frames) == sent, client.frames
+            assert [m["type"] for m in client.frames[2]] == ["system", "ok", "table"]
     finally:
         await client.close()
 
@@ -87,5 +91,16 @@ def test_the_example_exchange_happens_as_written(tmp_path: Path) -> None:
     server = start_server(tmp_path / "data", bot_delay=5.0)
     try:
         asyncio.run(_replay(server))
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif("421" not in game_names(), reason="421 is not installed yet")
+def test_the_example_exchange_in_version_2_comes_one_frame_per_request(tmp_path: Path) -> None:
+    from _server import start_server
+
+    server = start_server(tmp_path / "data", bot_delay=5.0)
+    try:
+        asyncio.run(_replay(server, protocol=2))
     finally:
         server.stop()
