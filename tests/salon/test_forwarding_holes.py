@@ -202,3 +202,53 @@ async def anna_again(salon: Salon, anna: Client, table_id: int, text: str) -> No
     await again.ok("table.join", table=table_id, since=0)
     await again.ok("chat.say", table=table_id, text=text)
     await salon.settle()
+
+
+async def test_a_command_whose_version_was_lost_still_gets_its_ok(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    """Bob's line is stored by b and its envelope (his ``ok`` in it) is lost; the bus goes
+    past it: his node asks again and the stored reply brings the ``ok``, once (before,
+    his client waited for it until it gave the socket up)."""
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    table_id = await _table_with_lines(anna, bob)
+    await settle(salons)
+    a.forwarder.watch_period = 60
+    publish = b.ports.bus.publish
+    lost: list[Any] = []
+
+    async def loses_one(envelope: Any) -> None:
+        if not lost:
+            lost.append(envelope)
+            return
+        await publish(envelope)
+
+    send = b.hub.send
+    late: list[tuple[str, Any]] = []
+    answered = asyncio.Event()
+
+    async def slow_answer(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans" and not late:
+            late.append((node, body))
+            answered.set()
+            return True
+        return await send(node, kind, body)
+
+    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
+    b.hub.send = slow_answer  # type: ignore[method-assign]
+    assert bob.conn is not None
+    message = {"v": 1, "type": "chat.say", "id": "mine", "table": table_id, "text": "mine"}
+    sent = asyncio.ensure_future(a.handle(bob.conn, message))
+    await asyncio.wait_for(answered.wait(), 5)
+    await anna.ok("chat.say", table=table_id, text="after")  # the bus goes past his line
+    await send(late[0][0], "ans", late[0][1])
+    await asyncio.wait_for(sent, 5)
+    await settle(salons)
+    assert lost
+    assert [x["type"] for x in bob.inbox if x.get("id") == "mine"] == ["ok"]
+    got = seqs(bob, table_id)
+    assert got == list(range(1, b.tables[table_id].history.last_seq + 1)), got
+    assert chat_lines(bob, table_id) == ["line 0", "line 1", "line 2", "mine", "after"]
