@@ -145,7 +145,7 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
         "ZANZIBAR_REDIS_PORT": str(free_port()),
         "ZANZIBAR_PG_FAST": "1",
         "ZANZIBAR_PYTHON": sys.executable,
-        "ZANZIBAR_NODE_ARGS": node_args,
+        "ZANZIBAR_NODE_ARGS": f"{node_args} {os.environ.get('ZANZIBAR_LIVE_NODE_ARGS', '')}",
     }
     made = Cluster(directory / "c", base, env, nodes)
     try:
@@ -153,6 +153,12 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
         yield made
     finally:
         try:
+            keep = os.environ.get("ZANZIBAR_LIVE_LOGS")
+            if keep:  # each node's logs kept for a look after the run (it may have failed)
+                into = Path(keep) / directory.name
+                into.mkdir(parents=True, exist_ok=True)
+                for log in (directory / "c").glob("*.log*"):
+                    shutil.copy(log, into / log.name)
             made.run("down", timeout=60)
         finally:
             shutil.rmtree(directory, ignore_errors=True)

@@ -97,12 +97,6 @@ def test_chaos_with_one_node_killed_and_restarted() -> None:
         asyncio.run(chaos(cluster, max(4, TABLES // 4), max(15.0, SECONDS / 5), SEED))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, open: most runs hold every check (10 of the last 12), but a spectator"
-    " whose watch crosses a hole in the bus is sometimes sent an item again live after the"
-    " history page that held it (seen twice; cause not found)",
-)
 def test_chaos_with_three_nodes_killed_and_restarted() -> None:
     """Three nodes, any of them killed and restarted, clients reconnecting to any node."""
     with running_cluster(3) as cluster:

@@ -32,7 +32,6 @@ import secrets
 from typing import Any
 
 from zanzibar.cluster.ports import Envelope
-from zanzibar.engine.errors import ZanzibarError
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor
 from zanzibar.salon.changes import Command
@@ -40,7 +39,6 @@ from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import request_id
 from zanzibar.salon.frames import (
-    CHANGING_HANDS,
     DECIDING,
     DROPPED,
     FOLLOWING,
@@ -51,6 +49,7 @@ from zanzibar.salon.frames import (
     seq_at_most,
 )
 from zanzibar.salon.owner_watch import OwnerWatch
+from zanzibar.salon.refollow import Refollows
 from zanzibar.salon.remote import (
     WIRE_SOCKETS,
     Host,
@@ -78,11 +77,9 @@ PING_PERIOD = 0.5
 WIRE_BOOTS = 1 << 20
 #: Seconds a command's answer waits for the bus to bring its frames.
 REACH_TIMEOUT = 2.0
-#: Seconds between two tries to follow again a table that is changing hands.
-REFOLLOW_PAUSE = 0.5
 
 
-class Forwarder:
+class Forwarder(Refollows):
     """This node's side of every table run elsewhere, and of every socket held elsewhere."""
 
     def __init__(self, host: Host, remote: RemoteSockets) -> None:
@@ -232,8 +229,7 @@ class Forwarder:
                     was = conn.id in self.members.get(table_id, ())
                     since = self.seqs.get((conn.id, table_id), 0)
                     await run_here(self.host, where, body, user, conn)
-                    here = self.host.mirror.subscribers.get(table_id, {})
-                    if was and body.get("type") not in FOLLOWING and here.get(conn.id) is not conn:
+                    if was and body.get("type") not in FOLLOWING:
                         await self._follow_here(where, conn, since)
                     self._followed_here(table_id, conn)
                     return
@@ -242,8 +238,10 @@ class Forwarder:
             body["fresh"] = fresh and attempt == 1
             answer = await self._send(node, body)
             if answer is not None and "moved" not in answer:
-                await self._answered(table_id, conn, node, answer, body)
-                return
+                if await self._answered(table_id, conn, node, answer, body):
+                    return
+                if loop.time() <= give_up:
+                    continue  # its frames were lost on the bus: asked again, same cmd id
             if loop.time() > give_up:
                 raise SalonError("internal", Msg("error-table-unreachable"))
             await asyncio.sleep(RETRY_PAUSE)
@@ -283,14 +281,23 @@ class Forwarder:
         node: str,
         answer: dict[str, Any],
         body: dict[str, Any],
-    ) -> None:
-        """The owner's answer: frames made outside a commit, who follows, or the refusal."""
+    ) -> bool:
+        """The owner's answer: frames made outside a commit, who follows, or the refusal.
+
+        False: the change's own frames (its ``ok``; a follow's table, history and view)
+        were in a version the bus lost (its owner died between publishing and storing
+        it): the command is to be sent again, and answered from its stored reply.
+        """
         if not answer.get("ok"):
             raise refusal(answer.get("err"))
         version = int(answer.get("version", 0))
         key = (conn.id, table_id)
         # held frames are a (re-)follow's: only its answer says which of them it covered
         held = self._held.pop(key, None) if body.get("type") in FOLLOWING else None
+        if held is not None and self._passed(table_id, answer, version, held):
+            # none of the later frames goes out before the history they come after
+            self._held[key] = held
+            return False
         if answer.get("following"):
             # what the client says it has (a join or watch ``since``): a re-follow that
             # starts before this answer's own history arrived follows from there, not 0
@@ -343,6 +350,21 @@ class Forwarder:
             self._unfollowed(table_id, conn.id)
         if answer.get("committed"):
             await self._reach(table_id, version)
+            message = body.get("msg")
+            asked = request_id(message) if isinstance(message, dict) else None
+            if asked is not None and self._last_ok.get(conn.id) != asked:
+                return not self._passed(table_id, answer, version, [])
+        return True
+
+    def _passed(self, table_id: int, answer: dict[str, Any], version: int, held: list[Any]) -> bool:
+        """Whether the bus went past a committed ``version`` without bringing this
+        socket's frames of it (held: those that came since the command was sent)."""
+        return (
+            bool(answer.get("committed"))
+            and table_id in self._on_bus
+            and self.delivered.get(table_id, 0) >= version
+            and all(held_version != version for held_version, _ in held)
+        )
 
     async def _reach(self, table_id: int, version: int) -> None:
         """Wait (a little) until the bus delivered ``version``: the ``ok`` is then sent."""
@@ -355,16 +377,24 @@ class Forwarder:
 
     async def _follow_here(self, actor: TableActor, conn: Connection, since: int) -> None:
         """A socket that followed the table elsewhere runs a command at it here (this node
-        claimed it): it follows it here from the last seq it was sent, or it would hear
-        nothing more of it."""
+        claimed it): it follows it here from the last seq it was sent (at least ``since``),
+        or it would hear nothing more of it.
+
+        The last seq is read in the actor's turn, and the socket stops taking the old
+        owner's frames in that same turn: one of them still on its way (a node's
+        subscriber catching up after a Redis restart) may reach it while the command
+        runs, and a history from the seq noted before would send it again.
+        """
         user = conn.user
         mirror = self.host.mirror
 
         def follow(table: Table) -> None:
+            last = max(since, self.seqs.get((conn.id, table.id), since))
+            self._followed_here(table.id, conn)
             if mirror.subscribers.get(table.id, {}).get(conn.id) is conn:
                 return  # it follows the table here already: nothing is sent twice
             if user is not None and table.is_present(user.id) and not conn.closed:
-                mirror.follow(conn, table, since)
+                mirror.follow(conn, table, last)
 
         await actor.read(follow)
 
@@ -496,79 +526,6 @@ class Forwarder:
             self._last_ok[conn.id] = message["id"]
         if isinstance(seq, int) and not isinstance(seq, bool) and seq > sent:
             self.seqs[key] = seq
-
-    # -- failover -------------------------------------------------------------------------
-
-    def resyncs(self, table_id: int) -> bool:
-        """Whether the sockets here following ``table_id`` are being followed again now."""
-        return table_id in self._resyncing
-
-    async def resync(self, table_id: int) -> None:
-        """Every socket here that follows ``table_id`` follows it again from its last seq
-        (asked again meanwhile, by a gap or a new owner: once more afterwards)."""
-        if table_id in self._resyncing:
-            self._again.add(table_id)  # what changed meanwhile needs a pass of its own
-            return
-        self._resyncing.add(table_id)
-        try:
-            await self._refollow_all(table_id)
-            while table_id in self._again:
-                self._again.discard(table_id)
-                await self._refollow_all(table_id)
-        finally:
-            self._resyncing.discard(table_id)
-            self._again.discard(table_id)
-        await self.owners.resynced(table_id)
-
-    async def _refollow_all(self, table_id: int) -> None:
-        """Follow the table again for every socket here that follows it (see resync), all
-        at once (one socket's retries do not hold the others back)."""
-        conns = []
-        for conn_id in list(self.members.get(table_id, ())):
-            conn = self.host.gateway.connections.get(conn_id)
-            if conn is None or conn.user is None:
-                self._unfollowed(table_id, conn_id)
-            else:
-                conns.append(conn)
-        await asyncio.gather(*(self._refollow(table_id, conn) for conn in conns))
-
-    async def _refollow(self, table_id: int, conn: Connection) -> None:
-        """Follow the table again for one socket from its last seq, until it works.
-
-        Else it would miss what the lost versions held, or hear nothing more of
-        a table its client believes it follows (a player who never sees his
-        turn stalls the game). Tried again while Redis or the database is out
-        of reach a moment, or while the table changes hands (refused
-        ``not_found`` or ``internal``; on a lone node nobody else will take the
-        table up, and a closed table lets the socket go). After
-        :attr:`patience` s of failures the socket is closed (its client resumes).
-        """
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + self.patience
-        while not conn.closed and conn.id in self.members.get(table_id, ()):  # not let go
-            since = self.seqs.get((conn.id, table_id), 0)
-            try:
-                await self.ask(table_id, {"type": "follow", "since": since}, conn)
-                return
-            except ZanzibarError as exc:
-                failure: Exception = exc
-                code = getattr(exc, "code", None)
-                if (
-                    not self.host.shared
-                    or code not in CHANGING_HANDS
-                    or (code == "not_found" and not await self.host.router.still_open(table_id))
-                ):
-                    log.warning("socket %s cannot follow table %s: %s", conn.id, table_id, exc)
-                    self._unfollowed(table_id, conn.id)
-                    return
-            except Exception as exc:  # Redis or the database out of reach
-                failure = exc
-            if loop.time() > give_up:
-                self._unfollowed(table_id, conn.id)
-                conn.give_up(f"table {table_id} could not be followed again ({failure})")
-                return
-            log.warning("socket %s, table %s: follow failed (%s)", conn.id, table_id, failure)
-            await asyncio.sleep(REFOLLOW_PAUSE)
 
     def moved(self, table: Table) -> None:
         """A table run here is run by another node now: its followers here follow it there."""

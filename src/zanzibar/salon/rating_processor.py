@@ -9,9 +9,13 @@ How ratings stay consistent with the games, in one process or several:
    not rated yet, oldest finish first (:meth:`RatingProcessor.process`). Rating one
    game is one transaction: the marker row ``rated_games`` (keyed by game id, with
    a unique sequence number), the players' new ``ratings`` and their
-   ``rating_history``. A game is therefore rated exactly once, and two processes
-   racing on the same game or on the same sequence number cannot both commit:
-   the loser's transaction fails and it reads again.
+   ``rating_history``. The processes of one salon rate one game at a time
+   (:func:`one_rater`: on PostgreSQL a transaction-level advisory lock held from
+   the first read to the commit, on SQLite, one process by design, a lock of the
+   process), so a game ending while its table changes owner, rated by the old
+   owner and by the new one (or by a node that just started), is rated once and
+   nobody's write fails: the second finds the marker and does nothing. Should two
+   writers still meet (the marker's keys refuse the second), the loser reads again.
 3. ``zanzibar ratings rebuild`` (:func:`rebuild`) replays the marker rows in
    sequence order from the stored finishing orders and recomputes every rating
    and history row: the same numbers as the live updates, since both go through
@@ -30,7 +34,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +47,49 @@ from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.ratings import Skill, bot_anchor, family_of, rate
 
 log = logging.getLogger(__name__)
+
+#: Any constant: the PostgreSQL advisory lock held while one game is rated.
+RATING_LOCK = 0x7A726174
+
+#: Reads rows for the rating of one game (the store's reads, or a transaction's).
+Read = Callable[[Any], Awaitable[list[Any]]]
+#: Stores the rating of one game in one transaction.
+Write = Callable[[list[Op]], Awaitable[None]]
+
+#: Per event loop and SQLite file: the lock of the processors of this process.
+_SQLITE_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@contextlib.asynccontextmanager
+async def one_rater(store: Store) -> AsyncIterator[tuple[Read, Write]]:
+    """The reads and the write of one game's rating, no other rater of the salon between.
+
+    Read-then-write is a race between processes (the last rating sequence number,
+    whether the game is rated, the players' ratings), and losing it used to show as
+    a failed write of the database writer, which also rolled back the table changes
+    batched with it. On PostgreSQL the reads and the write run in one transaction
+    holding an advisory lock; a SQLite salon is one process, whose processors (one
+    per store on the file) take one lock.
+    """
+    engine = store.engine
+    if engine.dialect.name == "postgresql":
+        async with engine.begin() as conn:
+            await conn.execute(select(func.pg_advisory_xact_lock(RATING_LOCK)))
+
+            async def read(statement: Any) -> list[Any]:
+                return list((await conn.execute(statement)).fetchall())
+
+            async def write(ops: list[Op]) -> None:
+                for statement, params in ops:
+                    await conn.execute(statement, params)
+
+            yield read, write
+        return
+    locks = _SQLITE_LOCKS.setdefault(asyncio.get_running_loop(), {})
+    async with locks.setdefault(str(engine.url), asyncio.Lock()):
+        yield store.read, store.write
 
 
 @dataclass(frozen=True)
@@ -140,7 +188,8 @@ class RatingProcessor:
                 log.exception("rating finished games failed; retried at the next game")
 
     async def process(self) -> int:
-        """Rate every finished game not rated yet, oldest finish first; how many."""
+        """Rate every finished game not rated yet, oldest finish first; how many this
+        process rated or marked as not counting."""
         done = 0
         async with self._lock:
             while True:
@@ -157,7 +206,7 @@ class RatingProcessor:
                 for (game_id,) in pending:
                     for attempt in range(5):
                         try:
-                            await self._rate_stored(int(game_id))
+                            marked = await self._rate_stored(int(game_id))
                             break
                         except IntegrityError:
                             # another process rated it, or took this sequence number
@@ -168,55 +217,64 @@ class RatingProcessor:
                             )
                     else:
                         raise RuntimeError(f"game {game_id} could not be rated")
-                    done += 1
+                    done += marked
 
-    async def _rate_stored(self, game_id: int) -> None:
-        """Rate one stored game in one transaction (or mark it as not counting)."""
-        seq_rows = await self.store.read(select(func.max(m.rated_games.c.seq)))
-        seq = int(seq_rows[0][0] or 0) + 1
-        already = await self.store.read(
-            select(m.rated_games.c.game_id).where(m.rated_games.c.game_id == game_id)
-        )
-        if already:
-            return
-        game, places, players, flag = await self._game_facts(game_id)
-        family = family_of(game.game, dict(game.options))
-        ok = counts(flag, family, players)
-        ops: list[Op] = [
-            (
-                insert(m.rated_games),
-                {"game_id": game_id, "seq": seq, "family": family, "rated": ok},
+    async def _rate_stored(self, game_id: int) -> bool:
+        """Rate one stored game in one transaction (or mark it as not counting); False if
+        another process did it first."""
+        async with one_rater(self.store) as (read, write):
+            already = await read(
+                select(m.rated_games.c.game_id).where(m.rated_games.c.game_id == game_id)
             )
-        ]
-        if ok:
-            assert family is not None
-            humans = [p.user_id for p in players if p.bot is None and p.user_id is not None]
-            current = await self._current(family, humans)
-            changes = rate_game(family, players, places, {u: s for u, (s, _) in current.items()})
-            when = float(game.finished or time.time())
-            for change in changes:
-                ops += change_ops(family, game_id, change, current.get(change.user_id), when)
-        await self.store.write(ops)
+            if already:
+                return False  # rated by another process meanwhile (its table changed owner)
+            seq_rows = await read(select(func.max(m.rated_games.c.seq)))
+            seq = int(seq_rows[0][0] or 0) + 1
+            game, places, players, flag = await self._game_facts(read, game_id)
+            family = family_of(game.game, dict(game.options))
+            ok = counts(flag, family, players)
+            ops: list[Op] = [
+                (
+                    insert(m.rated_games),
+                    {"game_id": game_id, "seq": seq, "family": family, "rated": ok},
+                )
+            ]
+            if ok:
+                assert family is not None
+                humans = [p.user_id for p in players if p.bot is None and p.user_id is not None]
+                current = await self._current(read, family, humans)
+                changes = rate_game(
+                    family, players, places, {u: s for u, (s, _) in current.items()}
+                )
+                when = float(game.finished or time.time())
+                for change in changes:
+                    ops += change_ops(family, game_id, change, current.get(change.user_id), when)
+            await write(ops)
         if ok:
             self.rated_count += 1
+        return True
 
-    async def _game_facts(self, game_id: int) -> tuple[Any, list[int], list[Player], bool | None]:
-        game = (await self.store.read(select(m.games).where(m.games.c.id == game_id)))[0]
-        standing = await self.store.read(
+    async def _game_facts(
+        self, read: Read, game_id: int
+    ) -> tuple[Any, list[int], list[Player], bool | None]:
+        game = (await read(select(m.games).where(m.games.c.id == game_id)))[0]
+        standing = await read(
             select(m.game_standings.c.places).where(m.game_standings.c.game_id == game_id)
         )
         places = [int(p) for p in standing[0][0]]
-        players = await load_players(self.store, [game_id])
-        flags = await self.store.read(
+        players = await load_players(read, [game_id])
+        flags = await read(
             select(m.table_rated.c.rated).where(m.table_rated.c.table_id == game.table_id)
         )
         flag = flags[0][0] if flags else None
         return game, places, players.get(game_id, []), flag
 
-    async def _current(self, family: str, users: Sequence[int]) -> dict[int, tuple[Skill, int]]:
+    async def _current(
+        self, read: Read, family: str, users: Sequence[int]
+    ) -> dict[int, tuple[Skill, int]]:
         if not users:
             return {}
-        rows = await self.store.read(
+        rows = await read(
             select(m.ratings.c.user_id, m.ratings.c.mu, m.ratings.c.sigma, m.ratings.c.games).where(
                 (m.ratings.c.family == family) & m.ratings.c.user_id.in_(list(users))
             )
@@ -260,11 +318,11 @@ def change_ops(
     return ops
 
 
-async def load_players(store: Store, game_ids: Sequence[int]) -> dict[int, list[Player]]:
+async def load_players(read: Read, game_ids: Sequence[int]) -> dict[int, list[Player]]:
     out: dict[int, list[Player]] = {}
     for start in range(0, len(game_ids), 500):
         chunk = list(game_ids[start : start + 500])
-        rows = await store.read(
+        rows = await read(
             select(
                 m.game_players.c.game_id,
                 m.game_players.c.seat,
@@ -306,7 +364,7 @@ async def rebuild(store: Store) -> dict[str, int]:
             )
         ):
             places[int(r.game_id)] = [int(p) for p in r.places]
-    players = await load_players(store, ids)
+    players = await load_players(store.read, ids)
     current: dict[tuple[str, int], tuple[Skill, int]] = {}
     updated: dict[tuple[str, int], float] = {}
     history: list[dict[str, Any]] = []
