@@ -17,7 +17,10 @@ checkpoints, which a background thread runs every second on its own
 connection (automatic checkpoints are off on the writer's connection). With
 ``durable=True`` (fsync at every commit) the batch runs in one worker thread
 instead, so the loop never waits for the disk. Other databases (PostgreSQL
-through asyncpg) are written through the async engine.
+through asyncpg) are written through the async engine, a batch's inserts merged
+per table (``salon/batching.py``); reads run in autocommit (no BEGIN and
+ROLLBACK around a lone SELECT) and nothing pings a connection before use
+(:func:`make_engine` says why, and what happens after a restart).
 
 On that SQLite writer, what SQLAlchemy costs per statement (cache keys,
 execution contexts, result objects: over 100 µs, several times SQLite's own
