@@ -256,6 +256,19 @@ class Player:
             self.world.result.refused += 1
 
 
+async def _seating(player: Player, kind: str, **fields: Any) -> dict[str, Any]:
+    """A seating request, tried again (up to 5 times, 0.5 s apart) while refused with an
+    error a client retries: on a cluster starved of CPU a table's lease may lapse and the
+    table move to another node while it is being filled (``internal``, ``not_found``)."""
+    reply: dict[str, Any] = {}
+    for attempt in range(5):
+        reply = await player.request(kind, **fields)
+        if reply["type"] == "ok" or reply.get("code") not in {"internal", "not_found", "timeout"}:
+            return reply
+        await asyncio.sleep(0.5 * (attempt + 1))
+    return reply
+
+
 class World:
     """All players of one load process and the measurements they share."""
 
@@ -351,6 +364,7 @@ class World:
             await asyncio.gather(*(self.seat_table(g, p) for g, p in groups[start : start + 50]))
 
     async def seat_table(self, group: list[Player], plan: TablePlan) -> None:
+        """Create, fill and start one table (a refusal a client may retry is retried)."""
         host = group[0]
         seats = len(group) + plan.bots
         reply = await host.request("table.create", game=GAME, seats=seats)
@@ -361,17 +375,17 @@ class World:
         self.hosts[table] = host
         self.members[table] = group
         for player in group[1:]:
-            joined = await player.request("table.join", table=table)
+            joined = await _seating(player, "table.join", table=table)
             if joined["type"] != "ok":
                 raise RuntimeError(f"table.join refused: {joined}")
             player.table, player.seat = table, joined["seat"]
         taken = {p.seat for p in group}
         for _ in range(plan.bots):
-            added = await host.request("table.add_bot", table=table)
+            added = await _seating(host, "table.add_bot", table=table)
             if added["type"] != "ok":
                 raise RuntimeError(f"table.add_bot refused: {added}")
         self.bot_seats[table] = set(range(seats)) - taken
-        started = await host.request("table.start", table=table)
+        started = await _seating(host, "table.start", table=table)
         if started["type"] != "ok":
             raise RuntimeError(f"table.start refused: {started}")
 

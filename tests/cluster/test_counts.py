@@ -77,3 +77,58 @@ async def test_a_failed_sync_keeps_the_events_for_the_next(redis_url: str) -> No
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_sync_reads_only_what_was_noted_or_counted_elsewhere(redis_url: str) -> None:
+    """A sync costs what happened, not one read per account followed: b follows fifty
+    accounts; a sync reads the one b noted and the one a counted events of (b follows
+    it too), each charged as before; every ``idle_period`` every key is read."""
+    from zanzibar.cluster.redis_limits import RedisCounts
+
+    a = RedisCounts(redis_url, "a")
+    b = RedisCounts(redis_url, "b", idle_period=3600)
+    charged: list[tuple[str, int]] = []
+    b.register("mu", lambda key, n: charged.append((key, n)))
+    sent: list[list[str]] = []
+    real = b._sync
+
+    async def counting(**kwargs: Any) -> Any:
+        sent.append([k.split(":", 2)[2] for k in kwargs["keys"]])
+        return await real(**kwargs)
+
+    b._sync = counting  # type: ignore[assignment]
+    try:
+        for user in range(50):  # fifty accounts followed on b
+            b.note("mu", str(user), 0)
+        a.note("mu", "3", 0)  # account 3 on a too
+        await b.sync()  # the first sync reads them all: their baselines
+        await a.sync()
+        assert len(sent[-1]) == 50
+        a.note("mu", "3", 4)  # account 3 busy on a, idle on b
+        a.note("mu", "60", 2)  # an account b does not follow
+        await a.sync()
+        b.note("mu", "8")  # account 8 sends one message on b
+        await b.sync()
+        assert sent[-1] == ["8"] and charged == [("3", 4)]  # 3 read as dirty, not sent
+        await b.sync()  # nothing new: nothing charged twice, no key sent
+        assert sent[-1] == [] and charged == [("3", 4)]
+        a.note("mu", "3", 1)
+        await a.sync()
+        b._full_at = 0.0  # idle_period elapsed: every followed key read again
+        await b.sync()
+        assert len(sent[-1]) == 50 and charged == [("3", 4), ("3", 1)]
+        await a.redis.flushall()  # Redis forgot the followers: the full round joins again
+        await b.sync()
+        a.note("mu", "3", 2)
+        await a.sync()
+        await b.sync()
+        assert charged == [("3", 4), ("3", 1)]  # b not yet a follower again: a's tally new
+        b._full_at = 0.0
+        await b.sync()  # joins again; the new tally (2) is below what b knew: a baseline
+        a.note("mu", "3", 5)
+        await a.sync()
+        await b.sync()
+        assert charged == [("3", 4), ("3", 1), ("3", 5)]
+    finally:
+        await a.close()
+        await b.close()

@@ -372,7 +372,8 @@ async def test_a_postgresql_restart_loses_no_acknowledged_action(
         postgres_server.restart()  # every pooled connection is now dead
         match = salon.tables[table_id].match
         assert match is not None
-        # the pool pings each connection before use: the first write after the restart works
+        # the first statement on a dead connection invalidates the pool and runs again on a new
+        # one: the first write after the restart works
         await anna.ok("chat.say", table=table_id, text="still there?")
         await anna.ok("game.action", table=table_id, action={"type": "roll"}, seq=len(match.log))
         await salon.settle()

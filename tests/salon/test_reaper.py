@@ -109,6 +109,44 @@ async def test_a_table_the_store_forgot_waits_for_its_owner_to_take_it_back() ->
     assert await reaper.sweep() == [5]
 
 
+async def test_between_full_sweeps_only_the_tables_near_the_top_of_its_order_are_asked() -> None:
+    """Among four live nodes a node asks the leases of the tables it is first or second to
+    take (a dead first node's are taken a step later), and of every open table at each
+    full sweep (every fifth): a table whose first two nodes are both gone is still taken."""
+    leases = LocalLeases("n1")
+    asked: list[list[int]] = []
+    real = leases.vacant
+
+    async def vacant(tables: list[int]) -> dict[int, bool]:
+        asked.append(sorted(tables))
+        return await real(tables)
+
+    leases.vacant = vacant  # type: ignore[method-assign]
+    nodes = ["n1", "n2", "n3", "n4"]
+    tables = list(range(1, 41))
+    near = sorted(t for t in tables if rank("n1", t, nodes) < 2)
+    last = next(t for t in tables if rank("n1", t, nodes) == 3)
+
+    async def adopt(table: int) -> bool:
+        return await leases.acquire(table) is not None
+
+    async def live() -> list[str]:
+        return nodes
+
+    async def open_tables() -> list[int]:
+        return tables
+
+    for table in tables:
+        await leases.acquire(table)
+    reaper = Reaper(leases, open_tables, set, live, adopt, step=0.0, grace=5.0)
+    assert 10 < len(near) < 30
+    taken = [await reaper.sweep()]  # the first sweep is full: nothing vacant
+    await leases.release(last)  # its owner died, and the two nodes after it
+    taken += [await reaper.sweep() for _ in range(5)]
+    assert asked == [tables, near, near, near, near, tables]
+    assert taken == [[], [], [], [], [], [last]]  # found by the full sweep
+
+
 # -- live: nodes on the private PostgreSQL and Redis -------------------------------------------
 
 SETTINGS: dict[str, Any] = {"clock_scale": 0.02, "bot_delay": 0.05, "takeover_delay": 60}

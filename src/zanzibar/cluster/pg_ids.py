@@ -14,12 +14,14 @@ query per kind at start and none afterwards.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Column, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from zanzibar.cluster.ports import ID_KINDS, IdKind, Ids
 from zanzibar.salon import models as m
-from zanzibar.salon.persistence import Store
+from zanzibar.salon.persistence import Store, again_after_disconnect, reader_of
 
 #: The id column each kind of id goes into.
 ID_COLUMNS: dict[IdKind, Column[int]] = {
@@ -45,23 +47,34 @@ class PgIds:
     def __init__(self, engine: AsyncEngine) -> None:
         if engine.dialect.name != "postgresql":
             raise ValueError("PgIds needs PostgreSQL; SQLite keeps LocalIds")
-        self.engine = engine
+        # autocommit: a nextval needs no transaction around it (one round trip, not three)
+        self.engine = reader_of(engine)
 
     async def next(self, kind: IdKind) -> int:
         statement = _NEXTVAL.get(kind)
         if statement is None:
             raise ValueError(f"unknown id kind: {kind!r}")
-        async with self.engine.connect() as conn:
-            value = (await conn.execute(statement)).scalar()
-        return int(value)  # type: ignore[arg-type]
+        rows = await self._fetch(statement, None)
+        return int(rows[0][0])
+
+    async def _fetch(self, statement: Any, params: Any) -> list[Any]:
+        """The rows of ``statement``, once more on a new connection if its connection
+        was found dead (a restart): at worst an id is skipped, never repeated."""
+        for attempt in (0, 1):
+            try:
+                async with self.engine.connect() as conn:
+                    return list((await conn.execute(statement, params)).fetchall())
+            except Exception as exc:
+                if not again_after_disconnect(exc, attempt):
+                    raise
+        raise AssertionError("unreachable")
 
     async def many(self, kind: IdKind, count: int) -> list[int]:
         """``count`` new ids of ``kind`` in one round trip (for a reserve taken ahead)."""
         if kind not in _NEXTVAL:
             raise ValueError(f"unknown id kind: {kind!r}")
         statement = text(f"SELECT nextval('{sequence_name(kind)}') FROM generate_series(1, :n)")
-        async with self.engine.connect() as conn:
-            rows = (await conn.execute(statement, {"n": count})).fetchall()
+        rows = await self._fetch(statement, {"n": count})
         return [int(row[0]) for row in rows]
 
 

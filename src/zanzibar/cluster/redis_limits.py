@@ -90,23 +90,49 @@ class RedisRateLimits:
         await self.redis.aclose()
 
 
-# KEYS: one tally (hash node -> events) per key; ARGV[1]: this node, ARGV[2]: ttl in ms,
-# ARGV[2 + i]: this node's events of KEYS[i] since the last sync. Returns, per key, the
-# events every other node counted (cumulative: the caller keeps the difference).
+# KEYS: the tallies (hash node -> events) to sync, each (re)joined as a follower.
+# ARGV[1]: this node, ARGV[2]: ttl in ms, ARGV[2 + i]: this node's events of KEYS[i]
+# since the last sync. A node's events mark the key dirty for its other followers
+# (zc:d:{node}, a set); the keys dirty for this node are read too. Returns, per key of
+# KEYS, the events every other node counted (cumulative: the caller keeps the
+# difference), then pairs (dirty key, its others' events).
 _SYNC = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  local n = tonumber(ARGV[i + 2])
-  if n ~= 0 then
-    redis.call('HINCRBY', key, ARGV[1], n)
-    redis.call('PEXPIRE', key, ARGV[2])
-  end
-  local others = 0
+local node, ttl = ARGV[1], ARGV[2]
+local function others(key)
+  local sum = 0
   local values = redis.call('HGETALL', key)
   for j = 1, #values, 2 do
-    if values[j] ~= ARGV[1] then others = others + tonumber(values[j + 1]) end
+    if values[j] ~= node then sum = sum + tonumber(values[j + 1]) end
   end
-  out[i] = others
+  return sum
+end
+local out, asked = {}, {}
+for i, key in ipairs(KEYS) do
+  local n = tonumber(ARGV[i + 2])
+  local followers = key .. ':f'
+  redis.call('SADD', followers, node)
+  redis.call('PEXPIRE', followers, ttl)
+  if n ~= 0 then
+    redis.call('HINCRBY', key, node, n)
+    redis.call('PEXPIRE', key, ttl)
+    for _, other in ipairs(redis.call('SMEMBERS', followers)) do
+      if other ~= node then
+        redis.call('SADD', 'zc:d:' .. other, key)
+        redis.call('PEXPIRE', 'zc:d:' .. other, ttl)
+      end
+    end
+  end
+  out[i] = others(key)
+  asked[key] = true
+end
+local mine = 'zc:d:' .. node
+local dirty = redis.call('SMEMBERS', mine)
+if #dirty > 0 then redis.call('DEL', mine) end
+for _, key in ipairs(dirty) do
+  if not asked[key] then
+    out[#out + 1] = key
+    out[#out + 1] = others(key)
+  end
 end
 return out
 """
@@ -120,34 +146,52 @@ class RedisCounts:
 
     Every node adds its new events of each key to the hash ``zc:{name}:{key}``
     (one field per node, cumulative) and reads the other fields' sum back in
-    the same script call, for every key at once: one round trip per period
-    whatever the traffic. What the others counted since the last sync is
-    charged to this node's limiter. So each node's limiter sees every event of
-    the key, late by at most a period: a flood spread over N nodes gets at most
-    N periods' worth through before every node refuses it.
+    the same script call: one round trip per period whatever the traffic.
+    What the others counted since the last sync is charged to this node's
+    limiter. So each node's limiter sees every event of the key, late by at
+    most a period: a flood spread over N nodes gets at most N periods' worth
+    through before every node refuses it.
 
     A key is followed while it had events here in the last :attr:`follow`
-    seconds (a user with no socket here sends nothing here). A key's first
-    event here syncs at once, to set the baseline of the others' tally: what
-    they counted before it is not charged here (a tally is not a window: it
-    cannot tell an old event from a recent one), so an account gets at most
-    one budget more per node it *starts* using within a window. When Redis cannot be reached each node's own limits
-    still hold (fail open: messages are the salon's use, not an attack surface
-    like sign-in); a Redis restart starts the tallies afresh.
+    seconds (a user with no socket here sends nothing here). What a sync reads
+    follows the events, not the users online (reading every followed key every
+    period was ~87 Redis commands per player action at 300 players): the keys
+    noted here since the last sync, and those another node counted events of
+    since: each node is in the followers set (``zc:{name}:{key}:f``) of the
+    keys it follows, and a node's events of a key mark it in the "dirty" set
+    of every other follower (``zc:d:{node}``), read and emptied by that
+    follower's next sync. A key sent joins its followers again (after a Redis
+    restart a node is a follower again at its next event of the key), and
+    every :attr:`idle_period` a sync sends every key followed.
+
+    A key's first event here syncs at once, to set the baseline of the others'
+    tally: what they counted before it is not charged here (a tally is not a
+    window: it cannot tell an old event from a recent one), so an account gets
+    at most one budget more per node it *starts* using within a window. When
+    Redis cannot be reached each node's own limits still hold (fail open:
+    messages are the salon's use, not an attack surface like sign-in); a Redis
+    restart starts the tallies afresh.
     """
 
     def __init__(
-        self, url: str | Redis, node: str, period: float = 0.25, follow: float = 120.0
+        self,
+        url: str | Redis,
+        node: str,
+        period: float = 0.25,
+        follow: float = 120.0,
+        idle_period: float = 10.0,
     ) -> None:
         self.redis = connect(url) if isinstance(url, str) else url
         self.node = node
         self.period = period
         self.follow = follow
+        self.idle_period = idle_period
         self._sync = self.redis.register_script(_SYNC)
         self._charges: dict[str, Callable[[str, int], None]] = {}
         self._pending: dict[tuple[str, str], int] = {}
         self._others: dict[tuple[str, str], int] = {}
         self._active: dict[tuple[str, str], float] = {}
+        self._full_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._failing = False
@@ -168,26 +212,38 @@ class RedisCounts:
         for pair in [p for p, at in self._active.items() if now - at > self.follow]:
             del self._active[pair]
             self._others.pop(pair, None)
-        pairs = list(self._active)
-        if not pairs:
+        if not self._active:
             return
+        full = now - self._full_at >= self.idle_period
+        if full:
+            pairs = list(self._active)
+        else:  # noted here since the last sync (a new key, an event); dirty keys come back
+            pairs = [pair for pair in self._pending if pair in self._active]
         pending = {pair: self._pending.pop(pair, 0) for pair in pairs}
+        read: dict[tuple[str, str], int] = {}
         try:
-            results: list[int] = []
-            for start in range(0, len(pairs), SYNC_CHUNK):
+            for start in range(0, max(len(pairs), 1), SYNC_CHUNK):
                 chunk = pairs[start : start + SYNC_CHUNK]
+                args: list[str | int] = [self.node, int(self.follow * 1000)]
                 got = await self._sync(
                     keys=[f"zc:{name}:{key}" for name, key in chunk],
-                    args=[self.node, int(self.follow * 1000), *(pending[p] for p in chunk)],
+                    args=args + [pending[p] for p in chunk],
                 )
-                results += [int(n) for n in got]
                 for pair in chunk:  # stored: never sent twice
                     pending[pair] = 0
+                read.update(zip(chunk, (int(n) for n in got), strict=False))
+                dirty = got[len(chunk) :]
+                for at in range(0, len(dirty) - 1, 2):
+                    found = _pair_of(dirty[at])
+                    if found is not None and found in self._active:
+                        read[found] = int(dirty[at + 1])
         finally:
             for pair, count in pending.items():
                 if count:
                     self._pending[pair] = self._pending.get(pair, 0) + count
-        for pair, others in zip(pairs, results, strict=False):
+        if full:
+            self._full_at = now
+        for pair, others in read.items():
             before = self._others.get(pair)
             self._others[pair] = others
             if before is None or others <= before:  # first sync, or Redis forgot
@@ -221,6 +277,13 @@ class RedisCounts:
                 await self._task
             self._task = None
         await self.redis.aclose()
+
+
+def _pair_of(tally: bytes | str) -> tuple[str, str] | None:
+    """(name, key) of a tally's Redis key ``zc:{name}:{key}`` (a key may hold colons)."""
+    text = tally.decode() if isinstance(tally, bytes) else tally
+    parts = text.split(":", 2)
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "zc" else None
 
 
 class RedisAddressTables:

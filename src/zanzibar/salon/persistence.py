@@ -17,7 +17,10 @@ checkpoints, which a background thread runs every second on its own
 connection (automatic checkpoints are off on the writer's connection). With
 ``durable=True`` (fsync at every commit) the batch runs in one worker thread
 instead, so the loop never waits for the disk. Other databases (PostgreSQL
-through asyncpg) are written through the async engine.
+through asyncpg) are written through the async engine, a batch's inserts merged
+per table (``salon/batching.py``); reads run in autocommit (no BEGIN and
+ROLLBACK around a lone SELECT) and nothing pings a connection before use
+(:func:`make_engine` says why, and what happens after a restart).
 
 On that SQLite writer, what SQLAlchemy costs per statement (cache keys,
 execution contexts, result objects: over 100 µs, several times SQLite's own
@@ -56,15 +59,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
+from zanzibar.salon.batching import BUILT_ONCE as BUILT_ONCE
+from zanzibar.salon.batching import FENCE as FENCE
+from zanzibar.salon.batching import Op as Op
+from zanzibar.salon.batching import merge_inserts as merge_inserts
+from zanzibar.salon.batching import plain_insert_table
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-
-#: A statement and its parameters (a dict, or a list of dicts for executemany).
-Op = tuple[Executable, Any]
-
-#: Execution option marking a fenced statement: it must change exactly one row.
-FENCE = "zanzibar_fence"
 
 
 class Fenced(Exception):
@@ -78,11 +81,6 @@ class Fenced(Exception):
 def fenced(statement: Executable) -> Executable:
     """``statement`` (an UPDATE) that must change exactly one row, else :class:`Fenced`."""
     return statement.execution_options(**{FENCE: True})
-
-
-#: Execution option marking an UPDATE built once and reused (a module constant): the
-#: SQLite writer compiles it once per set of parameters and runs it on the DBAPI cursor.
-BUILT_ONCE = "zanzibar_built_once"
 
 
 def built_once(statement: Executable) -> Executable:
@@ -124,18 +122,44 @@ def _sqlite_pragmas(engine: Engine, durable: bool) -> None:
         cursor.close()
 
 
+#: A node's pooled PostgreSQL connections kept open, and the most opened beyond them at once.
+#: Kept, not opened and closed under load: a new connection is a backend process forked by
+#: PostgreSQL and a handshake (the pool's default of 5 churned connections at 300 players).
+POOL_SIZE = 15
+POOL_OVERFLOW = 5
+
+
 def make_engine(url: str, durable: bool = False) -> AsyncEngine:
     """An async engine; SQLite gets WAL, a busy timeout and foreign keys.
 
-    A database server (PostgreSQL) gets ``pool_pre_ping``: after the server
-    restarted, every pooled connection is dead, and without the ping the first
-    write on each would fail (``internal``) before the pool noticed.
+    A database server (PostgreSQL) gets a pool of :data:`POOL_SIZE` kept
+    connections and no ``pool_pre_ping``: a ping is three round trips per
+    checkout on asyncpg (BEGIN, a query, ROLLBACK), paid by every read and
+    every commit. A connection found dead after a server restart instead
+    fails its first statement, which invalidates the whole pool (SQLAlchemy
+    then replaces every connection older than the failure), and the store
+    runs a read, or a write that failed before its commit, once more on a
+    fresh one (:func:`again_after_disconnect`).
     """
     if make_url(url).get_backend_name() == "sqlite":
         engine = create_async_engine(url)
         _sqlite_pragmas(engine.sync_engine, durable)
         return engine
-    return create_async_engine(url, pool_pre_ping=True)
+    return create_async_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
+
+
+def reader_of(engine: AsyncEngine) -> AsyncEngine:
+    """The engine reads go through: on PostgreSQL the same pool in autocommit (a lone
+    SELECT needs no BEGIN and ROLLBACK around it: one round trip instead of three)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
+def again_after_disconnect(exc: Exception, attempt: int) -> bool:
+    """Whether a failed statement is worth one more try: its connection was found dead
+    (a database restart), which invalidated the pool; the next checkout is a new one."""
+    return attempt == 0 and isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def make_sync_writer_engine(url: str, durable: bool = False) -> Engine | None:
@@ -210,6 +234,8 @@ class Store:
     def __init__(self, url: str, durable: bool = False) -> None:
         self.url = url
         self.engine = make_engine(url, durable)
+        #: Reads (and id sequences): autocommit on PostgreSQL, see :func:`reader_of`.
+        self.reader = reader_of(self.engine)
         self._sync_engine = make_sync_writer_engine(url, durable)
         #: Inline SQLite writes (not durable); otherwise a writer thread for SQLite.
         self.inline = self._sync_engine is not None and not durable
@@ -333,9 +359,7 @@ class Store:
                     job.done.set_exception(failure)
             return
         try:
-            async with self.engine.begin() as conn:
-                for job in jobs:
-                    await _execute(conn, job.ops)
+            await self._commit_async(jobs)
             self.commits += 1
             self.jobs += len(jobs)
             for job in jobs:
@@ -349,6 +373,25 @@ class Store:
                 return
             for job in jobs:
                 await self._run([job])
+
+    async def _commit_async(self, jobs: list[_Job]) -> None:
+        """All jobs in one transaction through the async engine (PostgreSQL), their inserts
+        merged (each table's rows one statement; fenced writes each their own: the driver
+        counts no rows of an ``executemany``). A statement that found its connection dead
+        is run again on a new one, with the whole transaction: nothing of it was committed.
+        A failed commit is not: its outcome is unknown, the jobs fail."""
+        ops = jobs[0].ops if len(jobs) == 1 else merge_inserts([j.ops for j in jobs], False)
+        for attempt in (0, 1):
+            async with self.engine.connect() as conn:
+                try:
+                    await conn.begin()
+                    await _execute(conn, ops)
+                except Exception as exc:
+                    if again_after_disconnect(exc, attempt):
+                        continue
+                    raise
+                await conn.commit()
+                return
 
     def _run_sync(self, jobs: list[_Job]) -> list[Exception | None]:
         """All jobs in one transaction (their inserts merged), else each job alone."""
@@ -383,69 +426,17 @@ class Store:
                 conn.close()
 
     async def read(self, statement: Executable, params: Any = None) -> list[Any]:
-        """All rows of a query."""
-        async with self.engine.connect() as conn:
-            result = await conn.execute(statement, params)
-            return list(result.fetchall())
-
-
-def merge_inserts(batches: Sequence[Sequence[Op]]) -> list[Op]:
-    """The ops of several jobs in order, the plain inserts into one table merged, and
-    the built-once fenced updates of the same columns too.
-
-    All rows inserted into one table run as one ``executemany`` at the place of
-    that table's first insert. Inserts only ever move earlier, and the salon never
-    deletes nor reads in a write, so every update still runs after the insert of
-    its row. The tables' fenced writes (one per change, each the first op of its
-    job and of another table: an actor stores one change at a time) run as one
-    ``executemany`` whose row count must be one per change; a stale version fails
-    the batch, whose jobs then run one by one, as for any failure.
-
-    >>> from sqlalchemy import insert, update
-    >>> from zanzibar.salon import models as m
-    >>> ops = merge_inserts([
-    ...     [(insert(m.history), [{"seq": 1}]), (update(m.tables), {"state": "playing"})],
-    ...     [(insert(m.history), {"seq": 2}), (insert(m.game_log), [{"idx": 0}])],
-    ... ])
-    >>> [(type(stmt).__name__, params) for stmt, params in ops]  # doctest: +NORMALIZE_WHITESPACE
-    [('Insert', [{'seq': 1}, {'seq': 2}]), ('Update', {'state': 'playing'}),
-     ('Insert', [{'idx': 0}])]
-    """
-    out: list[Op] = []
-    rows_of: dict[Any, list[Any]] = {}
-    for ops in batches:
-        for statement, params in ops:
-            key = _merge_key(statement, params)
-            if key is None:
-                out.append((statement, params))
-                continue
-            rows = params if isinstance(params, list) else [params]
-            if key in rows_of:
-                rows_of[key].extend(rows)
-            else:
-                rows_of[key] = list(rows)
-                out.append((statement, rows_of[key]))
-    return out
-
-
-def _merge_key(statement: Executable, params: Any) -> Any:
-    """What ops :func:`merge_inserts` runs together share (None: run on its own)."""
-    name = _plain_insert_table(statement) if params is not None else None
-    if name is not None or params is None:
-        return name
-    options = statement.get_execution_options()
-    if isinstance(statement, Update) and isinstance(params, dict) and options.get(BUILT_ONCE):
-        return (statement, frozenset(params)) if options.get(FENCE) else None
-    return None
-
-
-def _plain_insert_table(statement: Executable) -> str | None:
-    """The table of an ``insert(table)`` without inline values or RETURNING, else None."""
-    if not isinstance(statement, Insert):
-        return None
-    if statement._values or statement._multi_values or statement._returning:
-        return None
-    return str(statement.table.name)
+        """All rows of a query (on PostgreSQL in autocommit; tried again on a new
+        connection if its connection was found dead)."""
+        for attempt in (0, 1):
+            try:
+                async with self.reader.connect() as conn:
+                    result = await conn.execute(statement, params)
+                    return list(result.fetchall())
+            except Exception as exc:
+                if not again_after_disconnect(exc, attempt):
+                    raise
+        raise AssertionError("unreachable")
 
 
 @dataclass(frozen=True)
@@ -565,7 +556,7 @@ def _on_cursor(conn: Connection, sql: str, parameters: list[Any]) -> int:
 
 def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
     """Run a plain insert of rows with the same keys straight on the DBAPI cursor (False: not one)."""
-    if _plain_insert_table(statement) is None:
+    if plain_insert_table(statement) is None:
         return False
     rows = params if isinstance(params, list) else [params]
     if not rows or not all(isinstance(row, dict) for row in rows):

@@ -17,7 +17,11 @@ node in a table's order claims it as soon as it sees it vacant; the next one
 waits :attr:`Reaper.step` seconds more, and so on, so a table whose first
 choice is itself dead (its heartbeat outlives its leases by a second or so)
 or slow is still taken over a moment later. Two nodes racing for one table
-is harmless: the lease grants it to one of them.
+is harmless: the lease grants it to one of them. So a node asks the leases
+of only the tables it is first or second to take; every fifth sweep asks
+them all (a table whose first two nodes both died). Asking every open table
+from every node each second would cost the salon nodes × tables look-ups a
+second.
 
 A table whose lease the store does not remember at all (Redis restarted and
 forgot every key) may still run on its owner, which re-acquires it at its
@@ -112,6 +116,13 @@ class Reaper:
         #: Tables this node took over, with the seconds each stayed vacant (for logs, tests).
         self.taken: dict[int, float] = {}
         self._failing = False
+        #: Between full sweeps (every :attr:`full_every`-th, the first included) only the
+        #: tables this node is among the first :attr:`near` of are asked for their lease.
+        self.near = 2
+        self.full_every = 5
+        self._sweeps = 0
+        self._near_of: dict[int, bool] = {}
+        self._near_nodes: tuple[str, ...] = ()
 
     @property
     def node(self) -> str:
@@ -121,13 +132,21 @@ class Reaper:
         """One look: claim the vacant tables that are this node's to take now; their ids."""
         running = set(self.running())
         candidates = [t for t in await self.open_tables() if t not in running]
-        vacant = await self.leases.vacant(candidates) if candidates else {}
+        self._sweeps += 1
+        nodes: list[str] | None = None
+        asked = candidates
+        if candidates and self._sweeps % self.full_every != 1 % self.full_every:
+            nodes = await self.live_nodes()
+            asked = [t for t in candidates if self._is_near(t, nodes)]
+        vacant = await self.leases.vacant(asked) if asked else {}
+        kept, looked = set(candidates), set(asked)
         for table in list(self._vacant_since):
-            if table not in vacant:
+            if table not in kept or (table in looked and table not in vacant):
                 del self._vacant_since[table]
         if not vacant:
             return []
-        nodes = await self.live_nodes()
+        if nodes is None:
+            nodes = await self.live_nodes()
         now = time.monotonic()
         due: list[tuple[int, float]] = []
         for table, remembered in sorted(vacant.items()):
@@ -156,6 +175,26 @@ class Reaper:
                         "node %s took over table %s (vacant for %.1f s)", self.node, table, waited
                     )
         return taken
+
+    def _is_near(self, table: int, nodes: list[str]) -> bool:
+        """Whether this node is among the first :attr:`near` to take ``table`` over.
+
+        A table is taken by the first live node in its order, or the next one a
+        step later: asking the leases of only those tables (a few per node,
+        rather than every open table from every node each second) covers every
+        takeover but that of a table whose first two nodes are both dead or hung,
+        which the full sweep every :attr:`full_every` sweeps still finds. The
+        answers are kept while the live nodes stay the same (a hash per node and
+        table each second would cost more than the look-up it saves)."""
+        key = tuple(sorted(set(nodes) | {self.node}))
+        if key != self._near_nodes:
+            self._near_nodes, self._near_of = key, {}
+        near = self._near_of.get(table)
+        if near is None:
+            if len(self._near_of) > 100_000:
+                self._near_of.clear()
+            near = self._near_of[table] = rank(self.node, table, key) < self.near
+        return near
 
     async def run(self) -> None:
         """Sweep every :attr:`period` seconds until cancelled; a failing sweep is retried."""

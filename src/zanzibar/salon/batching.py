@@ -1,0 +1,115 @@
+"""The statements of one group commit, merged so that each kind runs once.
+
+The writer (``salon/persistence.py``) commits everything queued in one
+transaction; :func:`merge_inserts` turns the jobs' statements into fewer,
+larger ones: every plain insert into one table becomes one ``executemany``,
+and (on SQLite, whose ``executemany`` sums the row counts) the tables' fenced
+writes too. The merge never changes what the batch stores: a row moves only
+earlier, and only where nothing that could see the difference runs between.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.sql import Executable
+from sqlalchemy.sql.dml import Insert, Update
+
+#: A statement and its parameters (a dict, or a list of dicts for executemany).
+Op = tuple[Executable, Any]
+
+#: Execution option marking a fenced statement: it must change exactly one row.
+FENCE = "zanzibar_fence"
+
+#: Execution option marking an UPDATE built once and reused (a module constant): the
+#: SQLite writer compiles it once per set of parameters and runs it on the DBAPI cursor.
+BUILT_ONCE = "zanzibar_built_once"
+
+
+def merge_inserts(batches: Sequence[Sequence[Op]], fences: bool = True) -> list[Op]:
+    """The ops of several jobs in order, the plain inserts into one table merged, and
+    (``fences``) the built-once fenced updates of the same columns too.
+
+    All rows inserted into one table run as one ``executemany`` at the place of
+    that table's first insert. Rows only ever move earlier, and never past a
+    statement that could tell: a merged group is closed (the next rows start a
+    new one) once another statement on its table runs after it (a job's
+    ``DELETE ... WHERE table_id`` before its new ``table_members`` rows must
+    not find them already there), or an insert into a table its rows refer to
+    (a new table's history must come after the table: PostgreSQL checks a
+    foreign key at once). The tables' fenced writes (one per change, each the
+    first op of its job: an actor stores one change at a time) run as one
+    ``executemany`` whose row count must be one per change; a stale version
+    fails the batch, whose jobs then run one by one, as for any failure.
+    Without ``fences`` (PostgreSQL's driver does not count the rows of an
+    ``executemany``) each fenced write runs on its own.
+
+    >>> from sqlalchemy import insert, update
+    >>> from zanzibar.salon import models as m
+    >>> ops = merge_inserts([
+    ...     [(insert(m.history), [{"seq": 1}]), (update(m.tables), {"state": "playing"})],
+    ...     [(insert(m.history), {"seq": 2}), (insert(m.game_log), [{"idx": 0}])],
+    ... ])
+    >>> [(type(stmt).__name__, params) for stmt, params in ops]  # doctest: +NORMALIZE_WHITESPACE
+    [('Insert', [{'seq': 1}, {'seq': 2}]), ('Update', {'state': 'playing'}),
+     ('Insert', [{'idx': 0}])]
+    """
+    out: list[Op] = []
+    rows_of: dict[Any, list[Any]] = {}
+    table_of: dict[Any, Any] = {}
+    for ops in batches:
+        for statement, params in ops:
+            key = _merge_key(statement, params, fences)
+            if key is not None and key in rows_of:
+                rows_of[key].extend(params if isinstance(params, list) else [params])
+                continue
+            if key is None:
+                out.append((statement, params))
+            else:
+                rows_of[key] = list(params if isinstance(params, list) else [params])
+                table_of[key] = getattr(statement, "table", None)
+                out.append((statement, rows_of[key]))
+            for closed in _closed_by(statement, key, table_of):
+                del rows_of[closed], table_of[closed]
+    return out
+
+
+def _closed_by(statement: Executable, key: Any, table_of: dict[Any, Any]) -> list[Any]:
+    """The open groups ``statement`` (just placed, as group ``key`` or alone) closes:
+    those of its table, and, for an insert, those whose rows refer to its table."""
+    table = getattr(statement, "table", None)
+    name = getattr(table, "name", None)
+    if name is None:  # not known: nothing may move past it
+        return [other for other in table_of if other != key]
+    inserted = isinstance(statement, Insert)
+    return [
+        other
+        for other, group in table_of.items()
+        if other != key
+        and (
+            group is None
+            or group.name == name
+            or (inserted and any(fk.column.table.name == name for fk in group.foreign_keys))
+        )
+    ]
+
+
+def _merge_key(statement: Executable, params: Any, fences: bool = True) -> Any:
+    """What ops :func:`merge_inserts` runs together share (None: run on its own)."""
+    name = plain_insert_table(statement) if params is not None else None
+    if name is not None or params is None:
+        return name
+    options = statement.get_execution_options()
+    if isinstance(statement, Update) and isinstance(params, dict) and options.get(BUILT_ONCE):
+        return (statement, frozenset(params)) if fences and options.get(FENCE) else None
+    return None
+
+
+def plain_insert_table(statement: Executable) -> str | None:
+    """The table of an ``insert(table)`` without inline values or RETURNING, else None."""
+    if not isinstance(statement, Insert):
+        return None
+    if statement._values or statement._multi_values or statement._returning:
+        return None
+    return str(statement.table.name)
