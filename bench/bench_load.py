@@ -392,10 +392,11 @@ class World:
             ready.set()
         if go is not None:
             await asyncio.to_thread(go.wait, 900)
-        # the measuring side must not pause for long collections either
+        # the measuring side must not pause for long collections either (as serve's tune_gc:
+        # young collections kept small, full ones rare)
         gc.collect()
         gc.freeze()
-        gc.set_threshold(50_000, 20, 100)
+        gc.set_threshold(2_000, 10, 1_000)
         await asyncio.sleep(warmup)
         self.measuring = True
         self.result.window_start = time.time()
