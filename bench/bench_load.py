@@ -65,6 +65,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -748,6 +749,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
     process = None
     sampler = None
     cluster = None
+    server_log: Path | None = None
+    stalls: list[tuple[float, str]] | None = None
     servers = [u.rstrip("/") + "/" for u in (args.servers or "").split(",") if u.strip()]
     if args.server:
         servers = [args.server.rstrip("/") + "/", *servers]
@@ -758,7 +761,9 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         tmp = None
     else:
         tmp = tempfile.TemporaryDirectory(prefix="zanzibar-bench-")
-        process, url, _ = start_server(Path(tmp.name) / "data", args.bot_delay, source=source)
+        process, url, server_log = start_server(
+            Path(tmp.name) / "data", args.bot_delay, ("--log-level", "info"), source
+        )
     try:
         plans = plan_tables(args.players, args.tables, args.bots)
         for index, plan in enumerate(plans):
@@ -793,6 +798,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             except subprocess.TimeoutExpired:
                 process.kill()
             print(f"[{label}] the server stopped in {time.perf_counter() - stopping:.1f} s")
+        if server_log is not None:
+            stalls = logged_stalls(server_log)
         if tmp is not None:
             tmp.cleanup()
     side = Side(label)
@@ -853,10 +860,54 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
                 f"whole machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
                 f"{cpu_pressure()}"
             )
+    if stalls is not None and end > start:
+        print_stalls(stalls, start, end)
     for r in results:
         for error in r.errors[:5]:
             print(f"note: {error}")
     return side
+
+
+STALL_LINE = re.compile(
+    r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) \w+ zanzibar\.server\.stalls: "
+    r"event loop stalled (\d+) ms(.*)$"
+)
+
+
+def logged_stalls(log_path: Path) -> list[tuple[float, str]] | None:
+    """The event-loop stalls the server logged (``serve --log-level info``): (when, line).
+
+    None when the server does not watch for them (a reference older than the watch).
+    """
+    if not log_path.exists():
+        return None
+    text = log_path.read_text(errors="replace")
+    if "zanzibar.server.stalls: watching the event loop" not in text:
+        return None
+    out = []
+    for line in text.splitlines():
+        match = STALL_LINE.match(line)
+        if match:
+            when = time.mktime(time.strptime(match.group(1), "%Y-%m-%d %H:%M:%S"))
+            out.append((when + int(match.group(2)) / 1000, line))
+    return out
+
+
+def print_stalls(stalls: list[tuple[float, str]], start: float, end: float) -> None:
+    """How often the server's event loop stalled in the window, and the longest stall."""
+    inside = []
+    for when, line in stalls:
+        match = STALL_LINE.match(line)
+        if match and start <= when <= end + 1:
+            inside.append((int(match.group(3)), line.split("zanzibar.server.stalls: ", 1)[1]))
+    if not inside:
+        print("server event-loop stalls over 100 ms in the window (its log): none")
+        return
+    print(
+        f"server event-loop stalls over 100 ms in the window (its log): {len(inside)}, "
+        f"{sum(lag for lag, _ in inside) / 1000:.1f} s in all; the longest:"
+    )
+    print("  " + max(inside)[1][:400])
 
 
 def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]) -> None:

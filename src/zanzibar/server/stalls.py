@@ -116,6 +116,7 @@ class StallWatch:
         self._task = asyncio.get_running_loop().create_task(self._heartbeat(), name="stall-watch")
         self._thread = threading.Thread(target=self._watchdog, name="stall-watch", daemon=True)
         self._thread.start()
+        self.logger.info("watching the event loop for stalls over %.0f ms", self.threshold * 1000)
 
     async def stop(self) -> None:
         """Stop watching."""
