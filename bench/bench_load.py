@@ -48,10 +48,16 @@ The server, the load generator and anything else running share the
 machine's CPUs: the last lines say how busy the machine was and how long
 runnable tasks waited for a CPU. When that pressure is high, both the action
 latency and the ping reference grow together; compare runs at low pressure.
-Measured on the project's 2-CPU machine at low pressure (1,000 players, 300
-tables, 60 s): 501 actions/s, action -> every seat p50 2.4 ms, p99 42 ms,
-beside a ping round trip of p50 1.8 ms, p99 24 ms; the server used 61% of one
-core.
+Measured on the project's 2-CPU machine at low pressure (load average under 1;
+1,000 players, 300 tables, 30 s, 2 load processes) at ``b7e2e3d``: 466
+actions/s, action -> every seat p50 2.2 ms but p99 257-315 ms (max 0.5-0.9
+s), beside a ping round trip of p50 1.0 ms, p99 143-201 ms; the server used
+55-60% of one core. That tail was the event loop stopping now and then (long
+garbage collections, the bot pool's start, the message catalogue's first
+load: docs/cluster.md, "Latency"); the server now logs each stall over 100 ms
+(``--log-level info``) and this bench prints those of the window. The fixed
+code has not been measured on a quiet machine yet (the machine was at load
+average 10-25 throughout).
 """
 
 from __future__ import annotations
