@@ -56,10 +56,16 @@ The server, the load generator and anything else running share the
 machine's CPUs: the last lines say how busy the machine was and how long
 runnable tasks waited for a CPU. When that pressure is high, both the action
 latency and the ping reference grow together; compare runs at low pressure.
-Measured on the project's 2-CPU machine at low pressure (1,000 players, 300
-tables, 60 s): 501 actions/s, action -> every seat p50 2.4 ms, p99 42 ms,
-beside a ping round trip of p50 1.8 ms, p99 24 ms; the server used 61% of one
-core.
+Measured on the project's 2-CPU machine at low pressure (load average under 1;
+1,000 players, 300 tables, 30 s, 2 load processes) at ``b7e2e3d``: 466
+actions/s, action -> every seat p50 2.2 ms but p99 257-315 ms (max 0.5-0.9
+s), beside a ping round trip of p50 1.0 ms, p99 143-201 ms; the server used
+55-60% of one core. That tail was the event loop stopping now and then (long
+garbage collections, the bot pool's start, the message catalogue's first
+load: docs/cluster.md, "Latency"); the server now logs each stall over 100 ms
+(``--log-level info``) and this bench prints those of the window. The fixed
+code has not been measured on a quiet machine yet (the machine was at load
+average 10-25 throughout).
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -438,10 +445,11 @@ class World:
             ready.set()
         if go is not None:
             await asyncio.to_thread(go.wait, 900)
-        # the measuring side must not pause for long collections either
+        # the measuring side must not pause for long collections either (as serve's tune_gc:
+        # young collections kept small, full ones rare)
         gc.collect()
         gc.freeze()
-        gc.set_threshold(50_000, 20, 100)
+        gc.set_threshold(2_000, 10, 1_000)
         await asyncio.sleep(warmup)
         self.measuring = True
         self.result.window_start = time.time()
@@ -797,6 +805,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
     process = None
     sampler = None
     cluster = None
+    server_log: Path | None = None
+    stalls: list[tuple[float, str]] | None = None
     servers = [u.rstrip("/") + "/" for u in (args.servers or "").split(",") if u.strip()]
     if args.server:
         servers = [args.server.rstrip("/") + "/", *servers]
@@ -807,7 +817,9 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         tmp = None
     else:
         tmp = tempfile.TemporaryDirectory(prefix="zanzibar-bench-")
-        process, url, _ = start_server(Path(tmp.name) / "data", args.bot_delay, source=source)
+        process, url, server_log = start_server(
+            Path(tmp.name) / "data", args.bot_delay, ("--log-level", "info"), source
+        )
     try:
         plans = plan_tables(args.players, args.tables, args.bots)
         for index, plan in enumerate(plans):
@@ -854,6 +866,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             except subprocess.TimeoutExpired:
                 process.kill()
             print(f"[{label}] the server stopped in {time.perf_counter() - stopping:.1f} s")
+        if server_log is not None:
+            stalls = logged_stalls(server_log)
         if tmp is not None:
             tmp.cleanup()
     side = Side(label)
@@ -914,10 +928,54 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
                 f"whole machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
                 f"{cpu_pressure()}"
             )
+    if stalls is not None and end > start:
+        print_stalls(stalls, start, end)
     for r in results:
         for error in r.errors[:5]:
             print(f"note: {error}")
     return side
+
+
+STALL_LINE = re.compile(
+    r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) \w+ zanzibar\.server\.stalls: "
+    r"event loop stalled (\d+) ms(.*)$"
+)
+
+
+def logged_stalls(log_path: Path) -> list[tuple[float, str]] | None:
+    """The event-loop stalls the server logged (``serve --log-level info``): (when, line).
+
+    None when the server does not watch for them (a reference older than the watch).
+    """
+    if not log_path.exists():
+        return None
+    text = log_path.read_text(errors="replace")
+    if "zanzibar.server.stalls: watching the event loop" not in text:
+        return None
+    out = []
+    for line in text.splitlines():
+        match = STALL_LINE.match(line)
+        if match:
+            when = time.mktime(time.strptime(match.group(1), "%Y-%m-%d %H:%M:%S"))
+            out.append((when + int(match.group(2)) / 1000, line))
+    return out
+
+
+def print_stalls(stalls: list[tuple[float, str]], start: float, end: float) -> None:
+    """How often the server's event loop stalled in the window, and the longest stall."""
+    inside = []
+    for when, line in stalls:
+        match = STALL_LINE.match(line)
+        if match and start <= when <= end + 1:
+            inside.append((int(match.group(3)), line.split("zanzibar.server.stalls: ", 1)[1]))
+    if not inside:
+        print("server event-loop stalls over 100 ms in the window (its log): none")
+        return
+    print(
+        f"server event-loop stalls over 100 ms in the window (its log): {len(inside)}, "
+        f"{sum(lag for lag, _ in inside) / 1000:.1f} s in all; the longest:"
+    )
+    print("  " + max(inside)[1][:400])
 
 
 def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]) -> None:

@@ -174,3 +174,54 @@ def test_tune_gc_freezes_and_raises_thresholds() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*saved)
+
+
+def test_young_collections_stay_small_and_full_ones_rare() -> None:
+    from zanzibar.cli.serve import GC_THRESHOLDS
+
+    young, middle, old = GC_THRESHOLDS
+    # a second-generation collection scans what survived young * middle allocations:
+    # at 50,000 * 20 it was a million objects, hundreds of milliseconds
+    assert young * middle <= 50_000
+    # a full collection (the whole heap) waits for millions of allocations
+    assert young * middle * old >= 10_000_000
+
+
+def test_serve_warms_up_freezes_and_watches_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from zanzibar.cli import serve
+    from zanzibar.server.settings import Settings
+
+    steps: list[str] = []
+
+    class Watch:
+        def start(self) -> None:
+            steps.append("watch")
+
+        async def stop(self) -> None:
+            steps.append("unwatch")
+
+    class Server:
+        started = True
+        servers: list[object] = []
+
+        async def serve(self) -> None:
+            steps.append("serving")
+            await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(serve, "StallWatch", Watch)
+    monkeypatch.setattr(serve, "warm_up", lambda: steps.append("warm"))
+    monkeypatch.setattr(serve, "tune_gc", lambda: steps.append("gc"))
+    assert asyncio.run(serve._serve(Server(), Settings(port=0))) == 0
+    assert steps == ["warm", "gc", "watch", "serving", "unwatch"]
+
+
+def test_warm_up_loads_the_message_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zanzibar.cli.serve import warm_up
+    from zanzibar.l10n import catalogue
+
+    loads: list[str] = []
+    monkeypatch.setattr(catalogue, "default_catalogue", lambda: loads.append("catalogue"))
+    warm_up()
+    assert loads == ["catalogue"]

@@ -393,6 +393,82 @@ async def test_bots_outside_the_registry_and_disabled_processes_use_threads() ->
         assert no_processes.placed == {"thread": 1}
 
 
+async def test_the_pools_workers_start_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Starting the workers waits for the fork server (its imports: a second or more);
+    # done by the first ``submit`` in the loop, it froze every table of the salon.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from zanzibar.salon import bots
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    starts: list[str] = []
+
+    def slow_start(user: Any) -> Any:
+        starts.append(threading.current_thread().name)
+        time.sleep(1.0)  # the fork server's start-up
+        return pool
+
+    monkeypatch.setattr(bots, "start_bot_pool", slow_start)
+    monkeypatch.setattr(bots, "running_bot_pool", lambda user: pool if starts else None)
+    monkeypatch.setattr(bots, "recipe_of", lambda bot: "recipe")
+    monkeypatch.setattr(bots, "_think", lambda recipe, state: (state + 1, 0.5))
+    thinker = Thinker()
+    thinker.average[("g", "slow")] = 1.0
+    gaps: list[float] = []
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.ensure_future(ticker())
+    try:
+        moves = await asyncio.gather(*(thinker.choose("g", "slow", object(), n) for n in (1, 5)))
+    finally:
+        ticking.cancel()
+        pool.shutdown()
+    assert moves == [2, 6]
+    assert thinker.placed == {"process": 2}
+    assert len(starts) == 1  # both moves waited for one start
+    assert starts[0] != threading.current_thread().name
+    assert len(gaps) > 10 and max(gaps) < 0.5  # the loop kept running meanwhile
+
+
+async def test_a_pool_that_cannot_start_leaves_the_move_to_a_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from zanzibar.salon import bots
+
+    def broken_start(user: Any) -> Any:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+
+    slow = Recorder(INLINE_BOT_SECONDS * 3)
+    monkeypatch.setattr(bots, "start_bot_pool", broken_start)
+    monkeypatch.setattr(bots, "running_bot_pool", lambda user: None)
+    monkeypatch.setattr(bots, "recipe_of", lambda bot: "recipe")
+    thinker = Thinker(clock=slow.clock)
+    thinker.average[("g", "slow")] = 1.0
+    assert await thinker.choose("g", "slow", slow, 3) == 4
+    assert thinker.placed == {"thread": 1}
+
+
+def test_start_bot_pool_starts_every_worker() -> None:
+    from zanzibar.salon import bots
+
+    bots.shutdown_bot_pool()
+    try:
+        pool = bots.start_bot_pool()
+        assert len(pool._processes) == bots.default_workers()  # type: ignore[attr-defined]
+        assert bots.start_bot_pool() is pool  # started once
+        assert bots.running_bot_pool(Thinker()) is pool
+    finally:
+        bots.shutdown_bot_pool()
+    assert bots.running_bot_pool(Thinker()) is None
+
+
 def test_a_bot_of_a_test_game_gets_no_recipe(tmp_path: Any) -> None:
     from types import SimpleNamespace
 

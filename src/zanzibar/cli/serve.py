@@ -42,11 +42,12 @@ from zanzibar.server.settings import (
     TransportLimits,
     default_data_dir,
 )
+from zanzibar.server.stalls import StallWatch
 
 #: The line printed once the server accepts connections (tests look for it).
 READY_PREFIX = "Zanzibar salon ready at "
-#: Collector thresholds once started (CPython's defaults are 700, 10, 10).
-GC_THRESHOLDS = (50_000, 20, 100)
+#: Collector thresholds once started (CPython's defaults are 700, 10, 10): see tune_gc.
+GC_THRESHOLDS = (2_000, 10, 1_000)
 #: How long to wait for the salon to start (migrations, restoring tables).
 _STARTUP_LIMIT_S = 120.0
 
@@ -240,15 +241,35 @@ def salon_logging(level: str) -> None:
     salon.propagate = False
 
 
-def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> None:
-    """Make the garbage collector cheaper for a long-running server.
+def warm_up() -> None:
+    """Load now what the first game would otherwise load in the middle of play.
 
-    Measured with bench/bench_load.py (1,000 players, 300 tables): with
-    CPython's defaults the server spent about 8 s of every 20 in collections,
-    with pauses of several hundred milliseconds, the main source of the latency
-    tail. Everything alive once the salon has started (modules, restored
-    tables) is frozen out of the collector's scans, and collections run less
-    often: about 2 s in 20, and far shorter pauses.
+    The message catalogue (every language's Fluent files, parsed, and Babel's
+    plural rules) is loaded on first use: at the first table message, a third
+    of a second in which the event loop served no one (bench/bench_load.py saw
+    it). Loaded before :func:`tune_gc`, it is also frozen out of collections.
+    """
+    from zanzibar.l10n.catalogue import default_catalogue
+
+    default_catalogue()
+
+
+def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> None:
+    """Make the garbage collector's pauses short for a long-running server.
+
+    Everything alive once the salon has started (modules, the message catalogue,
+    restored tables) is frozen out of the collector's scans. With CPython's
+    default thresholds the rest (about 300,000 objects at 1,000 players) was
+    scanned whole every few seconds; with thresholds of (50,000, 20, 100) the
+    young collections themselves became the stalls: 20-90 ms for each first
+    generation and, every million allocations, a second-generation scan of up
+    to a million objects (hundreds of milliseconds: the load bench's latency tail).
+    Now a young collection scans at most a few thousand objects (about 10 ms
+    for the first generation, 25 ms for the second, measured under load), and a
+    full collection, which scans the whole heap (some 300 ms at 1,000 players),
+    waits for twenty million allocations (a quarter of an hour at 500 actions/s):
+    cyclic garbage old enough to reach it is rare, short-lived garbage is
+    still found young.
     """
     gc.collect()
     gc.freeze()
@@ -315,12 +336,19 @@ async def _serve(server: Any, settings: Settings) -> int:
             port = sock.getsockname()[1]
             break
     url = Settings(host=settings.host, port=port).url
+    warm_up()
     tune_gc()
+    # stalls of the event loop are logged at info (--log-level info), with what ran
+    watch = StallWatch()
+    watch.start()
     print(f"{READY_PREFIX}{url}", flush=True)
     print(f"data: {settings.db_url or settings.data_dir.resolve()}", flush=True)
     if settings.redis_url:
         print(f"node: {settings.node_name}", flush=True)
-    await task
+    try:
+        await task
+    finally:
+        await watch.stop()
     return 0
 
 

@@ -195,6 +195,13 @@ def _wait_then_exit(sentinel: int) -> None:
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
+#: Its number of worker processes.
+_pool_workers = 0
+#: The pool whose workers :func:`start_bot_pool` started (None: not started yet).
+_started: ProcessPoolExecutor | None = None
+_start_lock = threading.Lock()
+#: How long each start-up job keeps its worker busy (seconds).
+_SETTLE_SECONDS = 0.2
 #: The thinkers that sent work to the pool and are not closed: the last to close stops it.
 _pool_users: weakref.WeakSet[Thinker] = weakref.WeakSet()
 
@@ -216,17 +223,50 @@ def bot_pool(user: Thinker | None = None) -> ProcessPoolExecutor:
     ``if __name__ == "__main__":`` (the ``zanzibar`` command does).
     A ``user`` keeps the pool running until it is closed (:func:`release_bot_pool`).
     """
-    global _pool
+    global _pool, _pool_workers
     with _pool_lock:
         if user is not None:
             _pool_users.add(user)
         if _pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(PRELOAD)
+            _pool_workers = default_workers()
             _pool = ProcessPoolExecutor(
-                max_workers=default_workers(), mp_context=context, initializer=_exit_with_owner
+                max_workers=_pool_workers, mp_context=context, initializer=_exit_with_owner
             )
         return _pool
+
+
+def running_bot_pool(user: Thinker) -> ProcessPoolExecutor | None:
+    """The pool if its workers are started (``user`` then keeps it running), else None."""
+    with _pool_lock:
+        if _pool is None or _pool is not _started:
+            return None
+        _pool_users.add(user)
+        return _pool
+
+
+def start_bot_pool(user: Thinker | None = None) -> ProcessPoolExecutor:
+    """The pool with its workers started: BLOCKS (call it in a thread, never in the event loop).
+
+    The first worker waits for the fork server to start and import :data:`PRELOAD`
+    (most of a second, several on a busy machine), and every further one for a fork
+    of it; left to ``submit``, that wait froze the event loop of the whole salon in
+    the middle of a game the first time a bot went to the pool. Here every worker
+    is started before the pool is handed to the loop.
+    """
+    global _started
+    pool = bot_pool(user)
+    with _start_lock:
+        if _started is not pool:
+            # all busy at once, so that each submission starts a worker of its own
+            pending = [pool.submit(time.sleep, _SETTLE_SECONDS) for _ in range(_pool_workers)]
+            for future in pending:
+                future.result()
+            with _pool_lock:
+                if _pool is pool:
+                    _started = pool
+    return pool
 
 
 def shutdown_bot_pool() -> None:
@@ -282,6 +322,8 @@ class Thinker:
         self.average: dict[tuple[str, str], float] = {}
         #: Moves made inline, in a thread and in a process (for tests and benchmarks).
         self.placed: Counter[str] = Counter()
+        #: The pool's workers being started (in a thread) for this thinker's first pool move.
+        self._starting: asyncio.Future[ProcessPoolExecutor] | None = None
 
     def _learn(self, key: tuple[str, str], took: float) -> None:
         before = self.average.get(key)
@@ -304,8 +346,8 @@ class Thinker:
         if self.inline(game, level):
             return self.choose_now(game, level, bot, state)
         recipe = recipe_of(bot) if self.processes and average is not None else None
-        if recipe is not None:
-            pool = bot_pool(self)
+        pool = await self._pool() if recipe is not None else None
+        if recipe is not None and pool is not None:
             try:
                 action, took = await asyncio.get_running_loop().run_in_executor(
                     pool, _think, recipe, state
@@ -319,6 +361,22 @@ class Thinker:
                 return action
         self.placed["thread"] += 1
         return await asyncio.to_thread(self._timed, key, bot, state)
+
+    async def _pool(self) -> ProcessPoolExecutor | None:
+        """The worker pool, its workers started in a thread the first time (None: it failed).
+
+        Moves that need the pool while it starts wait for the same start.
+        """
+        pool = running_bot_pool(self)
+        if pool is not None:
+            return pool
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.ensure_future(asyncio.to_thread(start_bot_pool, self))
+        try:
+            return await asyncio.shield(self._starting)
+        except Exception as exc:  # shut down meanwhile, or workers that cannot start
+            log.warning("the bot worker processes did not start (%s): a thread thinks", exc)
+            return None
 
     async def close(self, wait: bool = True) -> None:
         """Stop the worker processes if no other open thinker of this process uses them.
