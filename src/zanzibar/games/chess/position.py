@@ -122,6 +122,7 @@ class Position:
         "_en",
         "_fast",
         "_gen",
+        "_lines",
         "_ok",
         "_reach",
         "_see_cache",
@@ -159,6 +160,7 @@ class Position:
         self._capreach = fast.capreach
         self._touch = fast.touch
         self._reach = fast.reach
+        self._lines = fast.lines
         #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
         self.psq_table: list[list[int]] = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
@@ -364,6 +366,46 @@ class Position:
             check = self.is_attacked(king, -self.turn)
         self._check = check
         return check
+
+    def gives_check(self, move: int) -> bool:
+        """Would the (legal) ``move`` put the enemy King in check? Equal to pushing it and
+        asking :meth:`is_check`, but a plain move (no flag, no promotion) is only tried
+        on the board and the occupancy masks, without a whole push and pop: the search
+        asks this of every quiet move it prunes near the horizon.
+        """
+        if move >> 16:
+            self.push(move)
+            try:
+                return self.is_check()
+            finally:
+                self.pop()
+        us = self.turn
+        king = self.kings[-us]
+        if king < 0:
+            return False
+        frm = move & 0xFF
+        to = (move >> 8) & 0xFF
+        if self._fast and not (self._lines[us][king] >> frm & 1 or self._lines[us][king] >> to & 1):
+            return False  # neither square is on any line of attack towards the King
+        b = self.board
+        piece = b[frm]
+        captured = b[to]
+        occ = self.occ
+        side = self.side_occ
+        mine = side[us]
+        b[frm] = 0
+        b[to] = piece
+        self.occ = (occ & ~(1 << frm)) | 1 << to
+        side[us] = mine ^ (1 << frm | 1 << to)
+        try:
+            if self._fast:
+                return self._attacked_through(king, us, (frm, to))
+            return self.is_attacked(king, us)
+        finally:
+            b[frm] = piece
+            b[to] = captured
+            self.occ = occ
+            side[us] = mine
 
     def left_king_exposed(self) -> bool:
         """After ``push``: did that move leave the mover's own King attacked (an illegal move)?
@@ -1465,6 +1507,10 @@ class _FastData:
     #: capreach[code][square]: capgen's first field alone (-1, every square, where a move
     #: may promote), so that most pieces are passed over without unpacking their program.
     capreach: list[list[int]]
+    #: lines[colour][target]: mask of every square whose content may decide an attack of
+    #: that colour on the target (sources, rays, legs, corners): a move touching none of
+    #: them cannot give check there.
+    lines: list[list[int]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1665,9 +1711,25 @@ def _fast_data(t: Tables) -> _FastData:
         for code in range(len(gen))
     ]
     capreach = [[program[0] for program in row] for row in capgen]
-    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach)
+    lines: list[list[int]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        lines[colour] = [_attack_lines(entry) for entry in att[colour]]
+    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach, lines)
     _FAST[id(t)] = (t, data)
     return data
+
+
+def _attack_lines(att: AttackSet) -> int:
+    """Every square an attack set depends on (see ``_FastData.lines``)."""
+    leap_mask, _codes, rays, lame_mask, lames, bents = att
+    mask = leap_mask | lame_mask
+    for ray_mask, _inc, _riders, _hoppers in rays:
+        mask |= ray_mask
+    for _src, mids, _codes2 in lames:
+        mask |= _mask(mids)
+    for corners, _inc, _first, _step, _reach, _codes3, sources in bents:
+        mask |= corners | sources
+    return mask
 
 
 def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, square: int) -> Touching:

@@ -597,22 +597,34 @@ class Searcher:
             if move == tt_move:
                 continue
             quiet = not board[(move >> 8) & 0xFF] and not (move >> 16)
-            pos.push(move)
-            if unsure and pos.left_king_exposed():
-                pos.pop()
-                continue  # a pseudo-legal move that leaves the King attacked
-            legal_seen += 1
-            if (
-                quiet
-                and searched
-                and (futile or len(quiets) >= late)
-                and best_score > -MATE_BOUND
-                and not pos.is_check()
-            ):
-                pos.pop()
-                if alpha > best_score:
-                    best_score = alpha  # a sound fail-low bound for the skipped move
-                continue
+            if quiet and searched and (futile or len(quiets) >= late) and best_score > -MATE_BOUND:
+                # Pruned unless it checks: a legal move is asked without a push (most
+                # moves of such a node go this way); a pseudo-legal one is pushed first.
+                if not unsure:
+                    if not pos.gives_check(move):
+                        legal_seen += 1
+                        if alpha > best_score:
+                            best_score = alpha  # a sound fail-low bound for the skipped move
+                        continue
+                    pos.push(move)
+                else:
+                    pos.push(move)
+                    if pos.left_king_exposed():
+                        pos.pop()
+                        continue  # a pseudo-legal move that leaves the King attacked
+                    if not pos.is_check():
+                        pos.pop()
+                        legal_seen += 1
+                        if alpha > best_score:
+                            best_score = alpha
+                        continue
+                legal_seen += 1
+            else:
+                pos.push(move)
+                if unsure and pos.left_king_exposed():
+                    pos.pop()
+                    continue  # a pseudo-legal move that leaves the King attacked
+                legal_seen += 1
             self._played[ply] = move
             try:
                 if searched == 0:
