@@ -120,6 +120,7 @@ class Position:
         "_capreach",
         "_check",
         "_en",
+        "_ep_mask",
         "_fast",
         "_gen",
         "_lines",
@@ -161,6 +162,7 @@ class Position:
         self._touch = fast.touch
         self._reach = fast.reach
         self._lines = fast.lines
+        self._ep_mask = fast.ep_mask
         #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
         self.psq_table: list[list[int]] = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
@@ -1284,7 +1286,7 @@ class Position:
         if new_ep >= 0:
             self.ep = new_ep
             self.ep_victim = to
-            if self._ep_possible():
+            if self.side_occ[-us] & self._ep_mask[-us][new_ep] and self._ep_possible():
                 h ^= t.z_ep[new_ep]
             else:
                 self.ep = self.ep_victim = -1
@@ -1511,6 +1513,9 @@ class _FastData:
     #: that colour on the target (sources, rays, legs, corners): a move touching none of
     #: them cannot give check there.
     lines: list[list[int]]
+    #: ep_mask[colour][square]: mask of the squares from which that colour might take en
+    #: passant on the square (a double step with no such piece about asks nothing more).
+    ep_mask: list[list[int]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1714,7 +1719,12 @@ def _fast_data(t: Tables) -> _FastData:
     lines: list[list[int]] = [[], [], []]
     for colour in (WHITE, BLACK):
         lines[colour] = [_attack_lines(entry) for entry in att[colour]]
-    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach, lines)
+    ep_mask: list[list[int]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        ep_mask[colour] = [_mask([src for src, _codes in row]) for row in t.ep_sources[colour]]
+    data = _FastData(
+        gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach, lines, ep_mask
+    )
     _FAST[id(t)] = (t, data)
     return data
 

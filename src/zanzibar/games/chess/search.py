@@ -790,8 +790,8 @@ class Searcher:
         if history and len(quiet) > 1:
             # only the few quiet moves with a history are sorted; the rest keep their order
             white = (turn > 0) << 31
-            keyed = [m | white for m in quiet]
-            known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
+            get = history.get
+            known = [(h, i) for i, m in enumerate(quiet) if (h := get(m | white)) is not None]
             if known:
                 # good histories first, then the moves with none, then the bad ones
                 known.sort(key=_by_score_then_index)
