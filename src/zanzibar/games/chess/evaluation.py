@@ -1001,10 +1001,16 @@ def _rider_tables(
 
 
 def _lines_mask(lines: tuple[tuple[int, int, bool, int], ...]) -> int:
-    """Every square whose occupancy a rider's count depends on (lines and gates)."""
+    """Every square whose occupancy a rider's count depends on (lines and gates).
+
+    The far end of a line is left out: it counts whether it is empty or holds the first
+    piece met, so its occupancy never changes the count (as a magic-bitboard engine
+    leaves the board's edge out of its keys). The count tables then hold fewer keys.
+    """
     mask = 0
-    for gate, squares, _rising, _full in lines:
-        mask |= gate | squares
+    for gate, squares, rising, _full in lines:
+        far = 1 << (squares.bit_length() - 1) if rising else squares & -squares
+        mask |= gate | (squares ^ far)
     return mask
 
 
