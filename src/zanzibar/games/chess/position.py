@@ -1561,7 +1561,7 @@ CaptureParts = tuple[
 ]
 #: A move program's captures: (mask of every square it may land on, or -1 when a move
 #: from there may promote; mask of every square the leaps', rides' and hops' captures
-#: depend on; the rides' and hops' squares alone; {occupancy key: their captures} filled
+#: depend on; the rides' and hops' squares but their far ends; {occupancy key: their captures} filled
 #: as positions are met; every other entry as in the program; the parts).
 CaptureProgram = tuple[
     int,
@@ -1605,10 +1605,15 @@ def _capture_program(
         else:
             rest.append((kind, data))
     slides = 0
-    for mask, _inc, _step, _moves in (*rides, *hops):
+    keyed = 0
+    for mask, inc, _step, _moves in (*rides, *hops):
         slides |= mask
+        # The far end of a ray matters only when an enemy stands there, which the
+        # targets part of the key says: its occupancy is left out of the key.
+        far = 1 << (mask.bit_length() - 1) if inc else mask & -mask
+        keyed |= mask ^ far
     parts = (leap_mask, leap_moves, tuple(rides), tuple(hops))
-    return reach, leap_mask | slides, slides, {}, tuple(rest), parts
+    return reach, leap_mask | slides, keyed, {}, tuple(rest), parts
 
 
 def _piece_captures(
