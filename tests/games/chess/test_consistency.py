@@ -37,6 +37,12 @@ def brute_attacked(pos: Position, square: int, by: int) -> bool:
     pieces = pos.pieces[-by]
     had = square in pieces
     pieces[square] = dummy
+    # the occupancy masks follow the board (the generator reads them)
+    masks = (pos.occ, pos.side_occ[1], pos.side_occ[-1])
+    bit = 1 << square
+    pos.occ |= bit
+    pos.side_occ[-by] |= bit
+    pos.side_occ[by] &= ~bit
     try:
         return any((m >> 8) & 0xFF == square for m in pseudo_moves(pos, by))
     finally:
@@ -45,6 +51,7 @@ def brute_attacked(pos: Position, square: int, by: int) -> bool:
             pieces[square] = saved
         else:
             del pieces[square]
+        pos.occ, pos.side_occ[1], pos.side_occ[-1] = masks
         pos.turn = saved_turn
 
 
