@@ -791,12 +791,14 @@ class Searcher:
             # only the few quiet moves with a history are sorted; the rest keep their order
             white = (turn > 0) << 31
             get = history.get
-            known = [(h, i) for i, m in enumerate(quiet) if (h := get(m | white)) is not None]
+            # (minus the history, index): sorted as they are, higher history first, ties in
+            # the generation order
+            known = [(-h, i) for i, m in enumerate(quiet) if (h := get(m | white)) is not None]
             if known:
                 # good histories first, then the moves with none, then the bad ones
-                known.sort(key=_by_score_then_index)
-                lead = [quiet[i] for h, i in known if h > 0]
-                tail = [quiet[i] for h, i in known if h <= 0]
+                known.sort()
+                lead = [quiet[i] for h, i in known if h < 0]
+                tail = [quiet[i] for h, i in known if h >= 0]
                 taken = {i for _, i in known}
                 quiet = lead + [m for i, m in enumerate(quiet) if i not in taken] + tail
         return quiet
@@ -986,11 +988,6 @@ class Searcher:
             for _ in line:
                 pos.pop()
         return tuple(line)
-
-
-def _by_score_then_index(item: tuple[int, int]) -> tuple[int, int]:
-    """Sort key: higher history first, then the generation order."""
-    return -item[0], item[1]
 
 
 def clock_limits(
