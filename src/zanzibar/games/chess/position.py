@@ -18,7 +18,8 @@ search bot:
   irreversible move), ``parse_uci(text)``.
 * ``outcome()`` returns a :class:`Result` (``winner`` 1 / -1 / 0, ``reason``).
 * For the search: ``captures()`` (pseudo-legal captures and promotions; push one,
-  then ``left_king_exposed()`` says whether it was illegal), ``see(move, values)``
+  then ``left_king_exposed()`` says whether it was illegal), ``gives_check(move)``
+  (whether a legal move checks, without pushing it), ``see(move, values)``
   (static exchange evaluation), ``attach_table(table)`` and ``psq`` (a piece-square
   sum kept up to date move by move: the evaluation's incremental part), ``occ``
   (a bitmask of the occupied squares), ``track(codes)`` and ``tracked`` (the pieces
