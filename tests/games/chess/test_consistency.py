@@ -37,6 +37,12 @@ def brute_attacked(pos: Position, square: int, by: int) -> bool:
     pieces = pos.pieces[-by]
     had = square in pieces
     pieces[square] = dummy
+    # the occupancy masks follow the board (the generator reads them)
+    masks = (pos.occ, pos.side_occ[1], pos.side_occ[-1])
+    bit = 1 << square
+    pos.occ |= bit
+    pos.side_occ[-by] |= bit
+    pos.side_occ[by] &= ~bit
     try:
         return any((m >> 8) & 0xFF == square for m in pseudo_moves(pos, by))
     finally:
@@ -45,6 +51,7 @@ def brute_attacked(pos: Position, square: int, by: int) -> bool:
             pieces[square] = saved
         else:
             del pieces[square]
+        pos.occ, pos.side_occ[1], pos.side_occ[-1] = masks
         pos.turn = saved_turn
 
 
@@ -110,3 +117,35 @@ def test_random_games_are_consistent(name: str, seed: int) -> None:
         captures = [m for m in moves if pos.is_capture(m)]
         pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
         assert pos.hash == Position(variant, pos.fen()).hash or pos.ep >= 0
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_gives_check_equals_push_and_is_check(name: str) -> None:
+    """The search's check test without a push agrees with pushing and asking, for every
+    legal move along random games (captures preferred, so lines open)."""
+    variant = load_variant(name)
+    rng = random.Random(7)
+    checks = 0
+    for _game in range(3):
+        pos = Position(variant)
+        for _ply in range(60):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            fen = pos.fen()
+            for move in moves:
+                expected = _checks_after(pos, move)
+                assert pos.gives_check(move) == expected, (fen, move)
+                checks += expected
+            assert pos.fen() == fen
+            captures = [m for m in moves if pos.is_capture(m)]
+            pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+    assert checks > 0  # the games did meet checking moves
+
+
+def _checks_after(pos: Position, move: int) -> bool:
+    pos.push(move)
+    try:
+        return pos.is_check()
+    finally:
+        pos.pop()

@@ -400,6 +400,7 @@ class Evaluator:
     )
     rider_flags: list[bool] = field(default_factory=list, repr=False)
     _shelter: float = field(default=0, repr=False)
+    _shelter_by_count: list[float] = field(default_factory=list, repr=False)
     _shield: float = field(default=0, repr=False)
     _king_attack: float = field(default=0, repr=False)
     _live_mg: float = field(default=0, repr=False)
@@ -441,6 +442,8 @@ class Evaluator:
         # the weights read at every evaluation, as attributes (not dictionary look-ups)
         w = self.weights or current_weights()
         self._shelter = w["SHELTER_BONUS"]
+        #: _shelter_by_count[n]: the shelter of n friendly pieces next to the King (<= 8)
+        self._shelter_by_count = [self._shelter * min(n, 4) for n in range(9)]
         self._shield = w["SHIELD_BONUS"]
         self._king_attack = w["KING_ATTACK"]
         self._live_mg = w["LIVE_MOBILITY_MG"]
@@ -506,10 +509,27 @@ class Evaluator:
         entry = self._pawn_cache.get(key)
         if entry is None:
             entry = self._pawn_structure(pos, key)
-        mg += entry[0] + self._king_safety(pos, 1, entry[2]) - self._king_safety(pos, -1, entry[3])
+        mg += entry[0] + self._kings(pos, entry[2], entry[3])
         eg += entry[1]
-        if self._mob_rows:
-            mob = self._mobility(pos)
+        rows = self._mob_rows
+        if rows:
+            if pos.tracked_codes is self.rider_flags:
+                # _mobility's walk of the tracked riders, written out (nearly every node)
+                occ = pos.occ
+                count_total = 0
+                for square, code in pos.tracked.items():
+                    lines_mask, counts = rows[code][square]  # type: ignore[index]
+                    key = occ & lines_mask
+                    count = counts.get(key)
+                    if count is None:
+                        count = self._rider_count(code, square, occ)
+                        if len(counts) >= MOBILITY_TABLE_LIMIT:
+                            counts.clear()
+                        counts[key] = count
+                    count_total += count
+                mob = count_total / 10
+            else:
+                mob = self._mobility(pos)
             mg += round(self._live_mg * mob)
             eg += round(self._live_eg * mob)
         max_phase = self.max_phase
@@ -583,31 +603,43 @@ class Evaluator:
         self._pawn_cache[key] = entry
         return entry
 
-    def _king_safety(self, pos: Position, colour: int, pawns: int) -> int:
-        """Middlegame safety of ``colour``'s King (positive is safe), from its own view."""
-        king = pos.kings[colour]
-        if king < 0:
-            return 0
-        zone, shield1, shield2, near_mask = self._king_masks[colour][king]
+    def _kings(self, pos: Position, white_pawns: int, black_pawns: int) -> int:
+        """Middlegame safety of White's King minus Black's (each positive when safe).
+
+        Per King: friendly pieces next to it (at most four count), own pawns one and
+        two ranks in front (the shield), less the enemy pieces within two steps, by
+        number and value (pawns and the King do not count). Both Kings in one call.
+        """
+        kings = pos.kings
         side_occ = pos.side_occ
-        score = self._shelter * min((side_occ[colour] & zone).bit_count(), 4)
-        score += self._shield * ((pawns & shield1).bit_count() + (pawns & shield2).bit_count() / 2)
-        near = side_occ[-colour] & near_mask
-        if near:
-            board = pos.board
-            value = self.value_by_code
-            skip = self._not_attackers[colour]
-            units = count = 0
-            while near:
-                low = near & -near
-                code = board[low.bit_length() - 1]
-                if code not in skip:
-                    units += value[code]
-                    count += 1
-                near ^= low
-            if count:
-                score -= self._king_attack * units * min(count, 4) / 400
-        return round(score)
+        masks = self._king_masks
+        shelter = self._shelter_by_count
+        shield = self._shield
+        total = 0
+        for colour, pawns in ((1, white_pawns), (-1, black_pawns)):
+            king = kings[colour]
+            if king < 0:
+                continue
+            zone, shield1, shield2, near_mask = masks[colour][king]
+            score = shelter[(side_occ[colour] & zone).bit_count()]
+            score += shield * ((pawns & shield1).bit_count() + (pawns & shield2).bit_count() / 2)
+            near = side_occ[-colour] & near_mask
+            if near:
+                board = pos.board
+                value = self.value_by_code
+                skip = self._not_attackers[colour]
+                units = count = 0
+                while near:
+                    low = near & -near
+                    code = board[low.bit_length() - 1]
+                    if code not in skip:
+                        units += value[code]
+                        count += 1
+                    near ^= low
+                if count:
+                    score -= self._king_attack * units * min(count, 4) / 400
+            total += round(score) if colour > 0 else -round(score)
+        return total
 
     def _mobility(self, pos: Position) -> float:
         """Attacked squares of White's riders minus Black's, each against its expectation.
@@ -969,10 +1001,16 @@ def _rider_tables(
 
 
 def _lines_mask(lines: tuple[tuple[int, int, bool, int], ...]) -> int:
-    """Every square whose occupancy a rider's count depends on (lines and gates)."""
+    """Every square whose occupancy a rider's count depends on (lines and gates).
+
+    The far end of a line is left out: it counts whether it is empty or holds the first
+    piece met, so its occupancy never changes the count (as a magic-bitboard engine
+    leaves the board's edge out of its keys). The count tables then hold fewer keys.
+    """
     mask = 0
-    for gate, squares, _rising, _full in lines:
-        mask |= gate | squares
+    for gate, squares, rising, _full in lines:
+        far = 1 << (squares.bit_length() - 1) if rising else squares & -squares
+        mask |= gate | (squares ^ far)
     return mask
 
 

@@ -18,7 +18,8 @@ search bot:
   irreversible move), ``parse_uci(text)``.
 * ``outcome()`` returns a :class:`Result` (``winner`` 1 / -1 / 0, ``reason``).
 * For the search: ``captures()`` (pseudo-legal captures and promotions; push one,
-  then ``left_king_exposed()`` says whether it was illegal), ``see(move, values)``
+  then ``left_king_exposed()`` says whether it was illegal), ``gives_check(move)``
+  (whether a legal move checks, without pushing it), ``see(move, values)``
   (static exchange evaluation), ``attach_table(table)`` and ``psq`` (a piece-square
   sum kept up to date move by move: the evaluation's incremental part), ``occ``
   (a bitmask of the occupied squares), ``track(codes)`` and ``tracked`` (the pieces
@@ -92,6 +93,8 @@ RIDE_BB = 100
 HOP_BB = 101
 #: A bent rider's captures with its slides as occupancy-mask rays (captures only).
 BENT_BB = 102
+#: A leap (move or capture) whose moves are looked up by the own pieces on its targets.
+LEAP_BB = 103
 
 BLACK = -1
 #: Static exchange results remembered per position before that memory is emptied.
@@ -120,8 +123,10 @@ class Position:
         "_capreach",
         "_check",
         "_en",
+        "_ep_mask",
         "_fast",
         "_gen",
+        "_lines",
         "_ok",
         "_reach",
         "_see_cache",
@@ -159,6 +164,8 @@ class Position:
         self._capreach = fast.capreach
         self._touch = fast.touch
         self._reach = fast.reach
+        self._lines = fast.lines
+        self._ep_mask = fast.ep_mask
         #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
         self.psq_table: list[list[int]] = fast.zero_table
         data = parse_fen(variant, fen if fen is not None else variant.start_fen)
@@ -364,6 +371,46 @@ class Position:
             check = self.is_attacked(king, -self.turn)
         self._check = check
         return check
+
+    def gives_check(self, move: int) -> bool:
+        """Would the (legal) ``move`` put the enemy King in check? Equal to pushing it and
+        asking :meth:`is_check`, but a plain move (no flag, no promotion) is only tried
+        on the board and the occupancy masks, without a whole push and pop: the search
+        asks this of every quiet move it prunes near the horizon.
+        """
+        if move >> 16:
+            self.push(move)
+            try:
+                return self.is_check()
+            finally:
+                self.pop()
+        us = self.turn
+        king = self.kings[-us]
+        if king < 0:
+            return False
+        frm = move & 0xFF
+        to = (move >> 8) & 0xFF
+        if self._fast and not (self._lines[us][king] >> frm & 1 or self._lines[us][king] >> to & 1):
+            return False  # neither square is on any line of attack towards the King
+        b = self.board
+        piece = b[frm]
+        captured = b[to]
+        occ = self.occ
+        side = self.side_occ
+        mine = side[us]
+        b[frm] = 0
+        b[to] = piece
+        self.occ = (occ & ~(1 << frm)) | 1 << to
+        side[us] = mine ^ (1 << frm | 1 << to)
+        try:
+            if self._fast:
+                return self._attacked_through(king, us, (frm, to))
+            return self.is_attacked(king, us)
+        finally:
+            b[frm] = piece
+            b[to] = captured
+            self.occ = occ
+            side[us] = mine
 
     def left_king_exposed(self) -> bool:
         """After ``push``: did that move leave the mover's own King attacked (an illegal move)?
@@ -740,6 +787,7 @@ class Position:
         ok = self._ok[us]
         en = self._en[us]
         gen = self._gen
+        own = self.side_occ[us]
         royal = t.royal[us]
         promo_zone = t.promo_zone
         promo_reach = t.promo_reach
@@ -754,7 +802,19 @@ class Position:
                 append = out.append
                 extend = out.extend
             for kind, data in gen[code][frm]:
-                if kind == LEAP:
+                if kind == LEAP_BB:
+                    # the moves depend only on which targets hold an own piece: looked up
+                    leap_table: LeapTable = data  # type: ignore[assignment]
+                    mask, leaps, seen = leap_table
+                    key = own & mask
+                    got = seen.get(key)
+                    if got is None:
+                        got = _leap_moves(key, leaps)
+                        if len(seen) >= LEAP_TABLE_LIMIT:
+                            seen.clear()
+                        seen[key] = got
+                    extend(got)
+                elif kind == LEAP:
                     for to, mv in data:  # type: ignore[attr-defined]
                         if ok[b[to]]:
                             append(mv)
@@ -1242,7 +1302,7 @@ class Position:
         if new_ep >= 0:
             self.ep = new_ep
             self.ep_victim = to
-            if self._ep_possible():
+            if self.side_occ[-us] & self._ep_mask[-us][new_ep] and self._ep_possible():
                 h ^= t.z_ep[new_ep]
             else:
                 self.ep = self.ep_victim = -1
@@ -1465,12 +1525,33 @@ class _FastData:
     #: capreach[code][square]: capgen's first field alone (-1, every square, where a move
     #: may promote), so that most pieces are passed over without unpacking their program.
     capreach: list[list[int]]
+    #: lines[colour][target]: mask of every square whose content may decide an attack of
+    #: that colour on the target (sources, rays, legs, corners): a move touching none of
+    #: them cannot give check there.
+    lines: list[list[int]]
+    #: ep_mask[colour][square]: mask of the squares from which that colour might take en
+    #: passant on the square (a double step with no such piece about asks nothing more).
+    ep_mask: list[list[int]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
 #: Occupancy patterns whose captures are kept per piece and square before that table
 #: is emptied (see :meth:`Position.captures`).
 CAPTURE_TABLE_LIMIT = 1 << 10
+#: Leaps with at least this many targets are generated by look-up (see ``LEAP_BB``), and
+#: the own-piece patterns kept per piece and square before that table is emptied.
+LEAP_TABLE_MIN = 3
+LEAP_TABLE_LIMIT = 1 << 10
+
+
+#: A looked-up leap's data: (mask of its targets, its (target, move) pairs, {own pieces
+#: on the targets: the moves}) filled as patterns are met.
+LeapTable = tuple[int, tuple[tuple[int, int], ...], dict[int, tuple[int, ...]]]
+
+
+def _leap_moves(own: int, data: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """A leap's moves (in the program's order) onto the targets ``own`` leaves free."""
+    return tuple(mv for to, mv in data if not own >> to & 1)
 
 
 def _mask(squares: tuple[int, ...] | list[int]) -> int:
@@ -1491,7 +1572,10 @@ def _fast_program(
 ) -> tuple[tuple[int, object], ...]:
     out: list[tuple[int, object]] = []
     for kind, data in program:
-        if kind == RIDE:
+        if kind == LEAP and len(data) >= LEAP_TABLE_MIN:  # type: ignore[arg-type]
+            targets = tuple(to for to, _mv in data)  # type: ignore[attr-defined]
+            out.append((LEAP_BB, (_mask(targets), data, {})))
+        elif kind == RIDE:
             out.append((RIDE_BB, tuple(_fast_ray(frm, ray) for ray in data)))  # type: ignore[attr-defined]
         elif kind == HOP:
             out.append((HOP_BB, tuple(_fast_ray(frm, ray) for ray in data)))  # type: ignore[attr-defined]
@@ -1510,7 +1594,7 @@ CaptureParts = tuple[
 ]
 #: A move program's captures: (mask of every square it may land on, or -1 when a move
 #: from there may promote; mask of every square the leaps', rides' and hops' captures
-#: depend on; the rides' and hops' squares alone; {occupancy key: their captures} filled
+#: depend on; the rides' and hops' squares but their far ends; {occupancy key: their captures} filled
 #: as positions are met; every other entry as in the program; the parts).
 CaptureProgram = tuple[
     int,
@@ -1535,6 +1619,8 @@ def _capture_program(
     hops: list[tuple[int, bool, int, tuple[int, ...]]] = []
     rest: list[tuple[int, object]] = []
     for kind, data in program:
+        if kind == LEAP_BB:
+            kind, data = LEAP, data[1]  # type: ignore[index]
         if kind == LEAP or kind == LEAP + 2:
             for to, mv in data:  # type: ignore[attr-defined]
                 leap_mask |= 1 << to
@@ -1554,10 +1640,15 @@ def _capture_program(
         else:
             rest.append((kind, data))
     slides = 0
-    for mask, _inc, _step, _moves in (*rides, *hops):
+    keyed = 0
+    for mask, inc, _step, _moves in (*rides, *hops):
         slides |= mask
+        # The far end of a ray matters only when an enemy stands there, which the
+        # targets part of the key says: its occupancy is left out of the key.
+        far = 1 << (mask.bit_length() - 1) if inc else mask & -mask
+        keyed |= mask ^ far
     parts = (leap_mask, leap_moves, tuple(rides), tuple(hops))
-    return reach, leap_mask | slides, slides, {}, tuple(rest), parts
+    return reach, leap_mask | slides, keyed, {}, tuple(rest), parts
 
 
 def _piece_captures(
@@ -1665,9 +1756,30 @@ def _fast_data(t: Tables) -> _FastData:
         for code in range(len(gen))
     ]
     capreach = [[program[0] for program in row] for row in capgen]
-    data = _FastData(gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach)
+    lines: list[list[int]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        lines[colour] = [_attack_lines(entry) for entry in att[colour]]
+    ep_mask: list[list[int]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        ep_mask[colour] = [_mask([src for src, _codes in row]) for row in t.ep_sources[colour]]
+    data = _FastData(
+        gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach, lines, ep_mask
+    )
     _FAST[id(t)] = (t, data)
     return data
+
+
+def _attack_lines(att: AttackSet) -> int:
+    """Every square an attack set depends on (see ``_FastData.lines``)."""
+    leap_mask, _codes, rays, lame_mask, lames, bents = att
+    mask = leap_mask | lame_mask
+    for ray_mask, _inc, _riders, _hoppers in rays:
+        mask |= ray_mask
+    for _src, mids, _codes2 in lames:
+        mask |= _mask(mids)
+    for corners, _inc, _first, _step, _reach, _codes3, sources in bents:
+        mask |= corners | sources
+    return mask
 
 
 def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, square: int) -> Touching:

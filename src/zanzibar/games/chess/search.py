@@ -597,22 +597,34 @@ class Searcher:
             if move == tt_move:
                 continue
             quiet = not board[(move >> 8) & 0xFF] and not (move >> 16)
-            pos.push(move)
-            if unsure and pos.left_king_exposed():
-                pos.pop()
-                continue  # a pseudo-legal move that leaves the King attacked
-            legal_seen += 1
-            if (
-                quiet
-                and searched
-                and (futile or len(quiets) >= late)
-                and best_score > -MATE_BOUND
-                and not pos.is_check()
-            ):
-                pos.pop()
-                if alpha > best_score:
-                    best_score = alpha  # a sound fail-low bound for the skipped move
-                continue
+            if quiet and searched and (futile or len(quiets) >= late) and best_score > -MATE_BOUND:
+                # Pruned unless it checks: a legal move is asked without a push (most
+                # moves of such a node go this way); a pseudo-legal one is pushed first.
+                if not unsure:
+                    if not pos.gives_check(move):
+                        legal_seen += 1
+                        if alpha > best_score:
+                            best_score = alpha  # a sound fail-low bound for the skipped move
+                        continue
+                    pos.push(move)
+                else:
+                    pos.push(move)
+                    if pos.left_king_exposed():
+                        pos.pop()
+                        continue  # a pseudo-legal move that leaves the King attacked
+                    if not pos.is_check():
+                        pos.pop()
+                        legal_seen += 1
+                        if alpha > best_score:
+                            best_score = alpha
+                        continue
+                legal_seen += 1
+            else:
+                pos.push(move)
+                if unsure and pos.left_king_exposed():
+                    pos.pop()
+                    continue  # a pseudo-legal move that leaves the King attacked
+                legal_seen += 1
             self._played[ply] = move
             try:
                 if searched == 0:
@@ -778,13 +790,15 @@ class Searcher:
         if history and len(quiet) > 1:
             # only the few quiet moves with a history are sorted; the rest keep their order
             white = (turn > 0) << 31
-            keyed = [m | white for m in quiet]
-            known = [(history[k], i) for i, k in enumerate(keyed) if k in history]
+            get = history.get
+            # (minus the history, index): sorted as they are, higher history first, ties in
+            # the generation order
+            known = [(-h, i) for i, m in enumerate(quiet) if (h := get(m | white)) is not None]
             if known:
                 # good histories first, then the moves with none, then the bad ones
-                known.sort(key=_by_score_then_index)
-                lead = [quiet[i] for h, i in known if h > 0]
-                tail = [quiet[i] for h, i in known if h <= 0]
+                known.sort()
+                lead = [quiet[i] for h, i in known if h < 0]
+                tail = [quiet[i] for h, i in known if h >= 0]
                 taken = {i for _, i in known}
                 quiet = lead + [m for i, m in enumerate(quiet) if i not in taken] + tail
         return quiet
@@ -974,11 +988,6 @@ class Searcher:
             for _ in line:
                 pos.pop()
         return tuple(line)
-
-
-def _by_score_then_index(item: tuple[int, int]) -> tuple[int, int]:
-    """Sort key: higher history first, then the generation order."""
-    return -item[0], item[1]
 
 
 def clock_limits(
