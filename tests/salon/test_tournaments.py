@@ -271,10 +271,18 @@ async def test_registration_rules_and_announcements(tmp_path: Path) -> None:
         # finishes her game
         seat = (await bruno.ok("table.join", table=table))["seat"]
         await anna.disconnect()
+        stale = await salon.tournaments._games(tid)  # as a tick reads them, before the end
         await _play(salon, bruno, table, seat, tid)
         final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=30)
         points = {s["name"]: s["points"] for s in final["standings"]}
         assert points == {"Anna": 0.0, "Bruno": 1.0}
+        # a tick that read the games before the end and reconciles after it leaves the
+        # result stored with the end alone (the bot playing for Anna won: without her
+        # forfeit she would have the point)
+        await salon.tournaments._reconcile([g for g in stale if g.result is None])
+        again = await salon.tournaments.show_json(tid)
+        assert again is not None
+        assert {s["name"]: s["points"] for s in again["standings"]} == points
         finished = [x for x in bruno.inbox if x.get("type") == "tournament.finished"]
         assert finished and "Bruno" in finished[0]["text"]
     finally:

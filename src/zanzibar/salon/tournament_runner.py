@@ -358,7 +358,12 @@ class TournamentRunner(TournamentTables):
         self._tell(tid, players, "round", {"round": number, "rounds": row.rounds})
 
     async def _reconcile(self, open_games: list[Any]) -> None:
-        """Results of games that ended without the hook (abandoned, or lost in a crash)."""
+        """Results of games that ended without the hook (abandoned, or lost in a crash).
+
+        ``open_games`` were read before: a game may have ended since, its result stored
+        by the hook in the same transaction as its end (counting a forfeit). So the
+        results are read again *after* the games' states: a game seen ended whose result
+        is still unset really ended without the hook, and nothing overwrites the hook's."""
         ids = [g.game_id for g in open_games if g.game_id is not None]
         if not ids:
             return
@@ -366,6 +371,10 @@ class TournamentRunner(TournamentTables):
             select(m.games.c.id, m.games.c.status).where(m.games.c.id.in_(ids))
         )
         status = dict(rows)
+        g = m.tournament_games.c
+        again = await self.ports.store.read(select(g.game_id, g.result).where(g.game_id.in_(ids)))
+        settled = {game_id for game_id, result in again if result is not None}
+        open_games = [game for game in open_games if game.game_id not in settled]
         players = await self.ports.store.read(
             select(m.game_players.c.game_id, m.game_players.c.seat, m.game_players.c.result).where(
                 m.game_players.c.game_id.in_(ids)
