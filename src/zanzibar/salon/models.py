@@ -336,3 +336,5 @@ tournament_games = Table(
     Column("no_show_at", Float, nullable=True),
 )
 Index("ix_tournament_games_table", tournament_games.c.table_id)
+#: The stored no-show deadlines every node's tick looks for (only open boards have one).
+Index("ix_tournament_games_no_show", tournament_games.c.no_show_at)

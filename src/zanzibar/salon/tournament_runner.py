@@ -215,7 +215,8 @@ class TournamentRunner(TournamentTables):
         ]
         absent += [False] * (len(board.seats) - len(absent))
         points = game_points(board, outcome, absent)
-        return [(self._game_row(board), {"result": _points_key(points)})]
+        done = {"result": _points_key(points), "no_show_at": None}  # nobody to wait for now
+        return [(self._game_row(board), done)]
 
     def committed(self, table: Table, change: Change) -> None:
         """A table's change is stored (an actor's hook): a finished game may end a round."""
@@ -404,7 +405,8 @@ class TournamentRunner(TournamentTables):
             else:
                 continue
             self.boards.pop(game.table_id, None)
-            ops.append((self._game_row(board), {"result": _points_key(points)}))
+            done = {"result": _points_key(points), "no_show_at": None}
+            ops.append((self._game_row(board), done))
         if ops:
             await self.ports.store.write(ops)
 

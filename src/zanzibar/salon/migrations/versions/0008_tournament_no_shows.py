@@ -24,8 +24,11 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("tournament_games") as batch:
         batch.add_column(sa.Column("no_show_at", sa.Float, nullable=True))
+    # every node's tick looks for the deadlines set (only open boards keep one)
+    op.create_index("ix_tournament_games_no_show", "tournament_games", ["no_show_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tournament_games_no_show", "tournament_games")
     with op.batch_alter_table("tournament_games") as batch:
         batch.drop_column("no_show_at")
