@@ -102,9 +102,9 @@ class Cluster:
         """Redis restarted without persistence: every key is gone."""
         self.run("restart-redis")
 
-    def restart_pg(self) -> None:
-        """``pg_ctl stop -m fast`` then start: every connection drops."""
-        self.run("restart-pg", timeout=120)
+    def restart_pg(self, down: int = 0) -> None:
+        """``pg_ctl stop -m fast`` then start (``down`` seconds later): every connection drops."""
+        self.run("restart-pg", str(down), timeout=120 + down)
 
 
 def _free_run(count: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -81,6 +82,28 @@ def test_simulated_tournaments_keep_the_absolute_rules(seed: int) -> None:
     for entrant in entrants_after(seeds, played):
         colours = entrant.colours.replace("-", "")
         assert abs(colours.count("w") - colours.count("b")) <= 2, entrant
+
+
+def test_a_slow_machine_pairs_the_same_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pairing depends on the results only, never on the clock: here every reading
+    of the clock jumps ten seconds (a search that would have run out of a budget in
+    seconds at once), and round two of nine is still the Dutch 2026 kernel's pairing.
+    Its older kernel pairs 5-8 and 2-4 instead (a budget in seconds once made a loaded
+    machine's tournament test pair that way)."""
+    seeds = {i: i for i in range(1, 10)}
+    won = [GameResult({w: 1.0, lo: 0.0}) for w, lo in ((1, 5), (6, 2), (3, 7), (8, 4))]
+    entrants = entrants_after(seeds, [([(1, 5), (6, 2), (3, 7), (8, 4)], won, 9)])
+    expected = RoundPairing(((6, 1), (9, 3), (2, 8), (4, 5)), 7)
+    assert pair_round(entrants, 2, rounds=3) == expected
+    now = [0.0]
+
+    def jumping() -> float:
+        now[0] += 10.0
+        return now[0]
+
+    monkeypatch.setattr(time, "monotonic", jumping)
+    monkeypatch.setattr(time, "perf_counter", jumping)
+    assert pair_round(entrants, 2, rounds=3) == expected
 
 
 def test_fallback_prefers_near_scores_and_refuses_when_everybody_met() -> None:

@@ -125,3 +125,40 @@ async def test_entrants_on_another_node_hear_the_runner_and_play(
         of_type(anna, "tournament.finished", tid)[0]["text"]
         != (of_type(bruno, "tournament.finished", tid)[0]["text"])
     )
+
+
+async def test_the_runner_comes_back_after_its_lease_and_its_database_failed(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    """The lease store forgets every lease (Redis restarted empty): the runner's lease is
+    taken again. Then the runner's database reads fail for a while (PostgreSQL down):
+    its tick tries again afterwards instead of ending, so a tournament that only the
+    runner's tick can start (asked on the other node) starts."""
+    cluster, salons = nodes
+    cluster.forget_leases()
+    await until(lambda: RUNNER_LEASE in cluster.board, 15.0)  # a renewal, then a tick
+    runner = salons[cluster.board[RUNNER_LEASE].node]
+    other = salons["b" if runner is salons["a"] else "a"]
+    reads = runner.store.read
+    down = True
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        if down:
+            raise ConnectionError("the database is restarting")
+        return await reads(*args, **kwargs)
+
+    runner.store.read = failing  # type: ignore[method-assign]
+    await asyncio.sleep(0.5)  # ten ticks meet the database down
+    down = False
+    anna = await Client(other, "Anna").sign_in()
+    bruno = await Client(other, "Bruno").sign_in()
+    tid = (await anna.ok("tournament.create", game="zilch", options=ZILCH_QUICK, rounds=1))[
+        "tournament"
+    ]["id"]
+    await anna.ok("tournament.register", tournament=tid)
+    await bruno.ok("tournament.register", tournament=tid)
+    await anna.ok("tournament.start", tournament=tid)  # not the runner here: due now
+    await until(
+        lambda: of_type(anna, "tournament.table", tid) and of_type(bruno, "tournament.table", tid)
+    )
+    assert events(anna, tid) == ["started", "round"]

@@ -162,10 +162,15 @@ async def test_two_runners_at_once_start_or_cancel_a_tournament_once(db_url: str
         await node_b.start()
         anna_b = await Client(node_b, "Anna").sign_in(token=anna_a.token)
         assert node_a.tournaments.is_runner and node_b.tournaments.is_runner
+        # one wall clock for both runners, moved by the test: on a loaded machine the
+        # real one could pass the start time before the registrations below
+        now = [time.time()]
+        node_a.tournaments.clock = node_b.tournaments.clock = lambda: now[0]
         lonely = await _bots_tournament(anna_a, bots=0, start_in=1)
         await anna_a.ok("tournament.register", tournament=lonely)
         full = await _bots_tournament(anna_a, bots=1, start_in=1)
         await anna_a.ok("tournament.register", tournament=full)
+        now[0] += 1.0  # both due: both runners see it at their next tick
         await _until(node_b, lonely, {"cancelled"})
         await _until(node_b, full, {"running", "finished"})
         for _ in range(10):

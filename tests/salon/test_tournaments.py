@@ -33,6 +33,23 @@ async def _wait(salon: Salon, tid: int, until: Any, timeout: float = 60.0) -> di
         await asyncio.sleep(0.02)
 
 
+async def _until_true(check: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.02)
+
+
+def _round_open(number: int) -> Any:
+    """Until round ``number`` is paired and every one of its boards has its table."""
+
+    def until(shown: dict[str, Any]) -> bool:
+        rounds = [r for r in shown["rounds_played"] if r["round"] == number]
+        return bool(rounds) and all(b["table"] for b in rounds[0]["boards"] if b["board"])
+
+    return until
+
+
 async def _games(salon: Salon, tid: int) -> list[Any]:
     return list(
         await salon.store.read(
@@ -90,8 +107,11 @@ async def test_nine_bots_three_rounds_across_a_restart(tmp_path: Path) -> None:
     await salon.handle(
         host.conn, {"v": 1, "type": "tournament.add_bot", "id": "ninth", "tournament": tid}
     )
-    shown = await _wait(salon, tid, lambda s: s["round"] >= 2)
-    assert shown["state"] == "running"
+    # stopped once round 2's tables are open (a game's dice come from the salon's seed
+    # counter, which a new salon starts again: a board opened after the restart would
+    # play other dice, and the exact results below would change)
+    shown = await _wait(salon, tid, _round_open(2))
+    assert shown["state"] == "running" and shown["round"] == 2
     # a real restart mid round 2: close the salon, open a new one on the same file
     await salon.stop()
     salon = make_salon(db, bot_delay=0)
@@ -251,10 +271,18 @@ async def test_registration_rules_and_announcements(tmp_path: Path) -> None:
         # finishes her game
         seat = (await bruno.ok("table.join", table=table))["seat"]
         await anna.disconnect()
+        stale = await salon.tournaments._games(tid)  # as a tick reads them, before the end
         await _play(salon, bruno, table, seat, tid)
         final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=30)
         points = {s["name"]: s["points"] for s in final["standings"]}
         assert points == {"Anna": 0.0, "Bruno": 1.0}
+        # a tick that read the games before the end and reconciles after it leaves the
+        # result stored with the end alone (the bot playing for Anna won: without her
+        # forfeit she would have the point)
+        await salon.tournaments._reconcile([g for g in stale if g.result is None])
+        again = await salon.tournaments.show_json(tid)
+        assert again is not None
+        assert {s["name"]: s["points"] for s in again["standings"]} == points
         finished = [x for x in bruno.inbox if x.get("type") == "tournament.finished"]
         assert finished and "Bruno" in finished[0]["text"]
     finally:
@@ -292,9 +320,21 @@ async def test_dice_tables_of_four_with_bots_in_the_empty_seats(tmp_path: Path) 
     assert len(final["standings"]) == 6
 
 
+class Clock:
+    """The runner's wall clock, moved by the test (start times and no-show deadlines are
+    read on it), so that nothing depends on how fast a loaded machine runs the test."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
 async def test_a_start_time_and_too_few_players(tmp_path: Path) -> None:
     salon = make_salon(tmp_path / "time.sqlite3")
     salon.tournaments.tick = 0.05
+    clock = salon.tournaments.clock = Clock()
     await salon.start()
     try:
         host = await Client(salon, "Timer").sign_in()
@@ -302,6 +342,9 @@ async def test_a_start_time_and_too_few_players(tmp_path: Path) -> None:
             await host.ok("tournament.create", game="zilch", rounds=1, start_in=1, name="Lonely")
         )["tournament"]["id"]
         await host.ok("tournament.register", tournament=lonely)
+        await asyncio.sleep(0.2)  # ticks: not due yet
+        assert (await salon.tournaments.show_json(lonely) or {})["state"] == "registering"
+        clock.now += 1.0
         shown = await _wait(salon, lonely, lambda s: s["state"] != "registering")
         assert (shown["state"], shown["note"]) == ("cancelled", "too_few")
         cancelled = [m for m in host.inbox if m.get("type") == "tournament.event"]
@@ -312,13 +355,15 @@ async def test_a_start_time_and_too_few_players(tmp_path: Path) -> None:
                 game="zilch",
                 options=ZILCH_QUICK,
                 rounds=1,
-                start_in=2,  # not 0: the runner could find it due before its players
+                start_in=2,
                 name="On time",
             )
         )["tournament"]["id"]
         await host.ok("tournament.add_bot", tournament=timed)
-        assert host.conn is not None
-        await salon.handle(host.conn, {"v": 1, "type": "tournament.add_bot", "tournament": timed})
+        await host.ok("tournament.add_bot", tournament=timed)
+        await asyncio.sleep(0.2)
+        assert (await salon.tournaments.show_json(timed) or {})["state"] == "registering"
+        clock.now += 2.0
         shown = await _wait(salon, timed, lambda s: s["state"] == "finished", timeout=60)
         assert [s["points"] for s in shown["standings"]] == [1.0, 0.0]
         # the host cancels one still open; nobody may cancel a finished one
@@ -400,6 +445,7 @@ async def test_no_show_and_offline_players_on_the_table_actors(tmp_path: Path) -
     the round opens is taken over like any dropped player. Both lose by forfeit."""
     salon = make_salon(tmp_path / "noshow.sqlite3")
     salon.tournaments.tick = 0.05
+    clock = salon.tournaments.clock = Clock()
     await salon.start()
     try:
         anna = await Client(salon, "Anna").sign_in()
@@ -416,16 +462,28 @@ async def test_no_show_and_offline_players_on_the_table_actors(tmp_path: Path) -
         table = salon.tables[table_id]
         anna_seat = 1 - going[0]["seat"]
         assert table.seats[anna_seat].user == anna.user_id
+        (stored,) = await salon.store.read(
+            select(m.tournament_games.c.no_show_at).where(m.tournament_games.c.table_id == table_id)
+        )
+        assert stored[0] == clock.now + 2.0  # the deadline is stored with the board
         seat = (await bruno.ok("table.join", table=table_id))["seat"]
         assert seat == going[0]["seat"]
-        await asyncio.sleep(0.5)
-        assert not table.seats[anna_seat].away  # the delay is not over yet
-        await asyncio.sleep(2.0)
+        clock.now += 1.9
+        await asyncio.sleep(0.3)  # several ticks
         await salon.settle()
-        assert table.seats[anna_seat].away  # a bot plays for her now
+        assert not table.seats[anna_seat].away  # the delay is not over yet
+        clock.now += 0.2
+        await _until_true(lambda: table.seats[anna_seat].away)  # a bot plays for her now
+        await salon.settle()
+        assert not table.seats[seat].away  # Bruno came
         kinds = [i.data["kind"] for i in table.history.items if i.channel == "system"]
         assert kinds[:2] == ["tournament_table", "game_started"]
         assert kinds.count("takeover") == 1
+        await _until_true(lambda: not salon.tournaments._no_show_armed)
+        (stored,) = await salon.store.read(
+            select(m.tournament_games.c.no_show_at).where(m.tournament_games.c.table_id == table_id)
+        )
+        assert stored[0] is None  # checked: cleared
         await _play(salon, bruno, table_id, seat, tid)
         final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=30)
         assert {s["name"]: s["points"] for s in final["standings"]} == {"Anna": 0.0, "Bruno": 1.0}
@@ -452,5 +510,66 @@ async def test_no_show_and_offline_players_on_the_table_actors(tmp_path: Path) -
             select(m.history.c.item).where(m.history.c.table_id == board["table"])
         )
         assert [r[0]["values"]["name"] for r in rows if r[0].get("kind") == "takeover"] == ["Carla"]
+    finally:
+        await salon.stop()
+
+
+async def test_a_no_show_deadline_is_stored_and_outlives_its_node(tmp_path: Path) -> None:
+    """The runner's node (which runs the table too) is killed before the no-show
+    deadline: the salon started again arms the stored deadline, not a new one, and
+    replaces the player who is connected but never came, at that instant only."""
+    db = tmp_path / "deadline.sqlite3"
+    salon = make_salon(db, takeover_delay=60)  # no-show delay: 240 s on the runner's clock
+    salon.tournaments.tick = 0.05
+    clock = salon.tournaments.clock = Clock()
+    await salon.start()
+    anna_session = await salon.register("Anna", "secret-421")
+    bruno_session = await salon.register("Bruno", "secret-421")
+    anna = await Client(salon, "Anna").sign_in(token=anna_session.token)
+    bruno = await Client(salon, "Bruno").sign_in(token=bruno_session.token)
+    tid = (await anna.ok("tournament.create", game="zilch", options=ZILCH_QUICK, rounds=1))[
+        "tournament"
+    ]["id"]
+    await anna.ok("tournament.register", tournament=tid)
+    await bruno.ok("tournament.register", tournament=tid)
+    await anna.ok("tournament.start", tournament=tid)
+    (going,) = [x for x in bruno.inbox if x.get("type") == "tournament.table"]
+    table_id, seat = going["table"], going["seat"]
+    due = clock.now + 240.0
+    assert salon.tournaments._no_show_armed == {table_id: due}
+    await bruno.ok("table.join", table=table_id)
+    await salon.crash()  # killed: nothing more written, every timer gone
+
+    salon = make_salon(db, takeover_delay=60)
+    salon.tournaments.tick = 0.05
+    later = salon.tournaments.clock = Clock()
+    later.now = clock.now + 100.0  # the new node starts 100 s later
+    await salon.start()
+    try:
+        anna = await Client(salon, "Anna").sign_in(token=anna_session.token)  # not at the table
+        bruno = await Client(salon, "Bruno").sign_in(token=bruno_session.token)
+        await bruno.ok("table.join", table=table_id)
+        await _until_true(lambda: salon.tournaments._no_show_armed == {table_id: due})
+        table = salon.tables[table_id]
+        later.now = due - 1.0
+        await asyncio.sleep(0.3)  # several ticks
+        await salon.settle()
+        assert not table.seats[1 - seat].away and not table.seats[seat].away
+        later.now = due
+        await _until_true(lambda: table.seats[1 - seat].away)  # Anna never came
+        await salon.settle()
+        assert not table.seats[seat].away  # Bruno came back to it
+        kinds = [i.data["kind"] for i in table.history.items if i.channel == "system"]
+        assert kinds.count("takeover") == 1
+        await _until_true(lambda: not salon.tournaments._no_show_armed)
+        rows = await salon.store.read(
+            select(m.tournament_games.c.no_show_at).where(m.tournament_games.c.tournament_id == tid)
+        )
+        assert [r[0] for r in rows] == [None]
+        # the board was loaded at the restart: the game's end scores Anna's forfeit in
+        # its own transaction, whoever the bot playing for her made win
+        await _play(salon, bruno, table_id, seat, tid)
+        final = await _wait(salon, tid, lambda s: s["state"] == "finished", timeout=30)
+        assert {s["name"]: s["points"] for s in final["standings"]} == {"Anna": 0.0, "Bruno": 1.0}
     finally:
         await salon.stop()

@@ -27,7 +27,8 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Executable, delete, func, insert, literal, select, update
+from sqlalchemy.exc import IntegrityError
 
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
@@ -37,8 +38,9 @@ from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL, ok_reply
 from zanzibar.salon.limits import Limits, RateGate, rates
 from zanzibar.salon.lobby import members
+from zanzibar.salon.mailbox import account_lock
 from zanzibar.salon.names import NAME_MAX, name_skeletons
-from zanzibar.salon.persistence import Store
+from zanzibar.salon.persistence import Fenced, Store, fenced
 from zanzibar.salon.text import strip_invisible
 
 
@@ -61,6 +63,20 @@ async def find_account(accounts: AccountBook, raw: Any) -> User | None:
         if user_id is not None and user_id in accounts.users:
             return accounts.users[user_id]
     return None
+
+
+def friend_insert(user_id: int, friend_id: int, now: float, most: int) -> Executable:
+    """The fenced insert of one name into a list, made only while the list holds fewer
+    than ``most`` names in storage (counted in the statement itself: the database, not
+    one node's memory, is what holds the limit); else it changes no row (``Fenced``)."""
+    f = m.friends
+    held = select(func.count()).select_from(f).where(f.c.user_id == user_id).scalar_subquery()
+    values = select(
+        literal(user_id, f.c.user_id.type),
+        literal(friend_id, f.c.friend_id.type),
+        literal(now, f.c.created.type),
+    ).where(held < most)
+    return fenced(insert(f).from_select(["user_id", "friend_id", "created"], values))
 
 
 class Listing(Protocol):
@@ -194,15 +210,28 @@ class Friends:
         if friend.guest:
             raise SalonError("forbidden", Msg("error-friends-not-account", name=friend.name))
         mine = self.lists.get(user.id, set())
+        if friend.id not in mine and len(mine) >= self.limits.friends_max:
+            await self.reload(user.id)  # full here; storage may know of a removal elsewhere
+            mine = self.lists.get(user.id, set())
         if friend.id in mine:
             raise SalonError("conflict", Msg("error-friends-already", name=friend.name))
         if len(mine) >= self.limits.friends_max:
             raise SalonError("quota", Msg("error-friends-full", max=self.limits.friends_max))
         self._count_change(user)
         self._link(user.id, friend.id)  # reserved before waiting: two adds cannot both pass
-        row = {"user_id": user.id, "friend_id": friend.id, "created": self.clock()}
+        added = friend_insert(user.id, friend.id, self.clock(), self.limits.friends_max)
         try:
-            await self.store.write([(insert(m.friends), row)])
+            await self.store.write([*account_lock(self.store, user.id), (added, None)])
+        except (Fenced, IntegrityError) as exc:  # changed on another node meanwhile
+            self._unlink(user.id, friend.id)
+            await self.reload(user.id)
+            if isinstance(exc, IntegrityError) or friend.id in self.lists.get(user.id, set()):
+                raise SalonError(
+                    "conflict", Msg("error-friends-already", name=friend.name)
+                ) from None
+            raise SalonError(
+                "quota", Msg("error-friends-full", max=self.limits.friends_max)
+            ) from None
         except Exception:
             self._unlink(user.id, friend.id)
             raise SalonError("internal", Msg("error-friends-not-stored")) from None

@@ -16,6 +16,16 @@ not be able to fill someone's mailbox. Two limits bound what waits
 (all senders together) and ``offline_messages_per_sender`` (one sender to one
 recipient); beyond them the sender is refused with ``quota``.
 
+**The database is the truth for both limits, over every node.** The counts kept
+here only refuse early what is surely over; a message to keep is stored by an
+``INSERT ... SELECT ... WHERE`` whose conditions count, in the same statement,
+the messages waiting in storage (:func:`kept_insert`), after the transaction
+has locked the recipient's account row on PostgreSQL (:func:`account_lock`): two
+nodes keeping a message for one account at the same instant take turns, and the
+second counts the first. A message stored as delivered to someone who left at
+that very moment is kept for him even beyond the limits: it was accepted, and
+is never lost.
+
 Whether someone is online is read through one function (``online``), so that
 a salon of several processes can answer it from its shared presence.
 """
@@ -28,7 +38,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Executable, func, insert, literal, select, update
 
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
@@ -37,7 +47,7 @@ from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL
 from zanzibar.salon.limits import Limits
-from zanzibar.salon.persistence import Store
+from zanzibar.salon.persistence import Fenced, Op, Store, fenced
 
 log = logging.getLogger(__name__)
 
@@ -66,13 +76,49 @@ def kept_sentence(lang: str, recipient: str) -> str:
     return Voice(lang).say(Msg("friends-kept", name=recipient))
 
 
+def account_lock(store: Store, user_id: int) -> list[Op]:
+    """The op that makes a transaction wait for any other one counting rows of this
+    account (its ``users`` row locked ``FOR UPDATE`` until the commit), so that a limit
+    counted in storage holds between nodes. None on SQLite: one writer at a time.
+
+    Under PostgreSQL's READ COMMITTED, two transactions counting at the same instant
+    would both see room for one more; the lock makes the second wait, and its count
+    (a new statement) then sees the first one's row.
+    """
+    if store.engine.dialect.name == "sqlite":
+        return []
+    lock = select(m.users.c.id).where(m.users.c.id == user_id).with_for_update()
+    return [(lock, None)]
+
+
+def kept_insert(row: dict[str, Any], per_recipient: int, per_sender: int) -> Executable:
+    """The fenced insert of a message to keep, made only while fewer than ``per_recipient``
+    messages wait for its recipient and fewer than ``per_sender`` from its sender to him
+    (counted in storage, in the statement itself); else it changes no row (``Fenced``)."""
+    pm = m.private_messages
+    waiting = pm.c.delivered.is_(None) & (pm.c.recipient_id == row["recipient_id"])
+    for_him = select(func.count()).select_from(pm).where(waiting).scalar_subquery()
+    from_me = (
+        select(func.count())
+        .select_from(pm)
+        .where(waiting & (pm.c.sender_id == row["sender_id"]))
+        .scalar_subquery()
+    )
+    columns = ["id", "sender_id", "recipient_id", "text", "me", "created"]
+    values = select(*(literal(row[c], pm.c[c].type) for c in columns)).where(
+        (for_him < per_recipient) & (from_me < per_sender)
+    )
+    return fenced(insert(pm).from_select(columns, values))
+
+
 class Mailbox:
     """Stores private messages and delivers those kept for an account that was away.
 
     ``new_id`` hands out message ids; ``online(user_id)`` says whether a user is
     connected (anywhere). Counts of waiting messages are kept in memory, loaded
-    at start, so that a ``hello`` with nothing waiting reads nothing from storage
-    and two messages sent at once cannot both pass a full limit.
+    at start, to refuse at once what is surely over a limit; storage decides
+    (:func:`kept_insert`), and a ``hello`` reads what waits from storage, whichever
+    node kept it.
     """
 
     def __init__(
@@ -144,14 +190,7 @@ class Mailbox:
         if sender.guest:
             raise SalonError("forbidden", Msg("error-pm-guest-sender", name=recipient.name))
         if self.waiting.get(recipient.id, 0) >= self.limits.offline_messages_per_recipient:
-            raise SalonError(
-                "quota",
-                Msg(
-                    "error-pm-mailbox-full",
-                    name=recipient.name,
-                    max=self.limits.offline_messages_per_recipient,
-                ),
-            )
+            raise self._full(recipient)
         if (
             self.waiting_pair.get((sender.id, recipient.id), 0)
             >= self.limits.offline_messages_per_sender
@@ -165,6 +204,10 @@ class Mailbox:
                 ),
             )
         return False
+
+    def _full(self, recipient: User) -> SalonError:
+        limit = self.limits.offline_messages_per_recipient
+        return SalonError("quota", Msg("error-pm-mailbox-full", name=recipient.name, max=limit))
 
     async def post(
         self,
@@ -198,8 +241,20 @@ class Mailbox:
             "created": now,
             "delivered": now if live else None,
         }
+        if live:
+            ops: list[Op] = [(insert(m.private_messages), row)]
+        else:
+            limits = self.limits
+            kept = kept_insert(
+                row, limits.offline_messages_per_recipient, limits.offline_messages_per_sender
+            )
+            ops = [*account_lock(self.store, recipient.id), (kept, None)]
         try:
-            await self.store.write([(insert(m.private_messages), row)])
+            await self.store.write(ops)
+        except Fenced:  # full in storage: another node kept messages for him meanwhile
+            await self.recount(recipient.id)
+            self.check(sender, recipient)  # the refusal that applies now
+            raise self._full(recipient) from None
         except Exception:
             if not live:
                 self._count(sender.id, recipient.id, -1)
@@ -245,7 +300,7 @@ class Mailbox:
         are marked delivered. Returns how many were marked (0 if the socket
         dropped first: they wait for the next ``hello``).
         """
-        if user.guest or not self.waiting.get(user.id):
+        if user.guest:
             return 0
         async with self._delivering.setdefault(user.id, asyncio.Lock()):
             return await self._deliver(user, conn, name_of)
@@ -264,7 +319,7 @@ class Mailbox:
         kept lines first); waiting for the socket to take them and marking
         them delivered go on in a task (``spawn``), still under the user's lock.
         """
-        if user.guest or not self.waiting.get(user.id):
+        if user.guest:
             return
         lock = self._delivering.setdefault(user.id, asyncio.Lock())
         await lock.acquire()
@@ -293,7 +348,7 @@ class Mailbox:
         self, user: User, conn: Connection, name_of: Callable[[int], str]
     ) -> list[Any]:
         """The messages kept for ``user``, oldest first, put on ``conn`` (none: [])."""
-        if not self.waiting.get(user.id) or conn.closed:
+        if conn.closed:  # read from storage: another node may have kept them
             return []
         pm = m.private_messages
         rows = await self.store.read(

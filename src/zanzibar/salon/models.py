@@ -331,5 +331,10 @@ tournament_games = Table(
     Column("seats", JSON, nullable=False),
     #: {entrant: points} once the game is over (the bye's at once), else null.
     Column("result", JSON, nullable=True),
+    #: When a seated person who has not come to the table is played for by a bot (wall
+    #: clock); null once checked, or with nobody to wait for (migration 0008).
+    Column("no_show_at", Float, nullable=True),
 )
 Index("ix_tournament_games_table", tournament_games.c.table_id)
+#: The stored no-show deadlines every node's tick looks for (only open boards have one).
+Index("ix_tournament_games_no_show", tournament_games.c.no_show_at)

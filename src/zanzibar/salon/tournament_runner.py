@@ -79,11 +79,14 @@ class TournamentRunner(TournamentTables):
         take the runner's lease if it is free."""
         store = self.ports.store
         self._next_id = await self._largest_id() + 1
-        open_games = await store.read(
+        running = await store.read(
             select(m.tournament_games, m.tournaments.c.state)
             .join(m.tournaments, m.tournaments.c.id == m.tournament_games.c.tournament_id)
-            .where(m.tournament_games.c.result.is_(None) & (m.tournaments.c.state == "running"))
+            .where(m.tournaments.c.state == "running")
         )
+        # read here, not in SQL: a JSON column stores None as JSON null, which IS NULL misses
+        # (the boards were never loaded: a forfeit after a restart went uncounted)
+        open_games = [row for row in running if row.result is None]
         bots = await self._bot_entrants([r.tournament_id for r in open_games])
         for row in open_games:
             if row.table_id is not None:
@@ -155,24 +158,41 @@ class TournamentRunner(TournamentTables):
     async def _ticker(self) -> None:
         """Advance every open tournament soon after the start, then every ``tick``
         seconds (start times, games abandoned, anything a crash left half done),
-        if this node is the runner (else try to become it).
+        if this node is the runner (else try to become it); on every node, arm the
+        stored no-show deadlines of the tournament tables it runs.
 
         The first pass waits a moment (at most a second) so that the salon's own
-        restored timers get the database first."""
+        restored timers get the database first. A pass that fails (the database or
+        Redis restarting) is logged and the next one tries again: the ticker never
+        ends before the salon stops, and a runner's lease lost meanwhile (Redis
+        forgot it) is taken again by the first node to tick."""
         await asyncio.sleep(min(self.tick, 1.0))
+        failing = False
         while True:
-            if await self.take_runner():
-                rows = await self.ports.store.read(
-                    select(m.tournaments.c.id).where(
-                        m.tournaments.c.state.in_(("registering", "running"))
-                    )
-                )
-                for (tid,) in rows:
-                    try:
-                        await self.advance(tid)
-                    except Exception:
-                        log.exception("tournament %s could not advance", tid)
+            try:
+                await self._tick_once()
+            except Exception as exc:
+                if not failing:  # once per outage, not every tick
+                    log.warning("the tournaments' tick failed (%s); trying again", exc)
+                failing = True
+            else:
+                if failing:
+                    log.info("the tournaments' tick works again")
+                failing = False
             await asyncio.sleep(self.tick)
+
+    async def _tick_once(self) -> None:
+        await self.resume_no_shows()
+        if not await self.take_runner():
+            return
+        rows = await self.ports.store.read(
+            select(m.tournaments.c.id).where(m.tournaments.c.state.in_(("registering", "running")))
+        )
+        for (tid,) in rows:
+            try:
+                await self.advance(tid)
+            except Exception:
+                log.exception("tournament %s could not advance", tid)
 
     def _poke(self, tid: int) -> None:
         """Advance ``tid`` beside the caller (the salon's ``settle`` waits for it)."""
@@ -195,7 +215,8 @@ class TournamentRunner(TournamentTables):
         ]
         absent += [False] * (len(board.seats) - len(absent))
         points = game_points(board, outcome, absent)
-        return [(self._game_row(board), {"result": _points_key(points)})]
+        done = {"result": _points_key(points), "no_show_at": None}  # nobody to wait for now
+        return [(self._game_row(board), done)]
 
     def committed(self, table: Table, change: Change) -> None:
         """A table's change is stored (an actor's hook): a finished game may end a round."""
@@ -221,7 +242,7 @@ class TournamentRunner(TournamentTables):
                 return
             if row.state == "registering":
                 players = await self._players(tid)
-                due = row.starts_at is not None and time.time() >= row.starts_at
+                due = row.starts_at is not None and self.clock() >= row.starts_at
                 full = len(players) >= row.max_players
                 if not (force or due or full):
                     return
@@ -338,7 +359,12 @@ class TournamentRunner(TournamentTables):
         self._tell(tid, players, "round", {"round": number, "rounds": row.rounds})
 
     async def _reconcile(self, open_games: list[Any]) -> None:
-        """Results of games that ended without the hook (abandoned, or lost in a crash)."""
+        """Results of games that ended without the hook (abandoned, or lost in a crash).
+
+        ``open_games`` were read before: a game may have ended since, its result stored
+        by the hook in the same transaction as its end (counting a forfeit). So the
+        results are read again *after* the games' states: a game seen ended whose result
+        is still unset really ended without the hook, and nothing overwrites the hook's."""
         ids = [g.game_id for g in open_games if g.game_id is not None]
         if not ids:
             return
@@ -346,6 +372,10 @@ class TournamentRunner(TournamentTables):
             select(m.games.c.id, m.games.c.status).where(m.games.c.id.in_(ids))
         )
         status = dict(rows)
+        g = m.tournament_games.c
+        again = await self.ports.store.read(select(g.game_id, g.result).where(g.game_id.in_(ids)))
+        settled = {game_id for game_id, result in again if result is not None}
+        open_games = [game for game in open_games if game.game_id not in settled]
         players = await self.ports.store.read(
             select(m.game_players.c.game_id, m.game_players.c.seat, m.game_players.c.result).where(
                 m.game_players.c.game_id.in_(ids)
@@ -375,7 +405,8 @@ class TournamentRunner(TournamentTables):
             else:
                 continue
             self.boards.pop(game.table_id, None)
-            ops.append((self._game_row(board), {"result": _points_key(points)}))
+            done = {"result": _points_key(points), "no_show_at": None}
+            ops.append((self._game_row(board), done))
         if ops:
             await self.ports.store.write(ops)
 

@@ -131,7 +131,7 @@ class Tournaments(TournamentRunner):
             raise SalonError(
                 "quota", f"you already host {MAX_OPEN_PER_HOST} open tournaments, the most allowed"
             )
-        now = time.time()
+        now = self.clock()
         row = {
             "name": name,
             "game": rules.name,
@@ -231,7 +231,17 @@ class Tournaments(TournamentRunner):
                     ),
                     None,
                 )
-            await ports.store.write([op])
+            # fenced on the state, in the same transaction: a runner on another node that
+            # starts or cancels the tournament meanwhile refuses this (or waits for it)
+            still = self._tournament_row(row, m.tournaments.c.state == "registering")
+            try:
+                await ports.store.write([(still, {"state": "registering"}), op])
+            except Fenced:
+                raise SalonError(
+                    "conflict", "registration is closed: the tournament has started"
+                ) from None
+            except IntegrityError:
+                raise SalonError("conflict", "another entry was made at once: try again") from None
         count = len(players) + (-1 if change == "unregister" else 1)
         conn.put(ok_reply(message, tournament=tid, players=count))
         if count >= row.max_players:
@@ -260,7 +270,7 @@ class Tournaments(TournamentRunner):
         else:  # another node runs the tournaments: due now, its next tick starts it
             due = self._tournament_row(row, m.tournaments.c.state == "registering")
             try:
-                await self.ports.store.write([(due, {"starts_at": time.time()})])
+                await self.ports.store.write([(due, {"starts_at": self.clock()})])
             except Fenced:
                 raise SalonError(
                     "conflict", "registration is closed: the tournament has started"
