@@ -865,6 +865,22 @@ class Searcher:
             in_check = pos.is_check()
         if in_check and qdepth < QS_MAX_DEPTH:
             return self._quiesce_evasions(alpha, beta, ply, qdepth)
+        if self.use_tt:
+            # any entry of the main search looked deeper than captures alone: use its bound
+            entry = self.tt.get(pos.hash)
+            if entry is not None:
+                e_flag, e_score = entry[1], entry[2]
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                if (
+                    e_flag == EXACT
+                    or (e_flag == LOWER and e_score >= beta)
+                    or (e_flag == UPPER and e_score <= alpha)
+                ):
+                    stats.tt_hits += 1
+                    return e_score
         # past the depth cap a check is not answered: stand pat
         stand = self.evaluator.evaluate(pos)
         if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
@@ -874,6 +890,7 @@ class Searcher:
             if stand + best_target + DELTA_MARGIN < alpha:
                 # Node-level delta pruning: not even taking the enemy's best piece reaches alpha.
                 return stand + best_target + DELTA_MARGIN
+        original_alpha = alpha
         if stand > alpha:
             alpha = stand
         best = stand
@@ -920,6 +937,15 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         break
+        if self.use_tt:
+            key = pos.hash
+            if key not in self.tt:
+                # depth 0: the main search takes only the static score from it
+                flag = LOWER if best >= beta else UPPER if best <= original_alpha else EXACT
+                stored = (
+                    best + ply if best > MATE_BOUND else best - ply if best < -MATE_BOUND else best
+                )
+                self.tt[key] = (0, flag, stored, 0, stand)
         return best
 
     def _quiesce_evasions(self, alpha: int, beta: int, ply: int, qdepth: int) -> int:
