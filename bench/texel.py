@@ -56,6 +56,12 @@ WEIGHTS: dict[str, float] = {
     "KING_ATTACK": 2,
     "LIVE_MOBILITY_MG": 1,
     "LIVE_MOBILITY_EG": 1,
+    "PAIR_MG": 5,
+    "PAIR_EG": 5,
+    "OPEN_FILE_MG": 5,
+    "OPEN_FILE_EG": 5,
+    "HALF_OPEN_FILE_MG": 4,
+    "HALF_OPEN_FILE_EG": 4,
 }
 #: Step of the piece values, in centipawns.
 VALUE_STEP = 25

@@ -270,7 +270,10 @@ def test_staged_moves_are_the_legal_moves_once_each(variant_name: str) -> None:
         counter = rng.choice(quiet) ^ rng.choice((0, 0x0202)) if quiet else 0
         before = pos.fen()
         yielded = []
-        for move, unsure in searcher._staged(pos, 0, 3, counter):
+        value = searcher.evaluator.value_by_code
+        for move, unsure, swing in searcher._staged(pos, 0, 3, counter):
+            # a negative swing marks a capture losing material, by the exchange it loses
+            assert swing == 0 or (swing < 0 and swing == pos.see(move, value))
             if unsure:
                 pos.push(move)
                 exposed = pos.left_king_exposed()
@@ -336,7 +339,7 @@ def test_counter_move_comes_right_after_the_killers() -> None:
     searcher = Searcher(variant)
     killer, counter = pos.parse_uci("e1d1"), pos.parse_uci("g1h1")
     searcher.killers[2] = [killer, 0]
-    staged = [move for move, _ in searcher._staged(pos, 0, 2, counter)]
+    staged = [move for move, _, _ in searcher._staged(pos, 0, 2, counter)]
     assert staged[:4] == [pos.parse_uci("g1g4"), killer, counter, pos.parse_uci("d3d5")]
     assert staged.count(counter) == 1
 

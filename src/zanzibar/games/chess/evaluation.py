@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from zanzibar.games.chess.betza import Atom, parse
@@ -681,6 +682,7 @@ class Evaluator:
         file_masks = self._file_masks
         mg = eg = 0
         colours: dict[int, int] = {}
+        items: Iterable[tuple[int, int]]
         if pos.tracked_codes is self.rider_flags:
             items = pos.tracked.items()
         else:

@@ -119,6 +119,10 @@ RFP_DEPTH = 4
 #: Frontier futility margin per ply of depth left (up to FUTILITY_DEPTH plies).
 FUTILITY_STEP = 150
 FUTILITY_DEPTH = 3
+#: Near the horizon (up to SEE_PRUNE_DEPTH plies), captures losing more than this per ply
+#: of depth by static exchange are skipped, unless they give check.
+SEE_PRUNE_MARGIN = 90
+SEE_PRUNE_DEPTH = 3
 #: Late move pruning: near the horizon, quiet moves after this many per depth squared are skipped.
 LMP_BASE = 3
 #: Late move reductions: ``LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`` plies.
@@ -588,12 +592,16 @@ class Searcher:
             moves = pos.legal_moves()
             if not moves:
                 return -MATE + ply
-            staged: Iterable[tuple[int, bool]] = (
-                (m, False) for m in self._ordered(pos, moves, 0, ply)
+            staged: Iterable[tuple[int, bool, int]] = (
+                (m, False, 0) for m in self._ordered(pos, moves, 0, ply)
             )
         else:
             staged = self._staged(pos, tt_move, ply, counter)
-        for move, unsure in staged:
+        # captures losing more than this by static exchange are skipped near the horizon
+        see_floor = (
+            -SEE_PRUNE_MARGIN * depth if prunable and depth <= SEE_PRUNE_DEPTH else -INFINITE
+        )
+        for move, unsure, swing in staged:
             if move == tt_move:
                 continue
             quiet = not board[(move >> 8) & 0xFF] and not (move >> 16)
@@ -603,9 +611,8 @@ class Searcher:
                 continue  # a pseudo-legal move that leaves the King attacked
             legal_seen += 1
             if (
-                quiet
-                and searched
-                and (futile or len(quiets) >= late)
+                searched
+                and ((quiet and (futile or len(quiets) >= late)) or swing < see_floor)
                 and best_score > -MATE_BOUND
                 and not pos.is_check()
             ):
@@ -703,11 +710,12 @@ class Searcher:
 
     def _staged(
         self, pos: Position, tt_move: int, ply: int, counter: int = 0
-    ) -> Iterator[tuple[int, bool]]:
+    ) -> Iterator[tuple[int, bool, int]]:
         """The moves of a node not in check, best first, generated as they are needed.
 
-        Yields ``(move, unsure)``: an unsure move is only pseudo-legal and must be
-        dropped if :meth:`Position.left_king_exposed` says so once pushed. The order
+        Yields ``(move, unsure, swing)``: an unsure move is only pseudo-legal and must be
+        dropped if :meth:`Position.left_king_exposed` says so once pushed; ``swing`` is
+        the static exchange of a losing capture (negative), 0 for the other moves. The order
         is :meth:`_order`'s: winning and even captures and promotions, killers, the
         ``counter`` move (if quiet and pseudo-legal here), losing captures, quiet moves
         by history; but the quiet moves are generated only when
@@ -737,13 +745,13 @@ class Searcher:
                 if risky:
                     swing = pos.see(move, value)
                     if swing < 0:
-                        bad.append((7_000_000 + swing, move))
+                        bad.append((swing, move))
                         continue
-                yield move, True
+                yield move, True, 0
         killer0, killer1 = self.killers[ply]
         for killer in (killer0, killer1):
             if killer and killer != tt_move and pos.is_pseudo_legal_quiet(killer):
-                yield killer, True
+                yield killer, True, 0
         if (
             counter
             and counter != tt_move
@@ -751,13 +759,13 @@ class Searcher:
             and counter != killer1
             and pos.is_pseudo_legal_quiet(counter)
         ):
-            yield counter, True
+            yield counter, True, 0
         else:
             counter = 0
         if bad:
             bad.sort(reverse=True)
-            for _, move in bad:
-                yield move, True
+            for swing, move in bad:
+                yield move, True, swing
         quiet = [
             move
             for move in pos.legal_moves()
@@ -769,7 +777,7 @@ class Searcher:
             and move != counter
         ]
         for move in self._order_quiet(quiet, pos.turn):
-            yield move, False
+            yield move, False, 0
 
     def _order_quiet(self, quiet: list[int], turn: int) -> list[int]:
         """Quiet moves by history: those with a positive one first, those with none in the
