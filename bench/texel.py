@@ -40,6 +40,7 @@ WEIGHTS: dict[str, float] = {
     "CENTRE_PAWN_BONUS": 5,
     "SHELTER_BONUS": 3,
     "KING_ADVANCE_PENALTY": 5,
+    "KING_CENTRE_FILE_MG": 5,
     "KING_CENTRE_WEIGHT": 2,
     "MOP_UP_EDGE": 3,
     "MOP_UP_CLOSE": 2,

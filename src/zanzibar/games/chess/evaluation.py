@@ -87,6 +87,10 @@ CENTRE_PAWN_BONUS = 5
 SHELTER_BONUS = 17
 #: Middlegame penalty per rank the King has left its first rank.
 KING_ADVANCE_PENALTY = 5
+#: Middlegame penalty of a King on the centre files (scaled by the square of its nearness to
+#: the centre, 0 on the edge files): the centre files open first, so the King castles or
+#: walks aside (the shield and shelter terms alone were the same on e1 as on g1).
+KING_CENTRE_FILE_MG = 30
 #: Endgame bonus per King target above average (centralisation).
 KING_CENTRE_WEIGHT = 12
 #: Against a bare King: bonus per step it stands from the centre, and per step the
@@ -762,6 +766,7 @@ WEIGHT_NAMES = (
     "CENTRE_PAWN_BONUS",
     "SHELTER_BONUS",
     "KING_ADVANCE_PENALTY",
+    "KING_CENTRE_FILE_MG",
     "KING_CENTRE_WEIGHT",
     "MOP_UP_EDGE",
     "MOP_UP_CLOSE",
@@ -876,7 +881,11 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
             placement = MOBILITY_WEIGHT * (targets[s] - mean)
             placement = max(-PLACEMENT_CAP, min(PLACEMENT_CAP, placement))
             if piece.royal:
-                white_mg[s] = -KING_ADVANCE_PENALTY * min(rank - 1, 3)
+                half = (files - 1) / 2
+                nearness = (1 - abs(s % files - half) / half) ** 2 if half else 0.0
+                white_mg[s] = round(
+                    -KING_ADVANCE_PENALTY * min(rank - 1, 3) - KING_CENTRE_FILE_MG * nearness
+                )
                 white_eg[s] = round(KING_CENTRE_WEIGHT * (targets[s] - mean))
                 continue
             progress = 0.0
