@@ -22,8 +22,14 @@ gets a sensible evaluation without hand tuning. Scores are centipawns.
   the files they capture towards) gain, quadratically with their progress to
   the promotion zone. Cached by a pawn key that the piece-square sum carries.
 * **King safety** (middlegame): own pawns in front of the King (the shield),
-  friendly pieces next to it, and a penalty growing with the number and the
-  value of the enemy pieces within two steps of it.
+  friendly pieces next to it, a penalty growing with the number and the
+  value of the enemy pieces within two steps of it, and one for standing on
+  the centre files (which open first: the King castles or steps aside).
+* **Files and pairs**: a file rider (a piece riding straight ahead, moving and
+  capturing that way, without a diagonal ride: a Rook, not a Queen nor a Cannon)
+  gains on a file without pawns, less on one without its own pawns; two
+  colour-bound riders of one type (Bishops) on both square colours gain a pair
+  bonus. Both kinds are read from the pieces' moves (:func:`piece_kinds`).
 * **Mobility in the position**: each rider (straight, hopping-capture and bent
   riders alike) counts the squares it attacks along its lines, up to and with
   the first piece met, against its expected count; leapers' mobility is the
