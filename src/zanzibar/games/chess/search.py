@@ -35,7 +35,9 @@ order they pay off in Python where a move generation is the costly step:
   futility** (a static score far above beta returns at once), **futility** (quiet,
   non-checking moves are skipped when the static score plus a margin growing
   with depth is below alpha) and **late move pruning** (past a count of quiet
-  moves growing with the square of the depth, the rest are skipped), and an
+  moves growing with the square of the depth, the rest are skipped), **SEE
+  pruning** (within three plies of the horizon, a capture losing more than 90
+  centipawns per ply by static exchange is skipped unless it checks), and an
   **internal iterative reduction** (a node without a table move is searched a ply
   shallower: its ordering is poor and it was not met before).
 * **Check extension** (one ply when the side to move is in check).
@@ -48,6 +50,8 @@ order they pay off in Python where a move generation is the costly step:
   **static exchange evaluation** loses material are skipped (checked lazily,
   when their turn comes), and quiescence stops 8 plies past the horizon: on a
   12 x 12 board full of hoppers and leapers, capture chains otherwise explode.
+  Quiescence reads the table (any bound of the main search, which looked
+  deeper, cuts) and stores its own result at depth 0 for a new position.
 * **Aspiration windows** from depth 4: the root is searched in a window of
   +-40 centipawns around the last score, widened fourfold on the failing side.
 * **Time management** (:func:`clock_limits`): a share of the remaining clock
@@ -58,8 +62,9 @@ order they pay off in Python where a move generation is the costly step:
 * **Mate scores with distance** (``MATE - plies``) so the shortest mate is
   preferred and the longest defence chosen; table scores are stored relative
   to the node so they stay right at any ply.
-* Draws in the tree: a position repeated once since the last irreversible move,
-  and the move rule, count as 0; stalemate scores as the variant says.
+* Draws in the tree: a position repeated once since the last irreversible move
+  (or the last null move: a line through a pass repeats no game), and the move
+  rule, count as 0; stalemate scores as the variant says.
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> pos = Position(load_variant("chess"), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
