@@ -35,9 +35,9 @@ order they pay off in Python where a move generation is the costly step:
   futility** (a static score far above beta returns at once), **futility** (quiet,
   non-checking moves are skipped when the static score plus a margin growing
   with depth is below alpha) and **late move pruning** (past a count of quiet
-  moves growing with the square of the depth, the rest are skipped), **SEE
-  pruning** (within three plies of the horizon, a capture losing more than 90
-  centipawns per ply by static exchange is skipped unless it checks), and an
+  moves growing with the square of the depth, the rest are skipped), optional
+  **SEE pruning** (``SEE_PRUNE_DEPTH``, off: captures losing by static exchange
+  skipped near the horizon; measured no gain), and an
   **internal iterative reduction** (a node without a table move is searched a ply
   shallower: its ordering is poor and it was not met before).
 * **Check extension** (one ply when the side to move is in check).
@@ -125,9 +125,10 @@ RFP_DEPTH = 4
 FUTILITY_STEP = 150
 FUTILITY_DEPTH = 3
 #: Near the horizon (up to SEE_PRUNE_DEPTH plies), captures losing more than this per ply
-#: of depth by static exchange are skipped, unless they give check.
+#: of depth by static exchange are skipped, unless they give check. Off (depth 0): at 3
+#: plies it scored 17.5/39 against the search without it at 3,000 nodes (README).
 SEE_PRUNE_MARGIN = 90
-SEE_PRUNE_DEPTH = 3
+SEE_PRUNE_DEPTH = 0
 #: Late move pruning: near the horizon, quiet moves after this many per depth squared are skipped.
 LMP_BASE = 3
 #: Late move reductions: ``LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`` plies.
