@@ -11,6 +11,9 @@ Two parts, each optional:
   casual play as at a table). The estimate of each level is the maximum-
   likelihood Elo over all its games (a logistic model with the opponents'
   nominal ratings), with a 95 % interval from the likelihood's curvature.
+  ``--sf-nodes N`` plays ours at N nodes a move instead (its clock is not
+  charged; Stockfish keeps its clock): a figure for a node budget that the
+  machine's load cannot lower (Stockfish itself still feels the load).
 * ``--selfplay``: Zanzibar-S, each level against the one below it, from short
   random openings (the same opening with both colours), with the levels' own
   time per move scaled by ``--scale`` (or, with ``--nps N``, that time turned
@@ -42,6 +45,8 @@ its own process so that they ran side by side)::
         --openings 2 --first-opening 4 --clock 60 --inc 0.6
     .venv/bin/python bench/strength.py --selfplay --pairs 3 --scale 0.25 --max-moves 120
     .venv/bin/python bench/strength.py --versus HEAD --nodes 4000 --games 32
+    .venv/bin/python bench/strength.py --stockfish --levels hard --sf-nodes 40000 \\
+        --elos 1500 1800 --openings 2
 """
 
 from __future__ import annotations
@@ -137,9 +142,10 @@ def elo_difference(score: float) -> float:
 
 
 def play_stockfish_game(
-    level: str, elo: int, opening: str, ours_white: bool, clock: float, inc: float
+    level: str, elo: int, opening: str, ours_white: bool, clock: float, inc: float, nodes: int = 0
 ) -> tuple[float, str]:
-    """One game; returns our score and how it ended."""
+    """One game; returns our score and how it ended. With ``nodes``, ours plays at that
+    many nodes a move (its clock is not charged), Stockfish on its clock as before."""
     import chess
     import chess.engine
 
@@ -162,9 +168,11 @@ def play_stockfish_game(
                 white_inc=inc,
                 black_inc=inc,
             )
+            if nodes and engine is ours:
+                limit = chess.engine.Limit(nodes=nodes)
             start = time.perf_counter()
             result = engine.play(board, limit)
-            spent = time.perf_counter() - start
+            spent = time.perf_counter() - start if limit.nodes is None else 0.0
             remaining[board.turn] += inc - spent
             if remaining[board.turn] < 0:
                 loser_is_ours = engine is ours
@@ -191,6 +199,7 @@ def run_stockfish(args: argparse.Namespace) -> None:
     print(
         f"orthodox chess against Stockfish 15.1 (UCI_LimitStrength), clock {args.clock:g} s "
         f"+ {args.inc:g} s, {len(openings)} openings x 2 colours per Elo setting"
+        + (f"; ours at {args.sf_nodes} nodes a move" if args.sf_nodes else "")
     )
     for level in args.levels:
         games: list[tuple[float, float]] = []
@@ -200,7 +209,7 @@ def run_stockfish(args: argparse.Namespace) -> None:
             for opening in openings:
                 for ours_white in (True, False):
                     score, how = play_stockfish_game(
-                        level, elo, opening, ours_white, args.clock, args.inc
+                        level, elo, opening, ours_white, args.clock, args.inc, args.sf_nodes
                     )
                     scores.append(score)
                     key = f"{_verdict(score)} {how}"
@@ -458,6 +467,12 @@ def main() -> None:
         help="self-play on node budgets: the levels' scaled time at this many nodes a second",
     )
     parser.add_argument("--max-moves", type=int, default=150)
+    parser.add_argument(
+        "--sf-nodes",
+        type=int,
+        default=0,
+        help="--stockfish: ours at this many nodes a move (machine-independent) instead of its clock",
+    )
     parser.add_argument("--versus", metavar="REF", help="this tree against git commit REF")
     parser.add_argument("--nodes", type=int, default=4000, help="--versus: nodes per move")
     parser.add_argument("--games", type=int, default=32, help="--versus: games (even)")
@@ -471,8 +486,8 @@ def main() -> None:
         parser.error(f"there are {len(OPENINGS)} openings")
     if not (args.stockfish or args.selfplay or args.versus):
         parser.error("choose --stockfish, --selfplay, --versus REF or several")
-    if args.nodes < 1 or args.games < 2:
-        parser.error("--nodes must be 1 or more and --games 2 or more")
+    if args.nodes < 1 or args.games < 2 or args.sf_nodes < 0:
+        parser.error("--nodes must be 1 or more, --games 2 or more, --sf-nodes 0 or more")
     print("load average at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     if args.stockfish:
         run_stockfish(args)

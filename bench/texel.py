@@ -2,8 +2,8 @@
 
 1. Plays ``--games`` quick games of a variant between two seeded bots (level
    ``--level`` with a node budget, a few random opening plies for variety)
-   and keeps the quiet positions (side to move not in check, no capture
-   pending by static exchange) with the game's result.
+   and keeps the positions with the game's result; the quiet ones (side to
+   move not in check, no capture winning material by static exchange) are tuned on.
 2. Fits the scale ``K`` of the logistic ``1 / (1 + 10^(-K * eval / 400))``
    that maps the current evaluation to an expected score.
 3. Coordinate descent on the evaluation's weights (the module constants of
@@ -15,7 +15,9 @@ It prints the error before and after and the weights it found; applying them
 (in ``evaluation.py`` or the variant files) is a decision for a human, after
 checking them in play (``bench/strength.py``).
 
-Usage: ``.venv/bin/python bench/texel.py [--variant chess] [--games 40] [--rounds 2]``
+Usage: ``.venv/bin/python bench/texel.py [--variant chess] [--games 40] [--rounds 2]``;
+``--samples FILE`` keeps the positions for another run, ``--only A,B`` tunes those
+weights alone (a quicker run for new terms).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ WEIGHTS: dict[str, float] = {
     "CENTRE_PAWN_BONUS": 5,
     "SHELTER_BONUS": 3,
     "KING_ADVANCE_PENALTY": 5,
+    "KING_CENTRE_FILE_MG": 5,
     "KING_CENTRE_WEIGHT": 2,
     "MOP_UP_EDGE": 3,
     "MOP_UP_CLOSE": 2,
@@ -56,6 +59,12 @@ WEIGHTS: dict[str, float] = {
     "KING_ATTACK": 2,
     "LIVE_MOBILITY_MG": 1,
     "LIVE_MOBILITY_EG": 1,
+    "PAIR_MG": 5,
+    "PAIR_EG": 5,
+    "OPEN_FILE_MG": 5,
+    "OPEN_FILE_EG": 5,
+    "HALF_OPEN_FILE_MG": 4,
+    "HALF_OPEN_FILE_EG": 4,
 }
 #: Step of the piece values, in centipawns.
 VALUE_STEP = 25
@@ -85,6 +94,14 @@ def play_games(
         score = 0.5 if result is None else (1 + result.winner) / 2
         samples.extend((Position(variant, fen), score) for fen in seen)
     return samples
+
+
+def is_quiet(pos: Position, value: list[int]) -> bool:
+    """Not in check and no capture that wins material by static exchange: the static
+    evaluation is what a search would say (no exchange is pending)."""
+    if pos.is_check():
+        return False
+    return all(pos.see(move, value) <= 0 for move in pos.captures())
 
 
 def save_samples(samples: list[tuple[Position, float]], path: Path) -> None:
@@ -134,9 +151,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--only",
+        help="comma-separated weight names: tune those alone (and no piece values)",
+    )
+    parser.add_argument(
         "--samples", type=Path, help="read the positions from this file if it exists, else save"
     )
     args = parser.parse_args()
+    tuned = WEIGHTS
+    if args.only:
+        names = [name.strip() for name in args.only.split(",") if name.strip()]
+        unknown = [name for name in names if name not in WEIGHTS]
+        if unknown:
+            parser.error(f"unknown weights: {', '.join(unknown)} (known: {', '.join(WEIGHTS)})")
+        tuned = {name: WEIGHTS[name] for name in names}
     variant = load_variant(args.variant)
     start = time.perf_counter()
     if args.samples and args.samples.exists():
@@ -145,10 +173,13 @@ def main() -> None:
         samples = play_games(variant, args.games, args.level, args.nodes, args.seed)
         if args.samples:
             save_samples(samples, args.samples)
+    value = evaluation.evaluator_for(variant).value_by_code
+    quiet = [(pos, score) for pos, score in samples if is_quiet(pos, value)]
     print(
-        f"{args.variant}: {len(samples)} quiet positions from {args.games} games "
-        f"({time.perf_counter() - start:.0f} s)"
+        f"{args.variant}: {len(quiet)} quiet positions of {len(samples)} from {args.games} "
+        f"games ({time.perf_counter() - start:.0f} s)"
     )
+    samples = quiet
     values = {p.letter: evaluation.evaluator_for(variant).values[p.letter] for p in variant.pieces}
     values = {k: v for k, v in values.items() if v > 0}
     ev = evaluation.build_evaluator(variant, values)
@@ -156,7 +187,7 @@ def main() -> None:
     best = mean_error(samples, ev, k)
     print(f"K = {k:.3f}; error before: {best:.5f}")
     for _ in range(args.rounds):
-        for name, step in WEIGHTS.items():
+        for name, step in tuned.items():
             for direction in (1, -1):
                 old = getattr(evaluation, name)
                 setattr(evaluation, name, type(old)(old + direction * step))
@@ -165,7 +196,7 @@ def main() -> None:
                     best = trial
                     break
                 setattr(evaluation, name, old)
-        for letter in list(values):
+        for letter in [] if args.only else list(values):
             for direction in (1, -1):
                 old_value = values[letter]
                 values[letter] = old_value + direction * VALUE_STEP
@@ -175,7 +206,7 @@ def main() -> None:
                     break
                 values[letter] = old_value
         print(f"after a round: error {best:.5f}")
-    print("weights:", ", ".join(f"{name}={getattr(evaluation, name):g}" for name in WEIGHTS))
+    print("weights:", ", ".join(f"{name}={getattr(evaluation, name):g}" for name in tuned))
     print("values:", ", ".join(f"{letter}={v}" for letter, v in values.items()))
 
 

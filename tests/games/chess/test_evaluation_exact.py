@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from zanzibar.games.chess.evaluation import Evaluator, build_evaluator
+from zanzibar.games.chess.evaluation import FILE_RIDER, Evaluator, build_evaluator
 from zanzibar.games.chess.fen import FenData, format_fen
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.variant import load_variant, shipped_variants
@@ -109,6 +109,35 @@ def _rider_mobility(ev: Evaluator, pos: Position) -> float:
     return total / 10
 
 
+def _rider_terms(ev: Evaluator, pos: Position) -> tuple[int, int]:
+    """Rooks on (half-)open files and Bishop pairs, White positive, square by square."""
+    w = ev.weights
+    files = ev.variant.files
+    board = pos.board
+    mg = eg = 0
+    squares_of: dict[int, set[int]] = {}
+    for s, code in enumerate(board):
+        if not code or not ev.piece_kind[code]:
+            continue
+        colour = 1 if code > 0 else -1
+        if ev.piece_kind[code] == FILE_RIDER:
+            on_file = [board[q] for q in range(s % files, len(board), files)]
+            own = any(c in ev.pawn_codes and c * colour > 0 for c in on_file)
+            enemy = any(c in ev.pawn_codes and c * colour < 0 for c in on_file)
+            if not own:
+                kind = "HALF_OPEN_FILE" if enemy else "OPEN_FILE"
+                mg += colour * round(w[f"{kind}_MG"])
+                eg += colour * round(w[f"{kind}_EG"])
+        else:
+            squares_of.setdefault(code, set()).add((s % files + s // files) % 2)
+    for code, seen in squares_of.items():
+        if len(seen) == 2:
+            colour = 1 if code > 0 else -1
+            mg += colour * round(w["PAIR_MG"])
+            eg += colour * round(w["PAIR_EG"])
+    return mg, eg
+
+
 def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     """The evaluation from its definition, for the side to move (no cache, no increment)."""
     w = ev.weights
@@ -121,6 +150,9 @@ def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     mob = _rider_mobility(ev, pos)
     mg += round(w["LIVE_MOBILITY_MG"] * mob)
     eg += round(w["LIVE_MOBILITY_EG"] * mob)
+    terms_mg, terms_eg = _rider_terms(ev, pos)
+    mg += terms_mg
+    eg += terms_eg
     max_phase = ev.max_phase
     count = {colour: sum(1 for c in pos.board if c * colour > 0) for colour in (1, -1)}
     for colour in (1, -1):

@@ -237,6 +237,28 @@ def test_repetition_counts_as_a_draw_in_the_tree() -> None:
     assert searcher._search(2, -1, 1, 1, True) == 0
 
 
+def test_no_repetition_across_a_null_move() -> None:
+    # Black passes (a null move); then White's King walks a triangle while Black's Knight
+    # goes out and back: the position before the pass recurs, Black to move, but only
+    # through the pass, which no game can repeat.
+    start = "4k3/8/8/8/8/8/8/4K1n1 b - - 7 40"
+    pos = Position(load_variant("chess"), start)
+    pos.push_null()
+    assert pos.halfmove == 0
+    for uci in ("e1d2", "g1f3", "d2d1", "f3g1", "d1e1"):
+        pos.push(pos.parse_uci(uci))
+    assert pos.fen().split()[:4] == start.split()[:4]
+    assert pos.repetitions() == 1
+    for _ in range(6):
+        pos.pop()
+    assert pos.halfmove == 7 and pos.fen() == start
+    # a repetition after the pass still counts: the Knight out and back twice
+    pos.push_null()
+    for uci in ("e1d2", "g1h3", "d2e1", "h3g1"):
+        pos.push(pos.parse_uci(uci))
+    assert pos.repetitions() == 2
+
+
 def _random_positions(variant_name: str, count: int, seed: int) -> list[Position]:
     """Positions reached by random games (not in check, with a legal move)."""
     rng = random.Random(seed)
@@ -270,7 +292,10 @@ def test_staged_moves_are_the_legal_moves_once_each(variant_name: str) -> None:
         counter = rng.choice(quiet) ^ rng.choice((0, 0x0202)) if quiet else 0
         before = pos.fen()
         yielded = []
-        for move, unsure in searcher._staged(pos, 0, 3, counter):
+        value = searcher.evaluator.value_by_code
+        for move, unsure, swing in searcher._staged(pos, 0, 3, counter):
+            # a negative swing marks a capture losing material, by the exchange it loses
+            assert swing == 0 or (swing < 0 and swing == pos.see(move, value))
             if unsure:
                 pos.push(move)
                 exposed = pos.left_king_exposed()
@@ -336,7 +361,7 @@ def test_counter_move_comes_right_after_the_killers() -> None:
     searcher = Searcher(variant)
     killer, counter = pos.parse_uci("e1d1"), pos.parse_uci("g1h1")
     searcher.killers[2] = [killer, 0]
-    staged = [move for move, _ in searcher._staged(pos, 0, 2, counter)]
+    staged = [move for move, _, _ in searcher._staged(pos, 0, 2, counter)]
     assert staged[:4] == [pos.parse_uci("g1g4"), killer, counter, pos.parse_uci("d3d5")]
     assert staged.count(counter) == 1
 

@@ -1388,7 +1388,11 @@ class Position:
         return move
 
     def push_null(self) -> None:
-        """Pass the turn (for null-move pruning; never legal in a game). Undo with pop()."""
+        """Pass the turn (for null-move pruning; never legal in a game). Undo with pop().
+
+        The move-rule clock starts again, so that no position after the pass counts as a
+        repetition of one before it (a line with a pass in it is no game that can be
+        repeated; pop() restores the clock)."""
         t = self.t
         self._stack.append(
             (
@@ -1413,7 +1417,7 @@ class Position:
             h ^= t.z_ep[self.ep]
         self.ep = self.ep_victim = -1
         self.turn = -self.turn
-        self.halfmove += 1
+        self.halfmove = 0
         self.hash = h
         self.history.append(h)
 
