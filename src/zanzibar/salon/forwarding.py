@@ -456,8 +456,23 @@ class Forwarder(Refollows):
                     # node took the table over): the dead owner's frames are not its own
                     continue
                 conn = connections.get(conn_id)
-                if conn is not None:
-                    self._give(conn, table_id, message)
+                if conn is None:
+                    continue
+                if self._skips(conn_id, table_id, message):
+                    # items this socket never got came before this one (frames the owner
+                    # did not send it while it took this node for gone): it follows again
+                    # from what it has, this frame and the next held until the answer
+                    log.warning(
+                        "socket %s, table %s: seq %s after %s; following again",
+                        conn_id,
+                        table_id,
+                        message.get("seq"),
+                        self.seqs.get((conn_id, table_id)),
+                    )
+                    self._held[(conn_id, table_id)] = [(envelope.version, message)]
+                    self._spawn(self._refollow(table_id, conn))
+                    continue
+                self._give(conn, table_id, message)
         for wire in data.get("drop", {}).get(self.node, ()) if isinstance(data, dict) else ():
             conn_id = self.local_id(wire)
             if conn_id is None:
@@ -488,6 +503,18 @@ class Forwarder(Refollows):
         for conn_id in self.members.get(table, ()):
             self._held.setdefault((conn_id, table), [])
         self._spawn(self.resync(table))
+
+    def _skips(self, conn_id: int, table_id: int, message: Any) -> bool:
+        """Whether a live item of ``table_id`` is numbered past the one after the last
+        ``seq`` this socket was sent (items of one table are numbered without a hole, for
+        every audience): given now, the client would have missed those between."""
+        if not isinstance(message, dict) or message.get("table") != table_id:
+            return False
+        if message.get("type") not in ITEM_TYPES:
+            return False
+        seq = message.get("seq")
+        sent = self.seqs.get((conn_id, table_id), -1)
+        return isinstance(seq, int) and not isinstance(seq, bool) and sent >= 0 and seq > sent + 1
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
         """Put one frame to a socket here, noting the last history ``seq`` it was sent.
