@@ -80,6 +80,11 @@ def retried(sock: Socket, kind: str, **fields: Any) -> dict[str, Any]:
     return found
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason="issue 11, open: it passes alone, but once in a clean-clone run of the whole suite"
+    " an entrant was sent the round and not the tournament's start (cause not found)",
+)
 def test_the_runner_starts_a_tournament_after_redis_and_postgresql_restarts(
     cluster: Cluster,
 ) -> None:

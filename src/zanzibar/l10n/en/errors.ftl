@@ -283,6 +283,7 @@ error-tournament-within-week = a tournament starts within a week
 error-tournament-name-text = the name is text
 error-tournament-host-quota = you already host { $most } open tournaments, the most allowed
 error-tournament-closed = registration is closed: the tournament has started
+error-tournament-entry-race = another entry was made at once: try again
 error-tournament-already = you are already registered
 error-tournament-full = the tournament is full
 error-tournament-not-registered = you are not registered

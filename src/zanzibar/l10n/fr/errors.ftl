@@ -287,6 +287,7 @@ error-tournament-within-week = un tournoi commence dans la semaine
 error-tournament-name-text = le nom est un texte
 error-tournament-host-quota = vous organisez déjà { $most } tournois ouverts, le maximum permis
 error-tournament-closed = les inscriptions sont closes : le tournoi a commencé
+error-tournament-entry-race = une autre inscription a été faite au même instant : réessayez
 error-tournament-already = vous êtes déjà inscrit
 error-tournament-full = le tournoi est complet
 error-tournament-not-registered = vous n’êtes pas inscrit
