@@ -9,6 +9,7 @@ from zanzibar.engine.events import Event
 from zanzibar.games import get_rules
 from zanzibar.games.zilch.rules import RULES as ZILCH
 from zanzibar.games.zilch.state import ZilchState
+from zanzibar.l10n import Msg, say
 from zanzibar.salon.messages import bot_name, system_text
 
 NAMES = ("Anna", "Bruno")
@@ -104,3 +105,16 @@ def test_option_texts_name_choices_in_words_not_codes() -> None:
     leaks = [(t, q) for t in texts for q in quoted.findall(t) if q in codes]
     assert leaks == []
     assert Voice("fr").text("options-zilch-option-kinds-doubling") == "chaque dé en plus double"
+
+
+def test_one_kept_message_is_singular() -> None:
+    """The kept-message quotas of a limit of one said "1 messages" (issue 11's leftovers)."""
+    assert say(Msg("error-pm-mailbox-full", name="Bob", max=1), "en") == (
+        "1 message already waits for Bob; try again once it has been read"
+    )
+    assert say(Msg("error-pm-pair-full", name="Bob", max=1), "fr") == (
+        "vous avez déjà laissé 1 message en attente pour Bob\u202f; attendez qu'il soit lu"
+    )
+    assert say(Msg("error-pm-pair-full", name="Bob", max=3), "en") == (
+        "you already left 3 messages waiting for Bob; wait until they have been read"
+    )

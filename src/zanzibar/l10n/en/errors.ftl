@@ -254,8 +254,20 @@ error-friends-full = a friends list holds at most { $max } names; remove one fir
 error-friends-not-stored = the friends list could not be stored; nothing was changed
 error-pm-guest-gone = { $name } was a guest and has left; messages are kept only for accounts
 error-pm-guest-sender = { $name } is away and a guest cannot leave messages; register an account to leave one
-error-pm-mailbox-full = { $max } messages already wait for { $name }; try again once they have been read
-error-pm-pair-full = you already left { $max } messages waiting for { $name }; wait until they have been read
+error-pm-mailbox-full = { $max ->
+    [one] { $max } message already waits
+   *[other] { $max } messages already wait
+} for { $name }; try again once { $max ->
+    [one] it has
+   *[other] they have
+} been read
+error-pm-pair-full = you already left { $max ->
+    [one] { $max } message
+   *[other] { $max } messages
+} waiting for { $name }; wait until { $max ->
+    [one] it has
+   *[other] they have
+} been read
 error-many-friends-list-changes = changes to the friends list
 ## standing (ratings, leaderboards, profiles)
 error-rated-flag = rated is true or false

@@ -258,8 +258,20 @@ error-friends-full = une liste d'amis compte au plus { $max } noms ; retirez-e
 error-friends-not-stored = la liste d'amis n'a pas pu être enregistrée ; rien n'a changé
 error-pm-guest-gone = { $name } n'est plus là (c'était un compte invité) ; les messages ne sont gardés que pour les comptes
 error-pm-guest-sender = { $name } n'est pas en ligne et un invité ne peut pas laisser de message ; créez un compte pour en laisser un
-error-pm-mailbox-full = { $max } messages attendent déjà { $name } ; réessayez quand ils auront été lus
-error-pm-pair-full = vous avez déjà laissé { $max } messages en attente pour { $name } ; attendez qu'ils soient lus
+error-pm-mailbox-full = { $max ->
+    [one] { $max } message attend déjà
+   *[other] { $max } messages attendent déjà
+} { $name } ; réessayez quand { $max ->
+    [one] il aura été lu
+   *[other] ils auront été lus
+}
+error-pm-pair-full = vous avez déjà laissé { $max ->
+    [one] { $max } message
+   *[other] { $max } messages
+} en attente pour { $name } ; attendez { $max ->
+    [one] qu'il soit lu
+   *[other] qu'ils soient lus
+}
 error-many-friends-list-changes = modifications de la liste d'amis
 ## classement (cotes, classements, profils)
 error-rated-flag = « rated » vaut true ou false
