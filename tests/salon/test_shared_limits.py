@@ -217,6 +217,27 @@ async def test_the_table_creation_rate_of_an_account_counts_over_both_nodes(
 
 
 @pytest.mark.live
+async def test_friends_list_changes_of_an_account_count_over_both_nodes(
+    cluster: Cluster,
+) -> None:
+    limits = Limits(message_rate_user="100000/second", friends_change_rate="3/hour")
+    n1 = await cluster.start("n1", limits=limits)
+    n2 = await cluster.start("n2", limits=limits)
+    bob = await n1.register("Bob", "correct horse", "en")
+    await n1.register("Cleo", "correct horse", "en")
+    session = await n1.register("Anna", "correct horse", "en")
+    on_n1 = await Client(n1, "Anna").sign_in(token=session.token)
+    on_n2 = await Client(n2, "Anna").sign_in(token=session.token)
+    await on_n1.ok("friends.add", name="Bob")
+    await on_n2.ok("friends.add", name="Cleo")
+    await on_n1.ok("friends.remove", name="Bob")
+    refused = await on_n2.refused("friends.remove", "rate_limited", name="Cleo")
+    assert refused["message"].startswith("too many changes to the friends list: at most 3 per hour")
+    other = await Client(n2, "Bob").sign_in(token=bob.token)
+    await other.ok("friends.add", name="Cleo")  # another account's budget is untouched
+
+
+@pytest.mark.live
 async def test_tables_opened_from_one_address_count_over_both_nodes(cluster: Cluster) -> None:
     limits = Limits(message_rate_user="100000/second", tables_per_address=2)
     n1 = await cluster.start("n1", limits=limits)

@@ -36,7 +36,7 @@ from zanzibar.salon.accounts import AccountBook, User
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL, ok_reply
-from zanzibar.salon.limits import Limits, RateGate, rates
+from zanzibar.salon.limits import Gate, Limits, LocalGate, rates
 from zanzibar.salon.lobby import members
 from zanzibar.salon.mailbox import account_lock
 from zanzibar.salon.names import NAME_MAX, name_skeletons
@@ -113,6 +113,7 @@ class Friends:
         conns_of: Callable[[int], Iterable[Connection]],
         clock: Callable[[], float] = time.time,
         grace: float = 0.0,
+        gate: Gate | None = None,
     ) -> None:
         self.store = store
         self.accounts = accounts
@@ -131,7 +132,9 @@ class Friends:
         self.followers: dict[int, set[int]] = {}
         #: users who turned friend alerts off
         self.quiet: set[int] = set()
-        self._gate = RateGate()
+        #: Counts the list changes per account: shared by every node of a salon (Redis),
+        #: so an account changing its list on two nodes gets one budget, not one per node.
+        self._gate: Gate = gate if gate is not None else LocalGate()
         self._change_rate = rates(limits.friends_change_rate)
         #: Called with a user's id once his list or alerts changed (other nodes read it again).
         self.changed: Callable[[int], None] = lambda _user_id: None
@@ -186,12 +189,12 @@ class Friends:
         if user.guest:
             raise SalonError("forbidden", Msg("error-friends-guest"))
 
-    def _count_change(self, user: User) -> None:
+    async def _count_change(self, user: User) -> None:
         """One change to ``user``'s list (``rate_limited`` beyond ``friends_change_rate``).
 
         Counted only for a change that will be made: a refusal costs nothing.
         """
-        self._gate.take([(self._change_rate, f"user:{user.id}")], "friends list changes")
+        await self._gate.take([(self._change_rate, f"user:{user.id}")], "friends list changes")
 
     async def _target(self, raw: Any) -> User:
         friend = await find_account(self.accounts, raw)
@@ -217,7 +220,7 @@ class Friends:
             raise SalonError("conflict", Msg("error-friends-already", name=friend.name))
         if len(mine) >= self.limits.friends_max:
             raise SalonError("quota", Msg("error-friends-full", max=self.limits.friends_max))
-        self._count_change(user)
+        await self._count_change(user)
         self._link(user.id, friend.id)  # reserved before waiting: two adds cannot both pass
         added = friend_insert(user.id, friend.id, self.clock(), self.limits.friends_max)
         try:
@@ -244,7 +247,7 @@ class Friends:
         friend = await self._target(raw)
         if friend.id not in self.lists.get(user.id, set()):
             raise SalonError("not_found", Msg("error-friends-not-friend", name=friend.name))
-        self._count_change(user)
+        await self._count_change(user)
         self._unlink(user.id, friend.id)
         friends = m.friends
         try:

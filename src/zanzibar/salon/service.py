@@ -282,6 +282,7 @@ class Salon:
             self.lobby,
             lambda user_id: list(self.gateway.conns_of(user_id)),
             grace=takeover_delay,
+            gate=self.quotas.gate,  # the table-creation rates' gate: Redis on shared nodes
         )
         self.nodes = NodePresence(self, self.gateway)  # presence and lobby among nodes
         self.gateway.add_handlers(friend_handlers(self.friends))
