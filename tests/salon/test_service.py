@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
-from _salonkit import Client
+from _salonkit import Client, make_salon
 
 from zanzibar.salon import Salon
 
@@ -282,7 +284,6 @@ async def test_your_turn_comes_once_per_turn(salon: Salon, client_factory: Any) 
 
 
 async def test_idle_tables_are_closed(db_url: str) -> None:
-    from _salonkit import make_salon
 
     salon = make_salon(db_url, idle_close=0.05)
     await salon.start()
@@ -308,3 +309,28 @@ async def test_idle_tables_are_closed(db_url: str) -> None:
         assert set(again.tables) == {kept}
     finally:
         await again.stop()
+
+
+async def test_no_work_of_the_salon_outlives_its_stop(tmp_path: Path) -> None:
+    """Work spawned beside commands and the tournament runner's tasks have ended when
+    ``stop`` returns, even those whose cancellation takes a while to finish (a database
+    call giving its connection back). One such task left behind made the end of the
+    event loop wait forever in the test suite (the driver's worker thread was gone)."""
+    before = asyncio.all_tasks()  # the test runner's own
+    salon = make_salon(tmp_path / "stop.sqlite3")
+    await salon.start()
+    ended: list[str] = []
+
+    async def slow_to_cancel(name: str) -> None:
+        try:
+            await asyncio.sleep(60)
+        finally:
+            await asyncio.sleep(0.3)  # the cleanup of a cancelled database call
+            ended.append(name)
+
+    salon.spawn(slow_to_cancel("spawned"))
+    salon.tournaments._timer(slow_to_cancel("tournament timer"), "slow")
+    await asyncio.sleep(0)
+    await salon.stop()
+    assert sorted(ended) == ["spawned", "tournament timer"]
+    assert [t for t in asyncio.all_tasks() - before if not t.done()] == []

@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 TICK = 5.0
 #: The pseudo-table whose lease makes a node the tournaments' runner (tables have ids > 0).
 RUNNER_LEASE = -1
+#: How long a stop waits for the runner's cancelled tasks to end (seconds).
+STOP_WAIT_S = 5.0
 
 
 class TournamentRunner(TournamentTables):
@@ -107,12 +109,22 @@ class TournamentRunner(TournamentTables):
         """Start the runner: every open tournament is advanced soon, then every ``tick``."""
         self._timer(self._ticker(), "tournaments")
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """The salon stops: the runner, its steps under way and the no-show timers end.
 
+        They are awaited, not only cancelled: a step cancelled in the middle of a database
+        call must give its connection back before the salon closes the database. Left
+        running, such a step outlived the salon, and at the end of the event loop the
+        database driver's close waited for a worker thread that had already ended: the
+        process hung for good (seen in the test suite). At most :data:`STOP_WAIT_S` seconds.
         The runner's lease is left to lapse (or to :meth:`release_runner` on a clean stop)."""
-        for task in (*self._timers, *self._steps):
+        tasks = [*self._timers, *self._steps]
+        for task in tasks:
             task.cancel()
+        if tasks:
+            _, left = await asyncio.wait(tasks, timeout=STOP_WAIT_S)
+            if left:
+                log.warning("%d tournament task(s) did not end when cancelled", len(left))
 
     async def release_runner(self) -> None:
         """Give the runner's lease up (a clean stop: another node takes over at once;
