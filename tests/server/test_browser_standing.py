@@ -310,7 +310,7 @@ def test_a_rated_game_says_the_rating_it_gave(
         change = mine["rating"] - 1000
         word = "up" if change > 0 else "down"
         said = f"Your 421, salon rules rating: {mine['rating']}, {word} {abs(change)}."
-        wait_until(lambda: said in polite(gina), what="the rating the game gave")
+        wait_until(lambda: said in polite(gina), timeout=60, what="the rating the game gave")
         assert gina.errors == []
     finally:
         gina.close()

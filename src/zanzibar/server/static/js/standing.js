@@ -266,15 +266,18 @@ export function render(app) {
 /**
  * A game this player sat in just ended: say what it did to their rating
  * ("Your Zilch 5000 rating: 1138, up 138."), once the salon has rated it (it
- * rates right after the result is stored; a few tries cover the moment between).
+ * rates right after the result is stored, one game at a time over the salon: on a
+ * busy salon that takes seconds, so the tries back off, up to about a minute in all).
  * Nothing for a guest, a spectator or a game that counts for no rating.
  */
+const RATING_TRIES_MS = [250, 500, 1000, 2000, 4000, 8000, 15000, 30000];
+
 export async function afterGame(app) {
   const gameId = app.table?.game_id;
   const seated = app.table?.you?.seat !== null && app.table?.you?.seat !== undefined;
   if (!app.user || app.user.guest || !seated || gameId == null) return;
-  for (let attempt = 0; attempt < 6; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+  for (const wait of RATING_TRIES_MS) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
     let profile;
     try {
       profile = await getJson(app, `/api/profile/${encodeURIComponent(app.user.name)}`);
