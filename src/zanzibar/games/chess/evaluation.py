@@ -442,6 +442,8 @@ class Evaluator:
     _not_attackers: list[frozenset[int]] = field(default_factory=list, repr=False)
     _king_masks: list[list[tuple[int, int, int, int]]] = field(default_factory=list, repr=False)
     _file_masks: list[int] = field(default_factory=list, repr=False)
+    _file_mask_of: list[int] = field(default_factory=list, repr=False)
+    _colour_bit_of: list[int] = field(default_factory=list, repr=False)
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
@@ -491,6 +493,9 @@ class Evaluator:
         self._half_open_file = (round(w["HALF_OPEN_FILE_MG"]), round(w["HALF_OPEN_FILE_EG"]))
         files, ranks = self.variant.files, self.variant.ranks
         self._file_masks = [sum(1 << (r * files + f) for r in range(ranks)) for f in range(files)]
+        #: by square: its file's mask, and its colour as a bit (1 or 2), for the rider terms
+        self._file_mask_of = [self._file_masks[sq % files] for sq in range(files * ranks)]
+        self._colour_bit_of = [1 << ((sq % files + sq // files) & 1) for sq in range(files * ranks)]
         # the pawn-structure penalties of n pawns on one file, rounded as the terms were
         self._file_penalties = (
             [round(w["DOUBLED_MG"] * (n - 1)) for n in range(ranks + 1)],
@@ -551,11 +556,18 @@ class Evaluator:
         mg += entry[0] + self._kings(pos, entry[2], entry[3])
         eg += entry[1]
         rows = self._mob_rows
-        if rows:
-            if pos.tracked_codes is self.rider_flags:
-                # _mobility's walk of the tracked riders, written out (nearly every node)
-                occ = pos.occ
-                count_total = 0
+        if rows and pos.tracked_codes is self.rider_flags:
+            # _mobility's and _rider_terms' walks of the tracked riders, written out as one
+            # (nearly every node)
+            occ = pos.occ
+            count_total = 0
+            if self._has_kinds:
+                kinds = self.piece_kind
+                file_of = self._file_mask_of
+                colour_of = self._colour_bit_of
+                white_pawns = entry[2]
+                black_pawns = entry[3]
+                colours: dict[int, int] = {}
                 for square, code in pos.tracked.items():
                     lines_mask, counts = rows[code][square]  # type: ignore[index]
                     key = occ & lines_mask
@@ -566,15 +578,57 @@ class Evaluator:
                             counts.clear()
                         counts[key] = count
                     count_total += count
-                mob = count_total / 10
+                    kind = kinds[code]
+                    if kind == FILE_RIDER:
+                        file_mask = file_of[square]
+                        if code > 0:
+                            if not white_pawns & file_mask:
+                                bonus = (
+                                    self._half_open_file
+                                    if black_pawns & file_mask
+                                    else self._open_file
+                                )
+                                mg += bonus[0]
+                                eg += bonus[1]
+                        elif not black_pawns & file_mask:
+                            bonus = (
+                                self._half_open_file if white_pawns & file_mask else self._open_file
+                            )
+                            mg -= bonus[0]
+                            eg -= bonus[1]
+                    elif kind:  # COLOUR_BOUND
+                        colours[code] = colours.get(code, 0) | colour_of[square]
+                for code, seen in colours.items():
+                    if seen == 3:
+                        if code > 0:
+                            mg += self._pair[0]
+                            eg += self._pair[1]
+                        else:
+                            mg -= self._pair[0]
+                            eg -= self._pair[1]
             else:
-                mob = self._mobility(pos)
+                for square, code in pos.tracked.items():
+                    lines_mask, counts = rows[code][square]  # type: ignore[index]
+                    key = occ & lines_mask
+                    count = counts.get(key)
+                    if count is None:
+                        count = self._rider_count(code, square, occ)
+                        if len(counts) >= MOBILITY_TABLE_LIMIT:
+                            counts.clear()
+                        counts[key] = count
+                    count_total += count
+            mob = count_total / 10
             mg += round(self._live_mg * mob)
             eg += round(self._live_eg * mob)
-        if self._has_kinds:
-            terms_mg, terms_eg = self._rider_terms(pos, entry[2], entry[3])
-            mg += terms_mg
-            eg += terms_eg
+        else:
+            if rows:
+                mob = self._mobility(pos)
+                mg += round(self._live_mg * mob)
+                eg += round(self._live_eg * mob)
+            if self._has_kinds:
+                terms_mg, terms_eg = self._rider_terms(pos, entry[2], entry[3])
+                mg += terms_mg
+                eg += terms_eg
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase

@@ -904,6 +904,7 @@ class Searcher:
             in_check = pos.is_check()
         if in_check and qdepth < QS_MAX_DEPTH:
             return self._quiesce_evasions(alpha, beta, ply, qdepth)
+        stand = -INFINITE
         if self.use_tt:
             # any entry of the main search looked deeper than captures alone: use its bound
             entry = self.tt.get(pos.hash)
@@ -920,8 +921,10 @@ class Searcher:
                 ):
                     stats.tt_hits += 1
                     return e_score
+                stand = entry[4]  # the static score it kept (-INFINITE if none)
         # past the depth cap a check is not answered: stand pat
-        stand = self.evaluator.evaluate(pos)
+        if stand == -INFINITE:
+            stand = self.evaluator.evaluate(pos)
         if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
             return stand
         if stand + self._max_gain + DELTA_MARGIN < alpha:
