@@ -443,6 +443,8 @@ class Evaluator:
     _king_masks: list[list[tuple[int, int, int, int]]] = field(default_factory=list, repr=False)
     _file_masks: list[int] = field(default_factory=list, repr=False)
     _file_mask_of: list[int] = field(default_factory=list, repr=False)
+    #: the rounded (mg, eg) mobility terms by the riders' count total
+    _mob_terms: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
     _colour_bit_of: list[int] = field(default_factory=list, repr=False)
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
@@ -482,6 +484,7 @@ class Evaluator:
         self._king_attack = w["KING_ATTACK"]
         self._live_mg = w["LIVE_MOBILITY_MG"]
         self._live_eg = w["LIVE_MOBILITY_EG"]
+        self._mob_terms = {}
         self._winning_lead = w["WINNING_LEAD"]
         self._simplify = w["SIMPLIFY_SHARE"]
         # the file and pair terms read only the riders (the pieces the position tracks)
@@ -617,9 +620,14 @@ class Evaluator:
                             counts.clear()
                         counts[key] = count
                     count_total += count
-            mob = count_total / 10
-            mg += round(self._live_mg * mob)
-            eg += round(self._live_eg * mob)
+            # the rounded mobility terms of each total, remembered (a few hundred totals)
+            terms = self._mob_terms.get(count_total)
+            if terms is None:
+                mob = count_total / 10
+                terms = (round(self._live_mg * mob), round(self._live_eg * mob))
+                self._mob_terms[count_total] = terms
+            mg += terms[0]
+            eg += terms[1]
         else:
             if rows:
                 mob = self._mobility(pos)
