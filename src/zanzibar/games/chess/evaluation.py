@@ -423,6 +423,8 @@ class Evaluator:
     piece_kind: list[int] = field(default_factory=list)
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
+    #: one side's doubled and isolated pawn terms by its pawn mask (and colour bit)
+    _side_pawn_cache: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
     _mob_rows: list[list[tuple[int, dict[int, int]]] | None] = field(
         default_factory=list, repr=False
     )
@@ -485,6 +487,7 @@ class Evaluator:
         self._live_mg = w["LIVE_MOBILITY_MG"]
         self._live_eg = w["LIVE_MOBILITY_EG"]
         self._mob_terms = {}
+        self._side_pawn_cache = {}
         self._winning_lead = w["WINNING_LEAD"]
         self._simplify = w["SIMPLIFY_SHARE"]
         # the file and pair terms read only the riders (the pieces the position tracks)
@@ -678,23 +681,21 @@ class Evaluator:
                     squares.append((square, code))
             masks[colour] = m
         mg = eg = 0
-        doubled_mg, doubled_eg, isolated_mg, isolated_eg = self._file_penalties
-        file_masks = self._file_masks
-        last = len(file_masks) - 1
+        side_cache = self._side_pawn_cache
         for colour in (1, -1):
             pawns = masks[colour]
             if not pawns:
                 continue
-            counts = [(pawns & fm).bit_count() for fm in file_masks]
-            for file, n in enumerate(counts):
-                if not n:
-                    continue
-                if n > 1:
-                    mg -= colour * doubled_mg[n]
-                    eg -= colour * doubled_eg[n]
-                if (file == 0 or not counts[file - 1]) and (file == last or not counts[file + 1]):
-                    mg -= colour * isolated_mg[n]
-                    eg -= colour * isolated_eg[n]
+            # a pawn move changes one side's pawns: the other side's file terms are reused
+            side_key = pawns << 1 | (colour > 0)
+            part = side_cache.get(side_key)
+            if part is None:
+                part = self._file_terms(colour, pawns)
+                if len(side_cache) >= CACHE_LIMIT:
+                    side_cache.clear()
+                side_cache[side_key] = part
+            mg += part[0]
+            eg += part[1]
         ahead, passed = self.ahead, self.passed
         white, black = masks[1], masks[-1]
         for square, code in squares:
@@ -707,6 +708,25 @@ class Evaluator:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
         return entry
+
+    def _file_terms(self, colour: int, pawns: int) -> tuple[int, int]:
+        """(mg, eg), White positive, of one side's doubled and isolated pawns (``pawns``:
+        that side's pawn mask)."""
+        mg = eg = 0
+        doubled_mg, doubled_eg, isolated_mg, isolated_eg = self._file_penalties
+        file_masks = self._file_masks
+        last = len(file_masks) - 1
+        counts = [(pawns & fm).bit_count() for fm in file_masks]
+        for file, n in enumerate(counts):
+            if not n:
+                continue
+            if n > 1:
+                mg -= colour * doubled_mg[n]
+                eg -= colour * doubled_eg[n]
+            if (file == 0 or not counts[file - 1]) and (file == last or not counts[file + 1]):
+                mg -= colour * isolated_mg[n]
+                eg -= colour * isolated_eg[n]
+        return mg, eg
 
     def _kings(self, pos: Position, white_pawns: int, black_pawns: int) -> int:
         """Middlegame safety of White's King minus Black's (each positive when safe).
