@@ -13,9 +13,27 @@ other programs on a shared machine slow neither side.
 A node is one position visited by the search (inner or quiescence), counted
 the same way by both engines.
 
+``--instructions`` counts, instead of timing, the machine instructions per node
+under cachegrind (valgrind): a search of ``--nodes`` less a search of one node
+(interpreter start, imports, tables), each position on its own, with a fixed hash
+seed. The count does not depend on the machine's load, so a change's gain shows
+even on a busy shared machine where CPU times drift by several per cent.
+
 Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
-[--reference COMMIT]``; ``--reference`` compares with another commit instead (for
-instance the main branch before a change, to see that change's own gain).
+[--reference COMMIT ...] [--instructions]``; ``--reference`` (repeatable) compares
+with other commits instead, all in the same run (for instance the main branch
+before a change, to see that change's own gain, beside 52f7176).
+
+Last figures (2026-11-26, issue 15, two shared cores at load average 17-21),
+``--repeat 2 --reference 52f7176 --reference 21dcb99``, nodes per CPU second for
+52f7176 / 21dcb99 / this tree: Zanzibar-S start 24.5 k / 28.9 k / 33.2 k, crowded
+Zanzibar-S middlegame 11.6 k / 27.5 k / 28.3 k, chess start 40.9 k / 42.3 k / 42.3 k,
+Italian middlegame 39.8 k / 35.5 k / 37.5 k, Kiwipete 37.0 k / 40.2 k / 40.1 k:
+geometric means 1.28x against 52f7176 and 1.04x against 21dcb99. Instructions per
+node (``--instructions --nodes 10000``), same order: 357.1 k / 176.8 k / 168.5 k,
+761.7 k / 203.9 k / 195.7 k, 171.7 k / 139.0 k / 129.3 k, 199.0 k / 157.2 k / 146.8 k,
+286.9 k / 142.9 k / 136.0 k: 1.99x fewer than 52f7176 (geometric mean) and 1.06x
+fewer than 21dcb99. The issue's 4x is not reached (README, Benchmarks).
 """
 
 from __future__ import annotations
