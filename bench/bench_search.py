@@ -13,9 +13,27 @@ other programs on a shared machine slow neither side.
 A node is one position visited by the search (inner or quiescence), counted
 the same way by both engines.
 
+``--instructions`` counts, instead of timing, the machine instructions per node
+under cachegrind (valgrind): a search of ``--nodes`` less a search of one node
+(interpreter start, imports, tables), each position on its own, with a fixed hash
+seed. The count does not depend on the machine's load, so a change's gain shows
+even on a busy shared machine where CPU times drift by several per cent.
+
 Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
-[--reference COMMIT]``; ``--reference`` compares with another commit instead (for
-instance the main branch before a change, to see that change's own gain).
+[--reference COMMIT ...] [--instructions]``; ``--reference`` (repeatable) compares
+with other commits instead, all in the same run (for instance the main branch
+before a change, to see that change's own gain, beside 52f7176).
+
+Last figures (2026-11-26, issue 15, two shared cores at load average 17-21),
+``--repeat 2 --reference 52f7176 --reference 21dcb99``, nodes per CPU second for
+52f7176 / 21dcb99 / this tree: Zanzibar-S start 24.5 k / 28.9 k / 33.2 k, crowded
+Zanzibar-S middlegame 11.6 k / 27.5 k / 28.3 k, chess start 40.9 k / 42.3 k / 42.3 k,
+Italian middlegame 39.8 k / 35.5 k / 37.5 k, Kiwipete 37.0 k / 40.2 k / 40.1 k:
+geometric means 1.28x against 52f7176 and 1.04x against 21dcb99. Instructions per
+node (``--instructions --nodes 10000``), same order: 357.1 k / 176.8 k / 168.5 k,
+761.7 k / 203.9 k / 195.7 k, 171.7 k / 139.0 k / 129.3 k, 199.0 k / 157.2 k / 146.8 k,
+286.9 k / 142.9 k / 136.0 k: 1.99x fewer than 52f7176 (geometric mean) and 1.06x
+fewer than 21dcb99. The issue's 4x is not reached (README, Benchmarks).
 """
 
 from __future__ import annotations
@@ -23,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -54,8 +73,9 @@ POSITIONS = [
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def worker(nodes: int) -> None:
-    """Search every position once with the engine first on ``sys.path``; print JSON."""
+def worker(nodes: int, only: int | None = None) -> None:
+    """Search every position (or position ``only``) once with the engine first on
+    ``sys.path``; print JSON."""
     import time
 
     from zanzibar.games.chess.position import Position
@@ -63,7 +83,9 @@ def worker(nodes: int) -> None:
     from zanzibar.games.chess.variant import load_variant
 
     rows = []
-    for variant_name, fen, _label in POSITIONS:
+    for index, (variant_name, fen, _label) in enumerate(POSITIONS):
+        if only is not None and index != only:
+            continue
         variant = load_variant(variant_name)
         pos = Position(variant, fen)
         start = time.process_time()
@@ -82,68 +104,131 @@ def reference_tree(directory: Path, commit: str = REFERENCE_COMMIT) -> Path:
     return directory / "src"
 
 
-def run(src: Path, nodes: int) -> list[tuple[int, int, float]]:
-    """One worker run with the engine found in ``src``."""
-    env = dict(os.environ, PYTHONPATH=str(src))
+def run(src: Path, nodes: int, only: int | None = None, prefix: tuple[str, ...] = ()) -> str:
+    """One worker run with the engine found in ``src``; its standard output and error."""
+    env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
+    extra = ["--only", str(only)] if only is not None else []
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", "--nodes", str(nodes)],
+        [*prefix, sys.executable, __file__, "--worker", "--nodes", str(nodes), *extra],
         env=env,
         capture_output=True,
         text=True,
         check=True,
         cwd=src.parent,
     )
-    return [tuple(row) for row in json.loads(out.stdout)]  # type: ignore[misc]
+    return out.stdout + "\n" + out.stderr if prefix else out.stdout
+
+
+def timed(src: Path, nodes: int) -> list[tuple[int, int, float]]:
+    """(depth, nodes, CPU seconds) of each position, one worker run."""
+    return [tuple(row) for row in json.loads(run(src, nodes))]
 
 
 def _rate(row: tuple[int, int, float]) -> float:
     return row[1] / row[2] if row[2] else 0.0
 
 
+#: cachegrind counting instructions only (no cache simulation: faster, the same count).
+CACHEGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
+
+
+def instructions(src: Path, index: int, nodes: int) -> tuple[int, float]:
+    """(nodes searched, machine instructions per node) of position ``index`` under
+    cachegrind: a run of ``nodes`` less a run of one node (interpreter start, imports,
+    tables), so that only the search's own work is counted. Exact and repeatable: a
+    shared machine's load does not change it."""
+    counts = []
+    for budget in (1, nodes):
+        text = run(src, budget, index, CACHEGRIND)
+        searched = json.loads(text.split("\n", 1)[0])[0][1]
+        match = re.search(r"I\s+refs:\s+([\d,]+)", text)
+        if match is None:
+            raise RuntimeError("no instruction count in cachegrind's output:\n" + text)
+        counts.append((searched, int(match.group(1).replace(",", ""))))
+    (n1, i1), (n2, i2) = counts
+    return n2, (i2 - i1) / max(n2 - n1, 1)
+
+
 def main() -> None:
-    """Print one line per position: old and new depth and node rate, and the ratios."""
+    """Print one line per position: each reference's and this tree's depth and node rate
+    (or instructions per node), and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=30_000)
     parser.add_argument("--repeat", type=int, default=3, help="keep the best of N runs each")
     parser.add_argument(
-        "--reference", default=REFERENCE_COMMIT, help="the commit to compare with (old)"
+        "--reference",
+        action="append",
+        help=f"a commit to compare with (repeatable; default {REFERENCE_COMMIT[:7]})",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count machine instructions per node under cachegrind instead of timing",
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.nodes)
+        worker(args.nodes, args.only)
         return
+    references = args.reference or [REFERENCE_COMMIT]
     with tempfile.TemporaryDirectory() as tmp:
-        old_src = reference_tree(Path(tmp), args.reference)
-        new_src = ROOT / "src"
-        best_old: list[tuple[int, int, float]] = []
-        best_new: list[tuple[int, int, float]] = []
-        for _ in range(args.repeat):
-            for best, src in ((best_old, old_src), (best_new, new_src)):
-                rows = run(src, args.nodes)
-                if not best:
-                    best.extend(rows)
-                else:
-                    for i, row in enumerate(rows):
-                        if _rate(row) > _rate(best[i]):
-                            best[i] = row
-    print(
-        f"budget {args.nodes} nodes per search, CPU time, best of {args.repeat}; "
-        f"old = {args.reference[:7]}, new = this tree"
-    )
-    print(f"{'position':31} {'old d':>5} {'old n/s':>8} {'new d':>5} {'new n/s':>8} {'ratio':>6}")
-    ratios = []
-    for (_v, _f, label), old, new in zip(POSITIONS, best_old, best_new, strict=True):
-        ratio = _rate(new) / _rate(old) if _rate(old) else 0.0
-        ratios.append(ratio)
-        print(
-            f"{label:31} {old[0]:>5} {_rate(old):>8.0f} {new[0]:>5} {_rate(new):>8.0f} "
-            f"{ratio:>5.2f}x"
+        trees = []
+        for i, commit in enumerate(references):
+            directory = Path(tmp) / str(i)
+            directory.mkdir()
+            trees.append((commit[:7], reference_tree(directory, commit)))
+        trees.append(("new", ROOT / "src"))
+        if args.instructions:
+            report_instructions(trees, args.nodes)
+        else:
+            report_times(trees, args.nodes, args.repeat)
+
+
+def report_instructions(trees: list[tuple[str, Path]], nodes: int) -> None:
+    """Instructions per node of each tree, position by position, and the ratios."""
+    print(f"cachegrind, {nodes} nodes per search less a 1-node run; instructions per node")
+    names = [name for name, _ in trees]
+    print(f"{'position':31} " + " ".join(f"{n:>8}" for n in names) + "  ratios old/new")
+    products = [1.0] * (len(trees) - 1)
+    for index, (_v, _f, label) in enumerate(POSITIONS):
+        per_node = [instructions(src, index, nodes)[1] for _, src in trees]
+        ratios = [old / per_node[-1] for old in per_node[:-1]]
+        products = [p * r for p, r in zip(products, ratios, strict=True)]
+        cells = " ".join(f"{v / 1000:>7.0f}k" for v in per_node)
+        print(f"{label:31} {cells}  " + " ".join(f"{r:.2f}x" for r in ratios), flush=True)
+    means = " ".join(f"{p ** (1 / len(POSITIONS)):.2f}x" for p in products)
+    print(f"geometric mean of the ratios (against {', '.join(names[:-1])}): {means}")
+
+
+def report_times(trees: list[tuple[str, Path]], nodes: int, repeat: int) -> None:
+    """Node rates (CPU time) of each tree, runs alternated, the best of ``repeat`` kept."""
+    best: list[list[tuple[int, int, float]]] = [[] for _ in trees]
+    for _ in range(repeat):
+        for kept, (_name, src) in zip(best, trees, strict=True):
+            rows = timed(src, nodes)
+            if not kept:
+                kept.extend(rows)
+            else:
+                for i, row in enumerate(rows):
+                    if _rate(row) > _rate(kept[i]):
+                        kept[i] = row
+    names = [name for name, _ in trees]
+    print(f"budget {nodes} nodes per search, CPU time, best of {repeat}; depth and nodes/s")
+    head = " ".join(f"{n + ' d':>9} {n + ' n/s':>11}" for n in names)
+    print(f"{'position':31} {head}  ratios new/old")
+    products = [1.0] * (len(trees) - 1)
+    for index, (_v, _f, label) in enumerate(POSITIONS):
+        rows = [kept[index] for kept in best]
+        rates = [_rate(row) for row in rows]
+        ratios = [rates[-1] / old if old else 0.0 for old in rates[:-1]]
+        products = [p * r for p, r in zip(products, ratios, strict=True)]
+        cells = " ".join(
+            f"{row[0]:>9} {rate:>11.0f}" for row, rate in zip(rows, rates, strict=True)
         )
-    product = 1.0
-    for r in ratios:
-        product *= r
-    print(f"geometric mean of the ratios: {product ** (1 / len(ratios)):.2f}x")
+        print(f"{label:31} {cells}  " + " ".join(f"{r:.2f}x" for r in ratios))
+    means = " ".join(f"{p ** (1 / len(POSITIONS)):.2f}x" for p in products)
+    print(f"geometric mean of the ratios (against {', '.join(names[:-1])}): {means}")
 
 
 if __name__ == "__main__":

@@ -122,10 +122,11 @@ def test_random_games_are_consistent(name: str, seed: int) -> None:
 @pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
 def test_gives_check_equals_push_and_is_check(name: str) -> None:
     """The search's check test without a push agrees with pushing and asking, for every
-    legal move along random games (captures preferred, so lines open)."""
+    legal move along random games (captures preferred, so lines open); so does the quick
+    test by :meth:`Position.check_lines` for the plain moves it clears."""
     variant = load_variant(name)
     rng = random.Random(7)
-    checks = 0
+    checks = passed = 0
     for _game in range(3):
         pos = Position(variant)
         for _ply in range(60):
@@ -133,14 +134,20 @@ def test_gives_check_equals_push_and_is_check(name: str) -> None:
             if not moves:
                 break
             fen = pos.fen()
+            lines = pos.check_lines()
             for move in moves:
                 expected = _checks_after(pos, move)
                 assert pos.gives_check(move) == expected, (fen, move)
                 checks += expected
+                if not move >> 16 and not (lines >> (move & 0xFF) & 1 or lines >> (move >> 8) & 1):
+                    # the search passes such a plain move as non-checking without asking
+                    assert not expected, (fen, move)
+                    passed += 1
             assert pos.fen() == fen
             captures = [m for m in moves if pos.is_capture(m)]
             pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
     assert checks > 0  # the games did meet checking moves
+    assert passed > 0  # and moves that the King's lines of attack alone clear
 
 
 def _checks_after(pos: Position, move: int) -> bool:

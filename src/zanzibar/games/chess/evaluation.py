@@ -423,6 +423,8 @@ class Evaluator:
     piece_kind: list[int] = field(default_factory=list)
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
+    #: one side's doubled and isolated pawn terms by its pawn mask (and colour bit)
+    _side_pawn_cache: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
     _mob_rows: list[list[tuple[int, dict[int, int]]] | None] = field(
         default_factory=list, repr=False
     )
@@ -442,6 +444,10 @@ class Evaluator:
     _not_attackers: list[frozenset[int]] = field(default_factory=list, repr=False)
     _king_masks: list[list[tuple[int, int, int, int]]] = field(default_factory=list, repr=False)
     _file_masks: list[int] = field(default_factory=list, repr=False)
+    _file_mask_of: list[int] = field(default_factory=list, repr=False)
+    #: the rounded (mg, eg) mobility terms by the riders' count total
+    _mob_terms: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
+    _colour_bit_of: list[int] = field(default_factory=list, repr=False)
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
@@ -480,6 +486,8 @@ class Evaluator:
         self._king_attack = w["KING_ATTACK"]
         self._live_mg = w["LIVE_MOBILITY_MG"]
         self._live_eg = w["LIVE_MOBILITY_EG"]
+        self._mob_terms = {}
+        self._side_pawn_cache = {}
         self._winning_lead = w["WINNING_LEAD"]
         self._simplify = w["SIMPLIFY_SHARE"]
         # the file and pair terms read only the riders (the pieces the position tracks)
@@ -491,6 +499,9 @@ class Evaluator:
         self._half_open_file = (round(w["HALF_OPEN_FILE_MG"]), round(w["HALF_OPEN_FILE_EG"]))
         files, ranks = self.variant.files, self.variant.ranks
         self._file_masks = [sum(1 << (r * files + f) for r in range(ranks)) for f in range(files)]
+        #: by square: its file's mask, and its colour as a bit (1 or 2), for the rider terms
+        self._file_mask_of = [self._file_masks[sq % files] for sq in range(files * ranks)]
+        self._colour_bit_of = [1 << ((sq % files + sq // files) & 1) for sq in range(files * ranks)]
         # the pawn-structure penalties of n pawns on one file, rounded as the terms were
         self._file_penalties = (
             [round(w["DOUBLED_MG"] * (n - 1)) for n in range(ranks + 1)],
@@ -551,11 +562,18 @@ class Evaluator:
         mg += entry[0] + self._kings(pos, entry[2], entry[3])
         eg += entry[1]
         rows = self._mob_rows
-        if rows:
-            if pos.tracked_codes is self.rider_flags:
-                # _mobility's walk of the tracked riders, written out (nearly every node)
-                occ = pos.occ
-                count_total = 0
+        if rows and pos.tracked_codes is self.rider_flags:
+            # _mobility's and _rider_terms' walks of the tracked riders, written out as one
+            # (nearly every node)
+            occ = pos.occ
+            count_total = 0
+            if self._has_kinds:
+                kinds = self.piece_kind
+                file_of = self._file_mask_of
+                colour_of = self._colour_bit_of
+                white_pawns = entry[2]
+                black_pawns = entry[3]
+                colours: dict[int, int] = {}
                 for square, code in pos.tracked.items():
                     lines_mask, counts = rows[code][square]  # type: ignore[index]
                     key = occ & lines_mask
@@ -566,15 +584,62 @@ class Evaluator:
                             counts.clear()
                         counts[key] = count
                     count_total += count
-                mob = count_total / 10
+                    kind = kinds[code]
+                    if kind == FILE_RIDER:
+                        file_mask = file_of[square]
+                        if code > 0:
+                            if not white_pawns & file_mask:
+                                bonus = (
+                                    self._half_open_file
+                                    if black_pawns & file_mask
+                                    else self._open_file
+                                )
+                                mg += bonus[0]
+                                eg += bonus[1]
+                        elif not black_pawns & file_mask:
+                            bonus = (
+                                self._half_open_file if white_pawns & file_mask else self._open_file
+                            )
+                            mg -= bonus[0]
+                            eg -= bonus[1]
+                    elif kind:  # COLOUR_BOUND
+                        colours[code] = colours.get(code, 0) | colour_of[square]
+                for code, seen in colours.items():
+                    if seen == 3:
+                        if code > 0:
+                            mg += self._pair[0]
+                            eg += self._pair[1]
+                        else:
+                            mg -= self._pair[0]
+                            eg -= self._pair[1]
             else:
+                for square, code in pos.tracked.items():
+                    lines_mask, counts = rows[code][square]  # type: ignore[index]
+                    key = occ & lines_mask
+                    count = counts.get(key)
+                    if count is None:
+                        count = self._rider_count(code, square, occ)
+                        if len(counts) >= MOBILITY_TABLE_LIMIT:
+                            counts.clear()
+                        counts[key] = count
+                    count_total += count
+            # the rounded mobility terms of each total, remembered (a few hundred totals)
+            terms = self._mob_terms.get(count_total)
+            if terms is None:
+                mob = count_total / 10
+                terms = (round(self._live_mg * mob), round(self._live_eg * mob))
+                self._mob_terms[count_total] = terms
+            mg += terms[0]
+            eg += terms[1]
+        else:
+            if rows:
                 mob = self._mobility(pos)
-            mg += round(self._live_mg * mob)
-            eg += round(self._live_eg * mob)
-        if self._has_kinds:
-            terms_mg, terms_eg = self._rider_terms(pos, entry[2], entry[3])
-            mg += terms_mg
-            eg += terms_eg
+                mg += round(self._live_mg * mob)
+                eg += round(self._live_eg * mob)
+            if self._has_kinds:
+                terms_mg, terms_eg = self._rider_terms(pos, entry[2], entry[3])
+                mg += terms_mg
+                eg += terms_eg
         max_phase = self.max_phase
         if phase > max_phase:
             phase = max_phase
@@ -616,23 +681,21 @@ class Evaluator:
                     squares.append((square, code))
             masks[colour] = m
         mg = eg = 0
-        doubled_mg, doubled_eg, isolated_mg, isolated_eg = self._file_penalties
-        file_masks = self._file_masks
-        last = len(file_masks) - 1
+        side_cache = self._side_pawn_cache
         for colour in (1, -1):
             pawns = masks[colour]
             if not pawns:
                 continue
-            counts = [(pawns & fm).bit_count() for fm in file_masks]
-            for file, n in enumerate(counts):
-                if not n:
-                    continue
-                if n > 1:
-                    mg -= colour * doubled_mg[n]
-                    eg -= colour * doubled_eg[n]
-                if (file == 0 or not counts[file - 1]) and (file == last or not counts[file + 1]):
-                    mg -= colour * isolated_mg[n]
-                    eg -= colour * isolated_eg[n]
+            # a pawn move changes one side's pawns: the other side's file terms are reused
+            side_key = pawns << 1 | (colour > 0)
+            part = side_cache.get(side_key)
+            if part is None:
+                part = self._file_terms(colour, pawns)
+                if len(side_cache) >= CACHE_LIMIT:
+                    side_cache.clear()
+                side_cache[side_key] = part
+            mg += part[0]
+            eg += part[1]
         ahead, passed = self.ahead, self.passed
         white, black = masks[1], masks[-1]
         for square, code in squares:
@@ -645,6 +708,25 @@ class Evaluator:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
         return entry
+
+    def _file_terms(self, colour: int, pawns: int) -> tuple[int, int]:
+        """(mg, eg), White positive, of one side's doubled and isolated pawns (``pawns``:
+        that side's pawn mask)."""
+        mg = eg = 0
+        doubled_mg, doubled_eg, isolated_mg, isolated_eg = self._file_penalties
+        file_masks = self._file_masks
+        last = len(file_masks) - 1
+        counts = [(pawns & fm).bit_count() for fm in file_masks]
+        for file, n in enumerate(counts):
+            if not n:
+                continue
+            if n > 1:
+                mg -= colour * doubled_mg[n]
+                eg -= colour * doubled_eg[n]
+            if (file == 0 or not counts[file - 1]) and (file == last or not counts[file + 1]):
+                mg -= colour * isolated_mg[n]
+                eg -= colour * isolated_eg[n]
+        return mg, eg
 
     def _kings(self, pos: Position, white_pawns: int, black_pawns: int) -> int:
         """Middlegame safety of White's King minus Black's (each positive when safe).

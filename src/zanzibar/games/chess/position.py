@@ -412,6 +412,17 @@ class Position:
             self.occ = occ
             side[us] = mine
 
+    def check_lines(self) -> int:
+        """A mask of the squares a plain move (no flag, no promotion) must leave or reach
+        to put the enemy King in check: a move touching neither never checks, so the
+        search asks :meth:`gives_check` of the others only (one call spared per move it
+        prunes). All squares (-1) when the position cannot tell; 0 without an enemy King.
+        """
+        king = self.kings[-self.turn]
+        if king < 0:
+            return 0
+        return self._lines[self.turn][king] if self._fast else -1
+
     def left_king_exposed(self) -> bool:
         """After ``push``: did that move leave the mover's own King attacked (an illegal move)?
 

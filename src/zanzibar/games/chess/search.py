@@ -607,6 +607,8 @@ class Searcher:
         see_floor = (
             -SEE_PRUNE_MARGIN * depth if prunable and depth <= SEE_PRUNE_DEPTH else -INFINITE
         )
+        # the squares on the enemy King's lines of attack, read when a quiet move is pruned
+        check_lines: int | None = None
         for move, unsure, swing in staged:
             if move == tt_move:
                 continue
@@ -615,7 +617,11 @@ class Searcher:
                 # Pruned unless it checks: a legal move is asked without a push (most
                 # moves of such a node go this way); a pseudo-legal one is pushed first.
                 if not unsure:
-                    if not pos.gives_check(move):
+                    if check_lines is None:
+                        check_lines = pos.check_lines()
+                    if not (
+                        check_lines >> (move & 0xFF) & 1 or check_lines >> (move >> 8) & 1
+                    ) or not pos.gives_check(move):
                         legal_seen += 1
                         if alpha > best_score:
                             best_score = alpha  # a sound fail-low bound for the skipped move
@@ -904,6 +910,7 @@ class Searcher:
             in_check = pos.is_check()
         if in_check and qdepth < QS_MAX_DEPTH:
             return self._quiesce_evasions(alpha, beta, ply, qdepth)
+        stand = -INFINITE
         if self.use_tt:
             # any entry of the main search looked deeper than captures alone: use its bound
             entry = self.tt.get(pos.hash)
@@ -920,8 +927,10 @@ class Searcher:
                 ):
                     stats.tt_hits += 1
                     return e_score
+                stand = entry[4]  # the static score it kept (-INFINITE if none)
         # past the depth cap a check is not answered: stand pat
-        stand = self.evaluator.evaluate(pos)
+        if stand == -INFINITE:
+            stand = self.evaluator.evaluate(pos)
         if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
             return stand
         if stand + self._max_gain + DELTA_MARGIN < alpha:
