@@ -481,12 +481,20 @@ async def test_mirrors_reload_after_a_redis_restart(redis_server: Any, redis_url
         await here.attach(5)
         await eventually(lambda: 1 in other.summaries() and there.online(5))
         redis_server.restart()
-        # the mirrors reload on reconnect: Redis holds nothing now
-        await eventually(lambda: other.summaries() == {} and not there.online(5), seconds=10)
-        # the owner puts its table again, the node re-attaches its socket: all see them
+        # the mirrors reload on reconnect: the lobby holds nothing now, while the node
+        # whose socket is still attached put it back on its own reconnect (user 5 never
+        # went offline: no seat's takeover, no spectator sent away)
+        await eventually(lambda: other.summaries() == {}, seconds=10)
+        deadline = time.monotonic() + 10
+        while await there.where(5) != {"here": 1}:
+            assert time.monotonic() < deadline, "the node never put its socket back"
+            await asyncio.sleep(0.05)
+        assert there.online(5)
+        # the owner puts its table again, the node attaches another socket: all see them
         await owner.put(1, {"game": "421", "seats": 2})
         await here.attach(5)
         await eventually(lambda: other.summaries() == {1: {"game": "421", "seats": 2}})
+        assert await there.where(5) == {"here": 2}
         await eventually(lambda: there.online(5))
     finally:
         for port in ports:
