@@ -79,7 +79,16 @@ async def chaos(cluster: Cluster, tables: int, seconds: float, seed: int) -> Non
     context = f"(seed {seed}, nodes killed {killed}; {scene.summary()})"
     print(f"chaos on {cluster.nodes} node(s), {tables} tables, {len(stored.games)} games {context}")
     assert found == [], f"{context}\n{digest(found)}"
-    assert stalled == [], f"games stalled after the chaos {context}:\n" + "\n".join(stalled)
+    assert stalled == [], (
+        f"games stalled after the chaos {context}:\n"
+        + "\n".join(stalled)
+        + "\nstored: "
+        + "; ".join(
+            f"game {g}: {row.get('status')}, log {len(stored.logs.get(g, {}))}"
+            for g, row in sorted(stored.games.items())
+            if any(f"game {g} " in line for line in stalled)
+        )
+    )
     assert killed, f"no node was killed {context}"
     actions = sum(1 for p in scene.players for a in p.acks if a.kind == "action")
     lines = sum(1 for p in scene.players for a in p.acks if a.kind == "chat")
