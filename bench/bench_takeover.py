@@ -5,7 +5,8 @@ opens ``--tables`` tables, each with one bot and a turn clock, on node 1 (straig
 its port, not through the proxy), kills node 1 with SIGKILL (``scripts/cluster kill 1``),
 and polls Redis until every table's lease names another node, then until every table's
 game moved on (its stored version grew). Prints the times beside the reference: the
-lease's ttl (the least a takeover can take after a ``kill -9``).
+lease's ttl (what a takeover waited for before the reapers noticed a dead node by its
+silent link; docs/cluster.md, "A node whose process is gone").
 
     scripts/cluster up 3
     set -a; eval "$(scripts/cluster env)"; set +a
@@ -114,7 +115,7 @@ async def main() -> None:
     for lease in owners_after:
         if lease is not None:
             spread[lease.node] = spread.get(lease.node, 0) + 1
-    print(f"reference: lease ttl {TTL_MS / 1000:.1f} s (a takeover cannot start sooner)")
+    print(f"reference: lease ttl {TTL_MS / 1000:.1f} s (the wait when a lease has to lapse)")
     print(
         f"tables on the killed node: {len(tables)}; taken over: {len(taken)}; moved on: {len(moved)}"
     )

@@ -255,6 +255,25 @@ async def test_every_node_hears_each_grant_and_release(backend: Backend) -> None
     assert ears_a.heard == ears_b.heard == expected  # each once
 
 
+async def test_a_gone_nodes_lease_is_ended_only_if_it_is_still_that_very_lease(
+    backend: Backend,
+) -> None:
+    a, b = await backend.leases("node-a"), await backend.leases("node-b")
+    ears = LeaseEars()
+    await b.watch(ears)
+    lease = await a.acquire(51)
+    assert lease is not None
+    assert await b.expire(lease) is True  # node-a no longer listens: its lease ends now
+    assert await b.owner(51) is None
+    assert await b.vacant([51]) == {51: True}  # remembered: claimed at once, as after a lapse
+    assert await b.expire(lease) is False
+    again = await b.acquire(51)
+    assert again is not None and again.epoch == lease.epoch + 1
+    assert await a.expire(lease) is False  # a grant made since is left alone
+    assert await a.owner(51) == again
+    await eventually(lambda: ("released", 51, lease.node, lease.epoch) in ears.heard)
+
+
 async def test_owners_answers_many_tables_at_once(backend: Backend) -> None:
     a, b = await backend.leases("node-a"), await backend.leases("node-b")
     first, second = await a.acquire(41), await b.acquire(42)
@@ -481,12 +500,20 @@ async def test_mirrors_reload_after_a_redis_restart(redis_server: Any, redis_url
         await here.attach(5)
         await eventually(lambda: 1 in other.summaries() and there.online(5))
         redis_server.restart()
-        # the mirrors reload on reconnect: Redis holds nothing now
-        await eventually(lambda: other.summaries() == {} and not there.online(5), seconds=10)
-        # the owner puts its table again, the node re-attaches its socket: all see them
+        # the mirrors reload on reconnect: the lobby holds nothing now, while the node
+        # whose socket is still attached put it back on its own reconnect (user 5 never
+        # went offline: no seat's takeover, no spectator sent away)
+        await eventually(lambda: other.summaries() == {}, seconds=10)
+        deadline = time.monotonic() + 10
+        while await there.where(5) != {"here": 1}:
+            assert time.monotonic() < deadline, "the node never put its socket back"
+            await asyncio.sleep(0.05)
+        assert there.online(5)
+        # the owner puts its table again, the node attaches another socket: all see them
         await owner.put(1, {"game": "421", "seats": 2})
         await here.attach(5)
         await eventually(lambda: other.summaries() == {1: {"game": "421", "seats": 2}})
+        assert await there.where(5) == {"here": 2}
         await eventually(lambda: there.online(5))
     finally:
         for port in ports:

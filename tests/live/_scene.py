@@ -66,6 +66,21 @@ class Seated:
         return (self.host, self.guest, self.spectator)
 
 
+def where_they_stand(person: Player, table: int) -> str:
+    """What one person at a stalled table has seen of it (for the failure's message)."""
+    follow = person.follows.get(table)
+    if follow is None:
+        return f"{person.name}: follows nothing"
+    view = follow.view or {}
+    body = view.get("view") or {}
+    return (
+        f"{person.name} (seat {follow.seat}, connected {person.connected}, syncing "
+        f"{follow.syncing}): last seq {follow.last_seq} ({follow.last_how}), view at log "
+        f"{view.get('log_length')} to act {body.get('to_act')} legal {len(body.get('legal') or [])}"
+        f" over {bool(body.get('over'))}, errors {dict(person.errors)}"
+    )
+
+
 @dataclass
 class Scene:
     cluster: Cluster
@@ -213,7 +228,8 @@ class Scene:
             if not moved and not body.get("over"):
                 found.append(
                     f"table {seated.table} ({seated.plan.game}): game {game_id} stuck at log "
-                    f"{length} (host {seated.host.name} connected: {seated.host.connected})"
+                    f"{length} (host {seated.host.name} connected: {seated.host.connected}); "
+                    + "; ".join(where_they_stand(p, seated.table) for p in seated.people)
                 )
         return found
 

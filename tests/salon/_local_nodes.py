@@ -83,6 +83,13 @@ class BoardLeases:
         await tell_released(self.watchers, lease)
         return True
 
+    async def expire(self, lease: Lease) -> bool:
+        if self.board.get(lease.table) != lease:
+            return False
+        del self.board[lease.table]
+        await tell_released(self.watchers, lease)
+        return True
+
     def held(self) -> dict[int, Lease]:
         return {t: lease for t, lease in self.board.items() if lease.node == self.node}
 

@@ -305,3 +305,59 @@ async def test_a_socket_left_out_of_one_version_follows_again_before_the_next_it
         got = seqs(client, table_id)
         assert got == list(range(got[0], last + 1)), (client.name, got)
         assert chat_lines(client, table_id)[-3:] == ["missed by Dan", "after", "later"]
+
+
+@pytest.mark.parametrize("then", ["nothing", "another line"])
+@pytest.mark.parametrize("role", ["table.watch", "table.join"])
+async def test_a_first_follow_whose_version_was_lost_still_gets_its_ok(
+    nodes: tuple[Cluster, dict[str, Salon]], role: str, then: str
+) -> None:
+    """Carl's node follows nothing of b's table; his join (or watch) is stored by b and its
+    envelope (his ``ok``, the table, the history, the view) is lost. His node starts
+    following the table only with the answer, so the bus has nothing to go past: the
+    version is simply never delivered (``nothing``), or a later one shows the hole
+    (``another line``). Either way his node asks again and the stored reply brings the
+    ``ok`` once, with the history (before, his client waited for the ``ok`` until it
+    gave the socket up)."""
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    table_id: int = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    for n in range(3):
+        await anna.ok("chat.say", table=table_id, text=f"line {n}")
+    await settle(salons)
+    carl = await Client(a, "Carl").sign_in()
+    a.forwarder.watch_period = 60  # no safety check
+    assert table_id not in a.forwarder.members
+    publish = b.ports.bus.publish
+    lost: list[Any] = []
+
+    async def loses_one(envelope: Any) -> None:
+        if not lost:
+            lost.append(envelope)
+            return
+        await publish(envelope)
+
+    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
+    assert carl.conn is not None
+    message = {"v": 1, "type": role, "id": "f", "table": table_id, "since": 0}
+    sent = asyncio.ensure_future(a.handle(carl.conn, message))
+    for _ in range(200):  # until b stored his follow (and lost its envelope)
+        if lost:
+            break
+        await asyncio.sleep(0.05)
+    assert lost
+    if then == "another line":
+        await anna.ok("chat.say", table=table_id, text="after the hole")
+    await asyncio.wait_for(sent, forwarding.REACH_TIMEOUT + 5)
+    await settle(salons)
+    await anna.ok("chat.say", table=table_id, text="later")
+    await settle(salons)
+    assert [x["type"] for x in carl.inbox if x.get("id") == "f"] == ["ok"]
+    assert first_history_before_items(carl, table_id), carl.inbox
+    last = b.tables[table_id].history.last_seq
+    got = read_as_a_client(carl, table_id, 0)
+    assert got == list(range(1, last + 1)), got
+    expected = ["line 0", "line 1", "line 2"]
+    expected += ["after the hole", "later"] if then == "another line" else ["later"]
+    assert [line for line in chat_lines(carl, table_id) if line in expected] == expected

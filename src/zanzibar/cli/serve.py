@@ -318,6 +318,10 @@ def _make_server(config: Any, drain: Callable[[], Awaitable[None]] | None = None
 
 
 async def _serve(server: Any, settings: Settings) -> int:
+    # before the server starts (and a node joins its cluster and claims tables): under
+    # load the catalogue took seconds of a blocked loop, in which a node that had just
+    # joined missed its heartbeats and lease renewals and lost its tables again
+    warm_up()
     task = asyncio.create_task(server.serve())
     steps = int(_STARTUP_LIMIT_S / 0.02)
     for _ in range(steps):
@@ -336,7 +340,6 @@ async def _serve(server: Any, settings: Settings) -> int:
             port = sock.getsockname()[1]
             break
     url = Settings(host=settings.host, port=port).url
-    warm_up()
     tune_gc()
     # stalls of the event loop are logged at info (--log-level info), with what ran
     watch = StallWatch()

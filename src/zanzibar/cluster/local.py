@@ -107,6 +107,11 @@ class LocalLeases:
         await tell_released(self._watchers, lease)
         return True
 
+    async def expire(self, lease: Lease) -> bool:
+        if self._leases.get(lease.table) != lease:
+            return False
+        return await self.release(lease.table)
+
     def held(self) -> dict[int, Lease]:
         return dict(self._leases)
 

@@ -169,6 +169,12 @@ class Leases(Protocol):
     async def release(self, table: int) -> bool:
         """Give the table up if this node still holds that very lease; True if it did."""
 
+    async def expire(self, lease: Lease) -> bool:
+        """End another node's ``lease`` now if it is still that very lease (announced as a
+        release); True if it did. For a node whose process is gone (it no longer listens
+        on its link): its tables need not wait out the ttl. Safe even if it was alive:
+        the claim that follows fences it in the database, as after a lapse."""
+
     def held(self) -> dict[int, Lease]:
         """The leases this node believes it holds (as of the last renew)."""
 

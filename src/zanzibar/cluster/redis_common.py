@@ -19,11 +19,12 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
-from redis.backoff import ExponentialBackoff
+from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,14 @@ Handler = Callable[[str, bytes], Awaitable[None]]
 
 
 def connect(url: str) -> Redis:
-    """A client that retries a few times with backoff before giving up on a command."""
+    """A client that retries a few times with backoff before giving up on a command.
+
+    The retry policy is the asyncio one (``redis.asyncio.retry``): the asyncio client
+    given the synchronous ``redis.retry.Retry`` never retries (its ``do()`` returns a
+    coroutine, which fails only once awaited, outside the policy), so after a Redis
+    restart every connection idle in the pool failed its next command once, however
+    long after (a frame told to another node was lost that way).
+    """
     return Redis.from_url(
         url,
         retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3),
@@ -59,6 +67,19 @@ class Subscriber:
         self._pubsub: Any = None
         self._task: asyncio.Task[None] | None = None
         self._channels: set[str] = set()
+        self._own_pool: ConnectionPool | None = None
+
+    def _pool(self) -> ConnectionPool:
+        """The pub/sub connection's own pool, the client's settings without retries: a
+        retried read would reconnect and subscribe again silently, and the port would
+        never hear that it may have missed messages (``on_reconnect``)."""
+        if self._own_pool is None:
+            shared = self._client.connection_pool
+            self._own_pool = ConnectionPool(
+                connection_class=shared.connection_class,
+                **{**shared.connection_kwargs, "retry": Retry(NoBackoff(), 0)},
+            )
+        return self._own_pool
 
     async def start(self, *channels: str) -> None:
         """Subscribe to ``channels`` (at least one private channel) and start reading.
@@ -78,7 +99,7 @@ class Subscriber:
         if self._pubsub is not None:
             with contextlib.suppress(*CONNECTION_ERRORS):
                 await self._pubsub.aclose()
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub = PubSub(self._pool(), ignore_subscribe_messages=True)
         await self._pubsub.subscribe(*self._channels)
 
     async def subscribe(self, *channels: str) -> None:
@@ -137,3 +158,6 @@ class Subscriber:
             with contextlib.suppress(*CONNECTION_ERRORS):
                 await self._pubsub.aclose()
             self._pubsub = None
+        if self._own_pool is not None:
+            await self._own_pool.disconnect()
+            self._own_pool = None

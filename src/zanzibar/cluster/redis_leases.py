@@ -201,6 +201,14 @@ class RedisLeases:
             return False
         return bool(await self._release(keys=[_key(table), CHANNEL], args=[_value(lease), table]))
 
+    async def expire(self, lease: Lease) -> bool:
+        if lease.node == self.node:
+            self._held.pop(lease.table, None)
+        done = await self._release(
+            keys=[_key(lease.table), CHANNEL], args=[_value(lease), lease.table]
+        )
+        return bool(done)
+
     def held(self) -> dict[int, Lease]:
         return dict(self._held)
 

@@ -112,6 +112,12 @@ class Forwarder(Refollows):
         self._resyncing: set[int] = set()
         self._again: set[int] = set()  # to follow again once more when the one under way ends
         self._reached: dict[int, asyncio.Event] = {}
+        #: Table id -> the last hole its bus reported: the versions after the first number
+        #: and before the second (None: every later one, until the next that arrives).
+        self._holes: dict[int, tuple[int, int | None]] = {}
+        #: (socket id, table id) -> the version whose ``ok`` a command asked again for: the
+        #: stored reply brings it, so the bus's (late, not lost) is not sent a second time.
+        self._asked_again: dict[tuple[int, int], int] = {}
         #: Who runs the tables followed elsewhere: leases pushed, and a slow check.
         self.owners = OwnerWatch(self)
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -352,8 +358,16 @@ class Forwarder(Refollows):
             await self._reach(table_id, version)
             message = body.get("msg")
             asked = request_id(message) if isinstance(message, dict) else None
-            if asked is not None and self._last_ok.get(conn.id) != asked:
-                return not self._passed(table_id, answer, version, [])
+            if (
+                asked is not None
+                and self._last_ok.get(conn.id) != asked
+                and table_id in self._on_bus
+            ):
+                # its ``ok`` did not come: the bus went past it, lost it (a hole reported,
+                # above all when this node started following the table with this very
+                # command), or is later than any wait: asked again, the stored reply brings it
+                self._asked_again[key] = version
+                return False
         return True
 
     def _passed(self, table_id: int, answer: dict[str, Any], version: int, held: list[Any]) -> bool:
@@ -367,10 +381,15 @@ class Forwarder(Refollows):
         )
 
     async def _reach(self, table_id: int, version: int) -> None:
-        """Wait (a little) until the bus delivered ``version``: the ``ok`` is then sent."""
+        """Wait (a little) until the bus delivered ``version`` (or reported it lost): the
+        ``ok`` is then sent."""
         loop = asyncio.get_running_loop()
         end = loop.time() + REACH_TIMEOUT
-        while self.delivered.get(table_id, 0) < version and loop.time() < end:
+        while (
+            self.delivered.get(table_id, 0) < version
+            and not self._lost(table_id, version)
+            and loop.time() < end
+        ):
             event = self._reached.setdefault(table_id, asyncio.Event())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), max(0.0, end - loop.time()))
@@ -409,6 +428,7 @@ class Forwarder(Refollows):
         self.seqs.pop((conn_id, table_id), None)
         self.floors.pop((conn_id, table_id), None)
         self._held.pop((conn_id, table_id), None)
+        self._asked_again.pop((conn_id, table_id), None)
         conn = self.host.gateway.connections.get(conn_id)
         if conn is not None and not keep:
             conn.tables.discard(table_id)
@@ -421,6 +441,7 @@ class Forwarder(Refollows):
         if table_id in self._on_bus:
             self._on_bus.discard(table_id)
             self.delivered.pop(table_id, None)
+            self._holes.pop(table_id, None)
             self._spawn(self.host.ports.bus.unfollow(table_id, self))
 
     # -- the bus (Follower) ---------------------------------------------------------------
@@ -445,6 +466,10 @@ class Forwarder(Refollows):
                     message = made[index] = Shared(raw) if index in shared else raw
                 held = self._held.get((conn_id, table_id))
                 answers = is_ok(message) and "id" in message
+                if answers and self._asked_again.get((conn_id, table_id)) == envelope.version:
+                    del self._asked_again[(conn_id, table_id)]
+                    if self._last_ok.get(conn_id) == message.get("id"):
+                        continue  # late, not lost: the stored reply brought it already
                 if held is not None and not (answers and conn_id in members):
                     # a follow is on its way: its answer says which frames it covered
                     held.append((envelope.version, message))
@@ -491,30 +516,12 @@ class Forwarder(Refollows):
             log.warning("table %s: the owner forgot this node's sockets; following again", table_id)
             self._spawn(self.resync(table_id))
         self.delivered[table_id] = envelope.version
+        hole = self._holes.get(table_id)
+        if hole is not None and hole[1] is None:  # the bus starts again from this version
+            self._holes[table_id] = (hole[0], envelope.version)
         event = self._reached.pop(table_id, None)
         if event is not None:
             event.set()
-
-    async def gap(self, table: int, after: int, before: int | None) -> None:
-        """Versions were lost on the way (an owner killed between storing and publishing):
-        every socket here follows the table again, its frames held until then (given at
-        once, they would move its last ``seq`` past the lost items for good)."""
-        log.warning("table %s: versions after %s were lost; following it again", table, after)
-        for conn_id in self.members.get(table, ()):
-            self._held.setdefault((conn_id, table), [])
-        self._spawn(self.resync(table))
-
-    def _skips(self, conn_id: int, table_id: int, message: Any) -> bool:
-        """Whether a live item of ``table_id`` is numbered past the one after the last
-        ``seq`` this socket was sent (items of one table are numbered without a hole, for
-        every audience): given now, the client would have missed those between."""
-        if not isinstance(message, dict) or message.get("table") != table_id:
-            return False
-        if message.get("type") not in ITEM_TYPES:
-            return False
-        seq = message.get("seq")
-        sent = self.seqs.get((conn_id, table_id), -1)
-        return isinstance(seq, int) and not isinstance(seq, bool) and sent >= 0 and seq > sent + 1
 
     def _give(self, conn: Connection, table_id: int, message: dict[str, Any]) -> None:
         """Put one frame to a socket here, noting the last history ``seq`` it was sent.

@@ -23,6 +23,17 @@ them all (a table whose first two nodes both died). Asking every open table
 from every node each second would cost the salon nodes × tables look-ups a
 second.
 
+A node killed (``kill -9``, a lost machine) stops listening on its link at once,
+while its leases live out their ttl (5 s) and its heartbeat a second more. So
+each sweep also asks whether each live node listens (one ``PUBLISH`` each: the
+link says how many heard it); a node silent for :attr:`Reaper.silence` seconds
+over two sweeps or more, while this node hears itself, is taken for gone: its
+leases are ended at once (:meth:`~zanzibar.cluster.ports.Leases.expire`, only
+the very lease seen) and its tables taken over as after a lapse, ranked over
+the nodes that listen. Not two owners: the claim fences the old owner in the
+database whatever it believes, as after a lapse. A node that merely hangs
+still listens (Redis keeps its subscription): it keeps its tables.
+
 A table whose lease the store does not remember at all (Redis restarted and
 forgot every key) may still run on its owner, which re-acquires it at its
 next renewal (:class:`LeaseKeeper`). Those tables wait :attr:`Reaper.grace`
@@ -53,6 +64,8 @@ log = logging.getLogger(__name__)
 
 #: Tables reloaded at once after their leases were lost (Redis restarted empty).
 RETAKE_TOGETHER = 16
+#: Seconds a live node may not listen on its link before its leases are ended.
+SILENCE = 1.0
 
 
 def weight(node: str, table: int) -> int:
@@ -96,6 +109,8 @@ class Reaper:
         step: float = 1.0,
         grace: float = 3.0,
         together: int = 16,
+        listening: Callable[[str], Awaitable[bool]] | None = None,
+        silence: float = SILENCE,
     ) -> None:
         self.leases = leases
         self.open_tables = open_tables
@@ -115,6 +130,15 @@ class Reaper:
         self._vacant_since: dict[int, float] = {}
         #: Tables this node took over, with the seconds each stayed vacant (for logs, tests).
         self.taken: dict[int, float] = {}
+        #: Whether a node's process listens on its link now (None: never asked; the
+        #: leases of a dead node then lapse by their ttl).
+        self.listening = listening
+        #: Seconds a live node may not listen before its leases are ended.
+        self.silence = silence
+        #: Node -> when it was first found not listening (monotonic seconds).
+        self._silent_since: dict[str, float] = {}
+        #: Leases this node ended, by table (for logs, tests).
+        self.expired: dict[int, str] = {}
         self._failing = False
         #: Between full sweeps (every :attr:`full_every`-th, the first included) only the
         #: tables this node is among the first :attr:`near` of are asked for their lease.
@@ -134,9 +158,17 @@ class Reaper:
         candidates = [t for t in await self.open_tables() if t not in running]
         self._sweeps += 1
         nodes: list[str] | None = None
+        if self.listening is not None:
+            nodes = await self.live_nodes()
+            gone = await self._gone(nodes)
+            if gone:
+                nodes = [n for n in nodes if n not in gone]
+                if candidates:
+                    await self._expire(gone, candidates)
         asked = candidates
         if candidates and self._sweeps % self.full_every != 1 % self.full_every:
-            nodes = await self.live_nodes()
+            if nodes is None:
+                nodes = await self.live_nodes()
             asked = [t for t in candidates if self._is_near(t, nodes)]
         vacant = await self.leases.vacant(asked) if asked else {}
         kept, looked = set(candidates), set(asked)
@@ -175,6 +207,43 @@ class Reaper:
                         "node %s took over table %s (vacant for %.1f s)", self.node, table, waited
                     )
         return taken
+
+    async def _gone(self, nodes: list[str]) -> set[str]:
+        """The live nodes (heartbeat fresh) that have not listened on their link for
+        :attr:`silence` seconds: their process died. None while this node does not hear
+        itself (its own subscriber is reconnecting: Redis restarted, say)."""
+        assert self.listening is not None
+        if not await self.listening(self.node):
+            self._silent_since.clear()
+            return set()
+        now = time.monotonic()
+        for node in list(self._silent_since):
+            if node not in nodes:
+                del self._silent_since[node]
+        gone: set[str] = set()
+        for node in nodes:
+            if node == self.node:
+                continue
+            if await self.listening(node):
+                self._silent_since.pop(node, None)
+                continue
+            if now - self._silent_since.setdefault(node, now) >= self.silence:
+                gone.add(node)
+        return gone
+
+    async def _expire(self, gone: set[str], candidates: list[int]) -> None:
+        """End the leases the ``gone`` nodes hold among ``candidates`` (the very lease seen:
+        one a node took since is left alone); the tables are then vacant."""
+        owners = await self.leases.owners(candidates)
+        for table, lease in sorted(owners.items()):
+            if lease.node in gone and await self.leases.expire(lease):
+                self.expired[table] = lease.node
+                log.warning(
+                    "table %s: node %s no longer listens; its lease (epoch %s) ended",
+                    table,
+                    lease.node,
+                    lease.epoch,
+                )
 
     def _is_near(self, table: int, nodes: list[str]) -> bool:
         """Whether this node is among the first :attr:`near` to take ``table`` over.

@@ -2,9 +2,11 @@
 
 Part of the socket's node's side of forwarding (:class:`~zanzibar.salon.forwarding.Forwarder`
 inherits it; its file stays under the size the layout allows): after a table changed
-hands, or after a hole in its bus, each socket follows it again from the last ``seq``
-it was sent, tried again while the table is changing hands, given up by closing the
-socket (docs/cluster.md, "Any node takes any socket").
+hands, or after a hole in its bus (reported by the bus: :meth:`Refollows.gap`; or seen
+by a socket: a live item past the one after its last, :meth:`Refollows._skips`), each
+socket follows it again from the last ``seq`` it was sent, tried again while the table
+is changing hands, given up by closing the socket (docs/cluster.md, "Any node takes
+any socket").
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.salon.connections import Connection
-from zanzibar.salon.frames import CHANGING_HANDS
+from zanzibar.salon.frames import CHANGING_HANDS, ITEM_TYPES
 
 if TYPE_CHECKING:
     from zanzibar.salon.owner_watch import OwnerWatch
@@ -37,6 +39,12 @@ class Refollows:
     seqs: dict[tuple[int, int], int]
     _resyncing: set[int]
     _again: set[int]
+    _held: dict[tuple[int, int], list[tuple[int, dict[str, Any]]]]
+    _holes: dict[int, tuple[int, int | None]]
+    _reached: dict[int, asyncio.Event]
+
+    def _spawn(self, work: Any) -> None:
+        raise NotImplementedError
 
     async def ask(
         self, table_id: int, body: dict[str, Any], conn: Connection, node: str | None = None
@@ -45,6 +53,36 @@ class Refollows:
 
     def _unfollowed(self, table_id: int, conn_id: int, keep: bool = False) -> None:
         raise NotImplementedError
+
+    async def gap(self, table: int, after: int, before: int | None) -> None:
+        """Versions were lost on the way (an owner killed between storing and publishing):
+        every socket here follows the table again, its frames held until then (given at
+        once, they would move its last ``seq`` past the lost items for good)."""
+        log.warning("table %s: versions after %s were lost; following it again", table, after)
+        self._holes[table] = (after, before)
+        event = self._reached.pop(table, None)
+        if event is not None:  # a command waiting for a lost version's frames: ask again
+            event.set()
+        for conn_id in self.members.get(table, ()):
+            self._held.setdefault((conn_id, table), [])
+        self._spawn(self.resync(table))
+
+    def _lost(self, table_id: int, version: int) -> bool:
+        """Whether the bus reported ``version`` of the table lost (it will never bring it)."""
+        hole = self._holes.get(table_id)
+        return hole is not None and hole[0] < version and (hole[1] is None or version < hole[1])
+
+    def _skips(self, conn_id: int, table_id: int, message: Any) -> bool:
+        """Whether a live item of ``table_id`` is numbered past the one after the last
+        ``seq`` this socket was sent (items of one table are numbered without a hole, for
+        every audience): given now, the client would have missed those between."""
+        if not isinstance(message, dict) or message.get("table") != table_id:
+            return False
+        if message.get("type") not in ITEM_TYPES:
+            return False
+        seq = message.get("seq")
+        sent = self.seqs.get((conn_id, table_id), -1)
+        return isinstance(seq, int) and not isinstance(seq, bool) and sent >= 0 and seq > sent + 1
 
     def resyncs(self, table_id: int) -> bool:
         """Whether the sockets here following ``table_id`` are being followed again now."""

@@ -199,6 +199,8 @@ class Salon:
                 self.ports.presence.live_nodes,
                 self.router.adopt,
                 grace=self.router.grace,
+                # a killed node stops listening at once: its tables need not wait its ttl
+                listening=lambda node: self.hub.send(node, "ping", {}),
             )
         self.tables = TablesView(self.router)
         #: Open tables per account and address, and their creation rates.
