@@ -37,7 +37,6 @@ class Snapshot:
     match_state: Any = None
     log_length: int = 0
     events_length: int = 0
-    rng_state: object = None
 
     @classmethod
     def of(cls, table: Table) -> Snapshot:
@@ -70,7 +69,7 @@ class Snapshot:
             snap.match_state = match.state
             snap.log_length = len(match.log)
             snap.events_length = len(match.events)
-            snap.rng_state = match.rng.getstate()
+            match.rng.mark()  # its state is kept by its first draw, if any
         return snap
 
     def restore(self, table: Table) -> None:
@@ -92,5 +91,5 @@ class Snapshot:
             match.state = self.match_state
             del match.log[self.log_length :]
             del match.events[self.events_length :]
-            match.rng.setstate(self.rng_state)
+            match.rng.rewind()
         table.drop_staged()
