@@ -15,6 +15,13 @@ from zanzibar.salon.seats import Seat
 from zanzibar.salon.tables import Table
 
 
+def _copy_seat(seat: Seat) -> Seat:
+    """A copy of a seat (its fields as they are; no ``__init__`` to run)."""
+    copy: Seat = object.__new__(Seat)
+    copy.__dict__.update(seat.__dict__)
+    return copy
+
+
 @dataclass
 class Snapshot:
     """What a change may touch, to undo it if storing fails."""
@@ -46,7 +53,7 @@ class Snapshot:
             table.preset,
             dict(table.options),
             table.capacity,
-            [Seat(**vars(s)) for s in table.seats],
+            [_copy_seat(s) for s in table.seats],
             table.private,
             table.host,
             table.state,
