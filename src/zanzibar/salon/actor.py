@@ -38,7 +38,7 @@ from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import since_field
-from zanzibar.salon.members import member_ops, members_of
+from zanzibar.salon.members import MemberIndex, member_ops, members_of
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Fenced
 from zanzibar.salon.snapshots import Snapshot
@@ -78,6 +78,8 @@ class ActorServices:
     #: Called when the table is found claimed by another node, before its followers
     #: here are dropped (they follow it on its new owner: salon/forwarding.py).
     moved: Callable[[Table], None] | None = None
+    #: Who sits at or watches which table run here (kept by the actors; ``Gateway.went``).
+    members: MemberIndex = field(default_factory=MemberIndex)
 
 
 @dataclass
@@ -156,6 +158,7 @@ class TableActor:
         self._timer: asyncio.TimerHandle | None = None
         self._armed_for: float | None = None
         self._think_task: asyncio.Task[None] | None = None
+        services.members.put(table.id, members_of(table.seats, table.spectators))
         self._task = asyncio.create_task(self._run(), name=f"table-{table.id}")
 
     def __repr__(self) -> str:
@@ -326,7 +329,8 @@ class TableActor:
             return
         before = members_of(snap.seats, snap.spectators) if table.stored_row else {}
         after = members_of(table.seats, table.spectators)
-        if before != after or change.close:
+        moved = before != after or change.close
+        if moved:
             change.ops += member_ops(table.id, before, after, change.close)
         started = time.time()
         deadlines.refresh(table, self.services.timing, started)
@@ -348,6 +352,8 @@ class TableActor:
             raise SalonError(
                 "internal", "the change could not be stored; nothing was changed"
             ) from None
+        if moved:
+            self.services.members.put(table.id, () if change.close else after)
         self._publish(change, cmd)
 
     async def _answered(self, cmd: Command) -> bool:
@@ -405,6 +411,7 @@ class TableActor:
         """
         self.closed = True
         self._disarm()
+        self.services.members.drop(self.table.id)
         if self._think_task is not None:
             self._think_task.cancel()
         if moved and self.services.moved is not None:

@@ -42,12 +42,9 @@ class Shared(dict[str, Any]):
     Nobody changes a message once put, so the text stays true.
     """
 
-    __slots__ = ("encoded",)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: The message's JSON text, once a transport has encoded it.
-        self.encoded: str | None = None
+    #: The message's JSON text, once a transport has encoded it (a class default: no
+    #: ``__init__`` of its own, so making one is dict's own C call, once per audience).
+    encoded: str | None = None
 
 
 class Connection:

@@ -160,14 +160,12 @@ class Gateway:
             except Exception as exc:
                 log.warning("presence: user %s could not be read: %s", user_id, exc)
         salon.friends.presence_changed(user_id, online)
-        for actor in list(salon.router.actors.values()):
-            if actor.table.is_member(user_id):
+        router = salon.router
+        for table_id in router.members.tables_of(user_id):  # his tables only, not every one
+            actor = router.actors.get(table_id)
+            if actor is not None and actor.table.is_member(user_id):
                 actor.post(_seen(user_id, online))
-        if any(
-            seat.get("user") == user_id
-            for summary in salon.lobby.summaries().values()
-            for seat in summary["seats"]
-        ):
+        if salon.lobby.seated(user_id):
             salon.lobby.changed()
 
     async def _sockets_of(self, user_id: int) -> int:

@@ -9,6 +9,7 @@ gets exactly the items it has not seen.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
@@ -16,6 +17,10 @@ import orjson
 
 Channel = Literal["game", "chat", "system"]
 CHANNELS: tuple[str, ...] = ("game", "chat", "system")
+
+
+#: A run of digits orjson may read otherwise than ``json`` (see :attr:`Item.data`).
+_LONG_NUMBER = re.compile(r"[0-9]{19}")
 
 
 class Item(NamedTuple):
@@ -60,10 +65,22 @@ class Item(NamedTuple):
     def data(self) -> dict[str, Any]:
         """The item's data (decoded on each access: keep the result if used twice).
 
-        Read by ``json.loads``, not orjson, which would turn an integer beyond
-        64 bits into a float.
+        Read by orjson (several times faster; every stored item is read for its
+        fan-out and for its row), except a text with a run of 19 digits or more
+        (an integer beyond 64 bits, which orjson would read as a float) or one
+        orjson refuses (a lone surrogate, ``NaN``): ``json.loads`` reads those.
+
+        >>> Item.of(1, "chat", {"n": 2**70, "x": 1.5}).data
+        {'n': 1180591620717411303424, 'x': 1.5}
         """
-        decoded: dict[str, Any] = json.loads(self.raw)
+        raw = self.raw
+        if _LONG_NUMBER.search(raw) is None:
+            try:
+                fast: dict[str, Any] = orjson.loads(raw)
+                return fast
+            except orjson.JSONDecodeError:
+                pass
+        decoded: dict[str, Any] = json.loads(raw)
         return decoded
 
 

@@ -31,6 +31,7 @@ from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import PROTOCOL, int_field
 from zanzibar.salon.limits import Limits
+from zanzibar.salon.members import MemberIndex
 from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,11 @@ def members(summary: Summary) -> dict[int, int | None]:
     return out
 
 
+def _seated_users(summary: Summary) -> list[int]:
+    """The users holding a seat of a listed table."""
+    return [seat["user"] for seat in summary.get("seats", ()) if seat.get("user") is not None]
+
+
 class LobbyFeed:
     """The table list of the whole salon, this node's part of it, and its followers here."""
 
@@ -133,6 +139,8 @@ class LobbyFeed:
         #: Page size each lobby follower asked for.
         self.page_sizes: dict[int, int] = {}
         self._titles: dict[tuple[str, str], str] = {}
+        #: Who sits at which listed table (:meth:`seated`), kept with every summary's change.
+        self._seated = MemberIndex()
         port.watch(self._port_changed)
 
     # -- this node's tables into the port ---------------------------------------------------
@@ -142,6 +150,7 @@ class LobbyFeed:
         summary = self.mark(summary_of(table, self.name_of))
         if self.own.get(table.id) != summary:
             self.own[table.id] = summary
+            self._index(table.id)
             self._schedule(table.id)
 
     def committed(self, table: Table, change: Change) -> None:
@@ -161,6 +170,7 @@ class LobbyFeed:
         """The table closed: it leaves the list everywhere."""
         self.own.pop(table_id, None)
         self.gone.add(table_id)
+        self._index(table_id)
         self._schedule(table_id)
 
     def disown(self, table_id: int) -> None:
@@ -168,10 +178,15 @@ class LobbyFeed:
         if table_id not in self.gone:
             self.own.pop(table_id, None)
             self._dirty.pop(table_id, None)
+            self._index(table_id)
 
     def reconcile(self) -> None:
         """Write again what the port lacks (a failed write, a Redis that forgot its keys)."""
         listed = self.port.summaries()
+        self._seated = MemberIndex()  # rebuilt now and then: a safety net, as the writes
+        for table_id, summary in {**listed, **self.own}.items():
+            if table_id not in self.gone:
+                self._seated.put(table_id, _seated_users(summary))
         for table_id, summary in self.own.items():
             if listed.get(table_id) != summary:
                 self._schedule(table_id)
@@ -203,8 +218,22 @@ class LobbyFeed:
         """The lobby's tasks still running (an update to followers, writes to the port)."""
         return [t for t in (self.task, self.writer) if t is not None and not t.done()]
 
-    async def _port_changed(self, _table: int) -> None:
+    async def _port_changed(self, table_id: int) -> None:
+        self._index(table_id)
         self.changed()
+
+    def _index(self, table_id: int) -> None:
+        """Note who sits at the table as listed now (none: not listed)."""
+        summary: Summary | None = None
+        if table_id not in self.gone:
+            summary = self.own.get(table_id)
+            if summary is None:
+                summary = self.port.summaries().get(table_id)
+        self._seated.put(table_id, _seated_users(summary) if summary is not None else ())
+
+    def seated(self, user_id: int) -> bool:
+        """Whether ``user_id`` sits at a listed table (his ``connected`` flag is shown)."""
+        return bool(self._seated.tables_of(user_id))
 
     # -- reading the list -------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from zanzibar.l10n import Msg, Voice
@@ -17,8 +18,13 @@ from zanzibar.l10n import Msg, Voice
 _BOT_NAME = re.compile(r"Bot (\d{1,3}) \(([a-z_]{1,20})\)")
 
 
+@lru_cache(maxsize=4096)
 def display_name(name: str, lang: str) -> str:
     """A seat's stored name as ``lang`` says it: bots' names are stored in English.
+
+    Kept per (name, language): every sentence of a game names its seats, and a
+    French bot's name is a sentence of the catalogue (the words never change
+    while the salon runs).
 
     >>> display_name("Bot 2 (hard)", "fr"), display_name("Anna", "fr")
     ('Robot 2 (difficile)', 'Anna')

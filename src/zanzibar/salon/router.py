@@ -23,6 +23,7 @@ from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor, Transition
 from zanzibar.salon.changes import Command
 from zanzibar.salon.errors import SalonError
+from zanzibar.salon.members import MemberIndex
 from zanzibar.salon.tables import Table
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,8 @@ class Router:
         self.forward: Callable[[str, int, Command], Awaitable[None]] | None = None
         #: The tables this node runs, by id.
         self.actors: dict[int, TableActor] = {}
+        #: Who sits at or watches which of them (kept by their actors: ActorServices.members).
+        self.members = MemberIndex()
         #: The lease under which each local table runs.
         self.lease_of: dict[int, Lease] = {}
         self._claiming: dict[int, asyncio.Lock] = {}

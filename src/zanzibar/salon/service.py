@@ -268,6 +268,7 @@ class Salon:
             closed=self._table_closed,
             committed=[self.standing.committed, self.tournaments.committed, self.lobby.committed],
             recall=lambda table_id, cmd_id: tablestore.recall(self.store, table_id, cmd_id),
+            members=self.router.members,
         )
         #: Commands for tables run elsewhere, and frames for sockets held elsewhere.
         self.forwarder = Forwarder(self, RemoteSockets(self))

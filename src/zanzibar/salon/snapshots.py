@@ -15,6 +15,13 @@ from zanzibar.salon.seats import Seat
 from zanzibar.salon.tables import Table
 
 
+def _copy_seat(seat: Seat) -> Seat:
+    """A copy of a seat (its fields as they are; no ``__init__`` to run)."""
+    copy: Seat = object.__new__(Seat)
+    copy.__dict__.update(seat.__dict__)
+    return copy
+
+
 @dataclass
 class Snapshot:
     """What a change may touch, to undo it if storing fails."""
@@ -37,7 +44,6 @@ class Snapshot:
     match_state: Any = None
     log_length: int = 0
     events_length: int = 0
-    rng_state: object = None
 
     @classmethod
     def of(cls, table: Table) -> Snapshot:
@@ -47,7 +53,7 @@ class Snapshot:
             table.preset,
             dict(table.options),
             table.capacity,
-            [Seat(**vars(s)) for s in table.seats],
+            [_copy_seat(s) for s in table.seats],
             table.private,
             table.host,
             table.state,
@@ -70,7 +76,7 @@ class Snapshot:
             snap.match_state = match.state
             snap.log_length = len(match.log)
             snap.events_length = len(match.events)
-            snap.rng_state = match.rng.getstate()
+            match.rng.mark()  # its state is kept by its first draw, if any
         return snap
 
     def restore(self, table: Table) -> None:
@@ -92,5 +98,5 @@ class Snapshot:
             match.state = self.match_state
             del match.log[self.log_length :]
             del match.events[self.events_length :]
-            match.rng.setstate(self.rng_state)
+            match.rng.rewind()
         table.drop_staged()

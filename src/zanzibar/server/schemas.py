@@ -25,10 +25,12 @@ zanzibar.server.schemas.ProtocolError: unknown message type 'dance'
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import fastjsonschema
+import orjson
 from jsonschema import Draft202012Validator
 
 from zanzibar.l10n.legacy import say_english
@@ -479,15 +481,42 @@ def _describe(error: Any) -> str:
     return f"{where}: {error.message}" if where else str(error.message)
 
 
-def check_incoming(frame: str | bytes) -> dict[str, Any]:
-    """Parse and validate one client frame; raise :class:`ProtocolError` if refused."""
-    size = len(frame.encode("utf-8")) if isinstance(frame, str) else len(frame)
-    if size > MAX_FRAME_BYTES:
-        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}")
+#: A run of digits orjson may read otherwise than ``json`` (an integer past 64 bits
+#: becomes a float there): such a frame is left to ``json``.
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+
+
+def _parse(frame: str | bytes, raw: bytes) -> Any:
+    """A frame's JSON value, exactly as ``json.loads`` reads it.
+
+    orjson reads it (in C, several times faster) unless it refuses the frame
+    (a lone surrogate, a number out of range, ``NaN``: bad JSON it may be, or
+    not) or the frame holds a number of 19 digits or more (an integer beyond 64
+    bits, which orjson reads as a float): those go to ``json``, which decides.
+
+    ``raw``: the frame as UTF-8.
+
+    >>> _parse('{"n": 12345678901234567890123}', b'{"n": 12345678901234567890123}')
+    {'n': 12345678901234567890123}
+    """
+    if _LONG_NUMBER.search(raw) is None:
+        try:
+            return orjson.loads(raw)
+        except (orjson.JSONDecodeError, RecursionError):
+            pass
     try:
-        obj = json.loads(frame)
+        return json.loads(frame)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
+
+
+def check_incoming(frame: str | bytes) -> dict[str, Any]:
+    """Parse and validate one client frame; raise :class:`ProtocolError` if refused."""
+    raw = frame.encode("utf-8") if isinstance(frame, str) else frame
+    size = len(raw)
+    if size > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}")
+    obj = _parse(frame, raw)
     if not isinstance(obj, dict):
         raise ProtocolError("bad_json", "the message must be a JSON object")
     request_id = _request_id(obj)
