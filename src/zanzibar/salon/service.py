@@ -81,8 +81,6 @@ from zanzibar.salon.tournaments import Tournaments
 log = logging.getLogger(__name__)
 
 DEFAULT_DB = "sqlite+aiosqlite:///zanzibar.sqlite3"
-#: How long a stop waits for cancelled background work to end (seconds).
-STOP_WAIT_S = 5.0
 
 
 class Salon:
@@ -398,7 +396,7 @@ class Salon:
         return self.ports.presence.online(user_id)
 
     def spawn(self, work: Awaitable[Any]) -> None:
-        """Run ``work`` beside the caller (failures are logged; stop waits for none)."""
+        """Run ``work`` beside the caller (failures are logged; a stop waits 1 s, then cancels)."""
         self.start_task(work)
 
     def start_task(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
@@ -433,7 +431,7 @@ class Salon:
         for table_id in list(self.router.lease_of):  # a clean stop frees its tables at once
             with contextlib.suppress(Exception):
                 await self.router.release(table_id)
-        await self._end_spawned(grace=1.0)
+        await settling.end_tasks(self._releases, grace=1.0)
         await self.ports.close()
         await self.store.stop()
         await self.thinker.close()  # last: its workers may be finishing a search
@@ -443,40 +441,17 @@ class Salon:
         await self._halt()
         self.nodes.abandon()
         await self.standing.stop()
-        await self._end_spawned(grace=0.0)
+        await settling.end_tasks(self._releases, grace=0.0)
         await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
         await self.thinker.close(wait=False)  # a killed process's workers exit with it
-
-    async def _end_spawned(self, grace: float) -> None:
-        """Let the work spawned beside commands end (``grace`` seconds at most), then cancel
-        what is left and wait for it to end.
-
-        None of it may outlive the storage: a task cancelled in the middle of a database
-        call that is still giving its connection back when the event loop ends made the
-        database driver wait for a worker thread that had already stopped (a hang, seen in
-        the test suite; see ``TournamentRunner.stop``)."""
-        pending = {task for task in self._releases if not task.done()}
-        if pending and grace > 0:
-            _, pending = await asyncio.wait(pending, timeout=grace)
-        for task in pending:
-            task.cancel()
-        if pending:
-            _, left = await asyncio.wait(pending, timeout=STOP_WAIT_S)
-            if left:
-                log.warning("%d task(s) did not end when cancelled at the stop", len(left))
 
     async def _halt(self) -> None:
         self.lobby.stopping = True
         await self.tournaments.stop()
         await self.forwarder.stop()
         running = (self._janitor_task, self.lobby.task, self._renewing, self._reaping)
-        tasks = [t for t in running if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await settling.end_tasks([t for t in running if t is not None], grace=0.0)
         for actor in list(self.router.actors.values()):
             await actor.stop()
         self.gateway.close_all()
