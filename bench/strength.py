@@ -203,27 +203,39 @@ def run_stockfish(args: argparse.Namespace) -> None:
     )
     for level in args.levels:
         games: list[tuple[float, float]] = []
-        for elo in args.elos:
-            scores = []
-            endings: dict[str, int] = {}
-            for opening in openings:
-                for ours_white in (True, False):
+        scores: dict[int, list[float]] = {elo: [] for elo in args.elos}
+        endings: dict[int, dict[str, int]] = {elo: {} for elo in args.elos}
+        # Every Elo setting in turn for each opening and colour, so that a run cut short
+        # (a busy machine) still has games against each setting; a running estimate follows
+        # every game.
+        for opening in openings:
+            for ours_white in (True, False):
+                for elo in args.elos:
                     score, how = play_stockfish_game(
                         level, elo, opening, ours_white, args.clock, args.inc, args.sf_nodes
                     )
-                    scores.append(score)
+                    scores[elo].append(score)
                     key = f"{_verdict(score)} {how}"
-                    endings[key] = endings.get(key, 0) + 1
+                    endings[elo][key] = endings[elo].get(key, 0) + 1
                     games.append((elo, score))
-            ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
-            print(f"  {level:7} vs Stockfish {elo}: {sum(scores):g}/{len(scores)} ({ends})")
-            sys.stdout.flush()
+                    est, low, high = elo_estimate(games)
+                    colour = "White" if ours_white else "Black"
+                    print(
+                        f"    {level} ({colour}) vs {elo}: {key}; running estimate {est:.0f} "
+                        f"({low:.0f} to {high:.0f}) after {len(games)} games",
+                        flush=True,
+                    )
+        for elo in args.elos:
+            ends = ", ".join(f"{k} {v}" for k, v in sorted(endings[elo].items()))
+            print(
+                f"  {level:7} vs Stockfish {elo}: {sum(scores[elo]):g}/{len(scores[elo])} ({ends})"
+            )
         est, low, high = elo_estimate(games)
         print(
             f"{level:7} Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), "
-            f"{len(games)} games"
+            f"{len(games)} games",
+            flush=True,
         )
-        sys.stdout.flush()
 
 
 # -- Zanzibar-S self-play ----------------------------------------------------------
