@@ -142,10 +142,18 @@ def elo_difference(score: float) -> float:
 
 
 def play_stockfish_game(
-    level: str, elo: int, opening: str, ours_white: bool, clock: float, inc: float, nodes: int = 0
+    level: str,
+    elo: int,
+    opening: str,
+    ours_white: bool,
+    clock: float,
+    inc: float,
+    nodes: int = 0,
+    record: list[str] | None = None,
 ) -> tuple[float, str]:
     """One game; returns our score and how it ended. With ``nodes``, ours plays at that
-    many nodes a move (its clock is not charged), Stockfish on its clock as before."""
+    many nodes a move (its clock is not charged), Stockfish on its clock as before.
+    ``record`` receives the game's moves in algebraic notation (to see how it was lost)."""
     import chess
     import chess.engine
 
@@ -153,10 +161,10 @@ def play_stockfish_game(
         [sys.executable, "-m", "zanzibar.cli.main", "uci"], timeout=60
     )
     theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60)
+    board = chess.Board()
     try:
         ours.configure({"Level": level})
         theirs.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
-        board = chess.Board()
         for move in opening.split():
             board.push_uci(move)
         remaining = {chess.WHITE: clock, chess.BLACK: clock}
@@ -186,6 +194,8 @@ def play_stockfish_game(
         won = outcome.winner == (chess.WHITE if ours_white else chess.BLACK)
         return (1.0 if won else 0.0), outcome.termination.name.lower()
     finally:
+        if record is not None:
+            record.append(chess.Board().variation_san(board.move_stack))
         ours.quit()
         theirs.quit()
 
@@ -203,27 +213,48 @@ def run_stockfish(args: argparse.Namespace) -> None:
     )
     for level in args.levels:
         games: list[tuple[float, float]] = []
-        for elo in args.elos:
-            scores = []
-            endings: dict[str, int] = {}
-            for opening in openings:
-                for ours_white in (True, False):
+        scores: dict[int, list[float]] = {elo: [] for elo in args.elos}
+        endings: dict[int, dict[str, int]] = {elo: {} for elo in args.elos}
+        # Every Elo setting in turn for each opening and colour, so that a run cut short
+        # (a busy machine) still has games against each setting; a running estimate follows
+        # every game.
+        for opening in openings:
+            for ours_white in (True, False):
+                for elo in args.elos:
+                    record: list[str] = []
                     score, how = play_stockfish_game(
-                        level, elo, opening, ours_white, args.clock, args.inc, args.sf_nodes
+                        level,
+                        elo,
+                        opening,
+                        ours_white,
+                        args.clock,
+                        args.inc,
+                        args.sf_nodes,
+                        record,
                     )
-                    scores.append(score)
+                    scores[elo].append(score)
                     key = f"{_verdict(score)} {how}"
-                    endings[key] = endings.get(key, 0) + 1
+                    endings[elo][key] = endings[elo].get(key, 0) + 1
                     games.append((elo, score))
-            ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
-            print(f"  {level:7} vs Stockfish {elo}: {sum(scores):g}/{len(scores)} ({ends})")
-            sys.stdout.flush()
+                    est, low, high = elo_estimate(games)
+                    colour = "White" if ours_white else "Black"
+                    print(
+                        f"    {level} ({colour}) vs {elo}: {key}; running estimate {est:.0f} "
+                        f"({low:.0f} to {high:.0f}) after {len(games)} games",
+                        flush=True,
+                    )
+                    print(f"      {record[0] if record else ''}", flush=True)
+        for elo in args.elos:
+            ends = ", ".join(f"{k} {v}" for k, v in sorted(endings[elo].items()))
+            print(
+                f"  {level:7} vs Stockfish {elo}: {sum(scores[elo]):g}/{len(scores[elo])} ({ends})"
+            )
         est, low, high = elo_estimate(games)
         print(
             f"{level:7} Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), "
-            f"{len(games)} games"
+            f"{len(games)} games",
+            flush=True,
         )
-        sys.stdout.flush()
 
 
 # -- Zanzibar-S self-play ----------------------------------------------------------
@@ -299,6 +330,9 @@ def run_selfplay(args: argparse.Namespace) -> None:
                 scores.append(score)
                 key = f"{_verdict(score)} {how}"
                 endings[key] = endings.get(key, 0) + 1
+                colour = "White" if strong_white else "Black"
+                print(f"    {strong} ({colour}) vs {weak}, opening {args.seed + pair}: {key}")
+                sys.stdout.flush()
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))

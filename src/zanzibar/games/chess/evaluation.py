@@ -87,6 +87,15 @@ from zanzibar.games.chess.variant import PieceType, Variant
 # term and its sign (pair 15/40, open file 35/0, half-open 4/-2, King on the centre files 40;
 # passed 140, shield 16): not applied, a sample this small moves weights by noise, and
 # no fixed-node match could check them in the time.
+# Run of 2026-11-26 on both runs' positions together (bench/data/texel_chess.txt.gz):
+#   .venv/bin/python bench/texel.py --variant chess --samples bench/data/texel_chess.txt.gz \
+#     --rounds 2
+# 8,794 quiet positions of 11,843, K = 0.666, error 0.12300 -> 0.12091. Its proposal for the
+# King's safety (shield 32, attackers 16, centre files 20), passed pawns 60/160, doubled
+# pawns 35/15, the pair 15/45, open files 20/0 and 4/6, endgame centring 14 lost at fixed
+# nodes: 2/10 against these weights (bench/strength.py --versus 21dcb99 --nodes 3000
+# --seed 2611, stopped after 10 games; 95 % interval 0.00-0.46). Not applied: a fit to the
+# results of low-budget games (300 and 800 nodes a move) does not make the search stronger.
 
 #: Centipawns per extra empty-board target compared with the piece's average square.
 MOBILITY_WEIGHT = 3

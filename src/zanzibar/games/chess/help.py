@@ -18,15 +18,16 @@ from zanzibar.l10n.voice import sentence_lines
 
 #: Elo estimates by level with their 95 % interval: orthodox chess against Stockfish 15.1
 #: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
-#: README's bot section, which says which run each figure comes from).
+#: README's bot section, which says which run each figure comes from: easy, medium and hard
+#: from the fixed-node runs of 2026-11-26, casual from the clock run before).
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
-    "easy": (1413, 1135, 1690),
+    "easy": (1104, 732, 1477),
     "casual": (1581, 1307, 1854),
-    "medium": (1625, 1377, 1872),
-    "hard": (1728, 1468, 1989),
+    "medium": (1800, 1462, 2138),
+    "hard": (1836, 1476, 2196),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 12, "hard": 12}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 6, "hard": 5}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate; the others reached the 120-move cap or a draw rule).
 LADDER: tuple[tuple[str, str, float, int, int], ...] = (
