@@ -127,7 +127,7 @@ for i, key in ipairs(KEYS) do
   if join then
     redis.call('SADD', followers, node)
     redis.call('PEXPIRE', followers, ttl)
-    if redis.call('EXISTS', key) == 1 then redis.call('PEXPIRE', key, ttl) end
+    redis.call('PEXPIRE', key, ttl)
   end
   out[i] = others(key)
   asked[key] = true
