@@ -156,3 +156,23 @@ async def test_statements_built_per_call_and_driver_errors(store: Store) -> None
         await store.write([(FENCE, fence(7, 1, "playing")), (insert(m.users), USER)])
     assert [tuple(r) for r in await store.read(select(m.tables.c.version))] == [(1,), (1,)]
     await store.write([(FENCE, fence(7, 1, "playing"))])
+
+
+@pytest.mark.live
+async def test_the_writer_takes_a_new_connection_after_a_restart(
+    postgres_server: Any, store: Store
+) -> None:
+    """The kept connection closed by a restart (asyncpg saw it close, so even starting a
+    transaction on it fails at once): the next write goes through a new one."""
+    await store.write([(insert(m.users), USER)])
+    conn = store._pg._conn
+    assert conn is not None
+    raw = (await conn.get_raw_connection()).driver_connection
+    postgres_server.restart()
+    for _ in range(200):  # the driver hears the server close the connection
+        if raw.is_closed():
+            break
+        await asyncio.sleep(0.05)
+    assert raw.is_closed()
+    await store.write([(insert(m.users), {**USER, "id": 2, "name_key": "zoe2"})])
+    assert sorted(r[0] for r in await store.read(select(m.users.c.id))) == [1, 2]

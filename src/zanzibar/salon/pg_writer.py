@@ -294,19 +294,20 @@ class PgWriter:
             proxied = await conn.get_raw_connection()
             adapted, raw = proxied.dbapi_connection, proxied.driver_connection
             assert raw is not None
-            transaction = raw.transaction()
+            transaction = None
             try:
+                transaction = raw.transaction()  # raises at once if the server closed it
                 await transaction.start()
                 await run_ops(raw, conn.dialect, ops, self._plans)
             except Exception as exc:
                 error = self._error(exc, adapted, conn.dialect)
-                lost = bool(getattr(error, "connection_invalidated", False))
+                lost = bool(getattr(error, "connection_invalidated", False)) or raw.is_closed()
                 if lost:
                     # as SQLAlchemy does on a disconnect: every pooled connection older than
                     # this one is replaced at its next checkout (a restart killed them all)
                     with contextlib.suppress(Exception):
                         self.engine.sync_engine.pool._invalidate(proxied, exc)
-                if lost or not await _rolled_back(transaction):
+                if lost or transaction is None or not await _rolled_back(transaction):
                     await self.close()
                 if attempt == 0 and lost:
                     continue
