@@ -145,7 +145,10 @@ async def test_statements_built_per_call_and_driver_errors(store: Store) -> None
     await store.write(
         [
             (delete(rows).where((rows.c.table_id == 7) & rows.c.user_id.in_([1, 5])), None),
-            (update(m.tables).where(m.tables.c.id == 8), {"closed": 9.5, "state": "closed"}),
+            (
+                update(m.tables).where(m.tables.c.id.in_([8, 99])),
+                {"closed": 9.5, "state": "closed"},
+            ),
         ]
     )
     assert await store.read(select(rows.c.user_id)) == []

@@ -65,9 +65,7 @@ class PgStatement:
 def compile_for(dialect: Dialect, statement: Executable, params: Mapping[str, Any] | None) -> Any:
     """SQLAlchemy's compiled form of ``statement`` for these parameters' columns."""
     keys = list(params) if params is not None else None
-    return statement.compile(  # type: ignore[attr-defined]
-        dialect=dialect, column_keys=keys, compile_kwargs={"render_postcompile": True}
-    )
+    return statement.compile(dialect=dialect, column_keys=keys)  # type: ignore[attr-defined]
 
 
 def statement_of(compiled: Any, dialect: Dialect) -> PgStatement | None:
@@ -75,17 +73,23 @@ def statement_of(compiled: Any, dialect: Dialect) -> PgStatement | None:
     order = compiled.positiontup
     if order is None:
         return None
-    binds = compiled.binds
-    processors = []
-    for key in order:
-        # an IN list's expanded parameters (``user_id_1_2``) are of its bind's type
-        bind = binds.get(key)
-        if bind is None:
-            bind = binds.get(key.rsplit("_", 1)[0])
-        if bind is None:
-            return None
-        processors.append(bind.type.dialect_impl(dialect).bind_processor(dialect))
+    try:
+        processors = [_processor(compiled, key, dialect) for key in order]
+    except KeyError:
+        return None
     return PgStatement(compiled.string, tuple(order), tuple(processors))
+
+
+def _processor(compiled: Any, key: str, dialect: Dialect) -> Callable[[Any], Any] | None:
+    """The bind processor of parameter ``key`` (KeyError: no such parameter)."""
+    binds = compiled.binds
+    bind = binds.get(key)
+    if bind is None:  # an IN list's expanded parameter (``user_id_1_2``): its bind's type
+        bind = binds.get(key.rsplit("_", 1)[0])
+    if bind is None:
+        raise KeyError(key)
+    processor: Callable[[Any], Any] | None = bind.type.dialect_impl(dialect).bind_processor(dialect)
+    return processor
 
 
 class PgPlans:
@@ -205,13 +209,14 @@ async def _run_one(
     keys = tuple(params or ())
     plan = plans.plan(dialect, statement, keys) if plans.kept(dialect, statement, keys) else None
     if plan is None:
+        # built for this call: compiled now, its IN lists expanded to plain parameters
         compiled = compile_for(dialect, statement, params)
-        found = statement_of(compiled, dialect)
-        if found is None:
-            raise ValueError(f"not a statement the PostgreSQL writer can run: {statement}")
-        values = compiled.construct_params(params)
-        args = found.args(values)
-        sql = found.sql
+        state = compiled.construct_expanded_state(params)
+        args = []
+        for key, value in zip(state.positiontup or (), state.positional_parameters, strict=True):
+            proc = _processor(compiled, key, dialect)
+            args.append(value if proc is None else proc(value))
+        sql = state.statement
     else:
         args, sql = plan.args(params or {}), plan.sql
     status = await raw.execute(sql, *args)
