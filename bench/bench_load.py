@@ -671,6 +671,8 @@ class ClusterCpu:
         self.samples: dict[str, list[tuple[float, float]]] = {
             name: [] for name in [*processes, *self.counters]
         }
+        #: (time, busy, total) jiffies of the whole machine, as :class:`CpuSampler` keeps.
+        self.machine: list[tuple[float, float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -683,6 +685,7 @@ class ClusterCpu:
                     OSError, IndexError, ValueError, subprocess.SubprocessError
                 ):
                     self.samples[name].append((time.time(), read()))
+            self.machine.append((time.time(), *machine_cpu()))
             if self._stop.wait(0.2):
                 return
 
@@ -693,6 +696,9 @@ class ClusterCpu:
     def between(self, name: str, start: float, end: float) -> float:
         inside = [cpu for t, cpu in self.samples[name] if start <= t <= end]
         return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
+
+    def machine_busy(self, start: float, end: float) -> float:
+        return busy_between(self.machine, start, end)
 
 
 class CpuSampler:
@@ -734,11 +740,16 @@ class CpuSampler:
         return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
 
     def machine_busy(self, start: float, end: float) -> float:
-        """Fraction of all the machine's CPUs busy between two times (every process)."""
-        inside = [(busy, total) for t, busy, total in self.machine if start <= t <= end]
-        if len(inside) < 2 or inside[-1][1] == inside[0][1]:
-            return float("nan")
-        return (inside[-1][0] - inside[0][0]) / (inside[-1][1] - inside[0][1])
+        return busy_between(self.machine, start, end)
+
+
+def busy_between(machine: list[tuple[float, float, float]], start: float, end: float) -> float:
+    """Fraction of all the machine's CPUs busy between two times (every process), from
+    (time, busy, total) samples of :func:`machine_cpu`."""
+    inside = [(busy, total) for t, busy, total in machine if start <= t <= end]
+    if len(inside) < 2 or inside[-1][1] == inside[0][1]:
+        return float("nan")
+    return (inside[-1][0] - inside[0][0]) / (inside[-1][1] - inside[0][1])
 
 
 def cpu_pressure() -> str:
@@ -917,6 +928,10 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
                 f"  {'all of them':26} {total:6.1f} s, {total / side.actions * ms:.3f} ms per "
                 f"player action: {side.actions / total:.0f} player actions per CPU-second"
             )
+        if sampler is None:  # the summary's "CPU/action": the whole cluster's
+            side.server_cpu = total
+            side.server_window = end - start
+            side.machine_busy = cluster.machine_busy(start, end)
         for name in cluster.counters:
             count = cluster.between(name, start, end)
             if side.actions and count == count:
@@ -1058,7 +1073,7 @@ def print_comparison(sides: list[Side]) -> None:
     print(
         "(server CPU per action counts everything the server process did in the window: "
         "the player's action, the bot moves and broadcasts it causes, storage, and the "
-        "load's pings)"
+        "load's pings; with --cluster-dir, every node, PostgreSQL and redis-server summed)"
     )
 
 

@@ -90,14 +90,18 @@ class RedisRateLimits:
         await self.redis.aclose()
 
 
-# KEYS: the tallies (hash node -> events) to sync, each (re)joined as a follower.
-# ARGV[1]: this node, ARGV[2]: ttl in ms, ARGV[2 + i]: this node's events of KEYS[i]
-# since the last sync. A node's events mark the key dirty for its other followers
-# (zc:d:{node}, a set); the keys dirty for this node are read too. Returns, per key of
-# KEYS, the events every other node counted (cumulative: the caller keeps the
-# difference), then pairs (dirty key, its others' events).
+# KEYS: the tallies (hash node -> events) to sync.
+# ARGV[1]: this node, ARGV[2]: ttl in ms, ARGV[3]: '1' on a full sync, ARGV[3 + i]: this
+# node's events of KEYS[i] since the last sync. A node's events mark the key dirty for its
+# other followers (zc:d:{node}, a set); the keys dirty for this node are read too. A node
+# (re)joins a key's followers, and the ttls are renewed, when it sends the key with no
+# events (a new key), when its field was not there (a new tally, or Redis forgot it), and
+# on a full sync (every idle period, far within the ttl): not at every event, which cost
+# three commands per key and sync. Returns, per key of KEYS, the events every other node
+# counted (cumulative: the caller keeps the difference), then pairs (dirty key, its
+# others' events).
 _SYNC = """
-local node, ttl = ARGV[1], ARGV[2]
+local node, ttl, full = ARGV[1], ARGV[2], ARGV[3] == '1'
 local function others(key)
   local sum = 0
   local values = redis.call('HGETALL', key)
@@ -108,19 +112,22 @@ local function others(key)
 end
 local out, asked = {}, {}
 for i, key in ipairs(KEYS) do
-  local n = tonumber(ARGV[i + 2])
+  local n = tonumber(ARGV[i + 3])
   local followers = key .. ':f'
-  redis.call('SADD', followers, node)
-  redis.call('PEXPIRE', followers, ttl)
+  local join = full or n == 0
   if n ~= 0 then
-    redis.call('HINCRBY', key, node, n)
-    redis.call('PEXPIRE', key, ttl)
+    if redis.call('HINCRBY', key, node, n) == n then join = true end
     for _, other in ipairs(redis.call('SMEMBERS', followers)) do
       if other ~= node then
         redis.call('SADD', 'zc:d:' .. other, key)
         redis.call('PEXPIRE', 'zc:d:' .. other, ttl)
       end
     end
+  end
+  if join then
+    redis.call('SADD', followers, node)
+    redis.call('PEXPIRE', followers, ttl)
+    redis.call('PEXPIRE', key, ttl)
   end
   out[i] = others(key)
   asked[key] = true
@@ -224,7 +231,7 @@ class RedisCounts:
         try:
             for start in range(0, max(len(pairs), 1), SYNC_CHUNK):
                 chunk = pairs[start : start + SYNC_CHUNK]
-                args: list[str | int] = [self.node, int(self.follow * 1000)]
+                args: list[str | int] = [self.node, int(self.follow * 1000), int(full)]
                 got = await self._sync(
                     keys=[f"zc:{name}:{key}" for name, key in chunk],
                     args=args + [pending[p] for p in chunk],

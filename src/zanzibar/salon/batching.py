@@ -16,6 +16,15 @@ from typing import Any
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
+
+class Fenced(Exception):
+    """A fenced write matched no row: another process claimed the table since.
+
+    The transaction it ran in is rolled back; in a group commit the other
+    jobs are then retried one by one, so only the fenced one fails.
+    """
+
+
 #: A statement and its parameters (a dict, or a list of dicts for executemany).
 Op = tuple[Executable, Any]
 

@@ -55,27 +55,21 @@ from alembic.config import Config
 from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
 from zanzibar.salon.batching import BUILT_ONCE as BUILT_ONCE
 from zanzibar.salon.batching import FENCE as FENCE
+from zanzibar.salon.batching import Fenced as Fenced
 from zanzibar.salon.batching import Op as Op
 from zanzibar.salon.batching import merge_inserts as merge_inserts
 from zanzibar.salon.batching import plain_insert_table
+from zanzibar.salon.pg_writer import PgWriter
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-
-
-class Fenced(Exception):
-    """A fenced write matched no row: another process claimed the table since.
-
-    The transaction it ran in is rolled back; in a group commit the other
-    jobs are then retried one by one, so only the fenced one fails.
-    """
 
 
 def fenced(statement: Executable) -> Executable:
@@ -145,7 +139,9 @@ def make_engine(url: str, durable: bool = False) -> AsyncEngine:
         engine = create_async_engine(url)
         _sqlite_pragmas(engine.sync_engine, durable)
         return engine
-    return create_async_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
+    return create_async_engine(
+        url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, json_serializer=dump_json
+    )
 
 
 def reader_of(engine: AsyncEngine) -> AsyncEngine:
@@ -247,6 +243,8 @@ class Store:
         #: The SQLite writer's own connection (opened on the first write, kept).
         self._writer_conn: Connection | None = None
         self._inserts = InsertPlans()
+        #: The PostgreSQL writer: its own connection (kept, as SQLite's), compiled statements.
+        self._pg = PgWriter(self.engine)
         #: Commits made, jobs written and seconds spent writing, for benchmarks.
         self.commits = 0
         self.jobs = 0
@@ -271,6 +269,7 @@ class Store:
                 await self._writer
             self._writer = None
         self._close_sync(wait=True)
+        await self._pg.close()
         await self.engine.dispose()
 
     def _close_sync(self, wait: bool) -> None:
@@ -292,6 +291,7 @@ class Store:
                 await self._writer
             self._writer = None
         self._close_sync(wait=True)
+        await self._pg.close()
         await self.engine.dispose()
 
     async def write(self, ops: Sequence[Op]) -> None:
@@ -380,17 +380,24 @@ class Store:
                 await self._run([job])
 
     async def _commit_async(self, jobs: list[_Job]) -> None:
-        """All jobs in one transaction through the async engine (PostgreSQL), their inserts
-        merged (each table's rows one statement; fenced writes each their own: the driver
-        counts no rows of an ``executemany``). A statement that found its connection dead
-        is run again on a new one, with the whole transaction: nothing of it was committed.
-        A failed commit is not: its outcome is unknown, the jobs fail."""
+        """All jobs in one transaction: on asyncpg on the driver's connection
+        (``salon/pg_writer.py``: inserts merged, fenced writes one statement); on another
+        async driver through SQLAlchemy (inserts merged; fenced writes each their own: a
+        driver may count no rows of an ``executemany``). A statement that found its
+        connection dead is run again on a new one, with the whole transaction; a failed
+        commit is not: its outcome is unknown, the jobs fail."""
+        if self.engine.dialect.driver == "asyncpg":
+            one = len(jobs) == 1
+            await self._pg.commit(jobs[0].ops if one else merge_inserts([j.ops for j in jobs]))
+            return
         ops = jobs[0].ops if len(jobs) == 1 else merge_inserts([j.ops for j in jobs], False)
         for attempt in (0, 1):
             async with self.engine.connect() as conn:
                 try:
                     await conn.begin()
-                    await _execute(conn, ops)
+                    for statement, params in ops:
+                        result = await conn.execute(statement, params)
+                        _check_fence(statement, result.rowcount)
                 except Exception as exc:
                     if again_after_disconnect(exc, attempt):
                         continue
@@ -576,12 +583,3 @@ def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: In
         return False
     _on_cursor(conn, plan.sql, plan.rows(rows))
     return True
-
-
-async def _execute(conn: AsyncConnection, ops: Sequence[Op]) -> None:
-    for statement, params in ops:
-        if params is None:
-            result = await conn.execute(statement)
-        else:
-            result = await conn.execute(statement, params)
-        _check_fence(statement, result.rowcount)
