@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from zanzibar.engine.errors import ZanzibarError
@@ -17,6 +18,8 @@ from zanzibar.salon.errors import SalonError
 log = logging.getLogger("zanzibar.salon.service")
 
 PROTOCOL = 1
+#: How long a stop waits for cancelled background work to end (seconds).
+STOP_WAIT_S = 5.0
 
 
 def log_failure(task: asyncio.Task[Any]) -> None:
@@ -26,6 +29,29 @@ def log_failure(task: asyncio.Task[Any]) -> None:
     exc = task.exception()
     if exc is not None and not isinstance(exc, ZanzibarError):
         log.error("salon task %s failed", task.get_name(), exc_info=exc)
+
+
+async def end_tasks(tasks: Iterable[asyncio.Future[Any]], grace: float) -> None:
+    """Let ``tasks`` end (``grace`` seconds at most), then cancel what is left and wait
+    (:data:`STOP_WAIT_S` at most) for it to end: a stop, before the storage closes.
+
+    None of the work spawned beside commands may outlive the storage: a task cancelled in
+    the middle of a database call that was still giving its connection back when the event
+    loop ended made the database driver wait for good for a worker thread that had already
+    stopped (a hang seen in the test suite; ``Salon.stop``, ``TournamentRunner.stop``)."""
+    every = list(tasks)
+    pending = {task for task in every if not task.done()}
+    if pending and grace > 0:
+        _, pending = await asyncio.wait(pending, timeout=grace)
+    for task in pending:
+        task.cancel()
+    if pending:
+        _, left = await asyncio.wait(pending, timeout=STOP_WAIT_S)
+        if left:
+            log.warning("%d task(s) did not end when cancelled at the stop", len(left))
+    for task in every:  # their failures were logged where they ran, or do not matter now
+        if task.done() and not task.cancelled():
+            task.exception()
 
 
 def request_id(message: Any) -> Any:

@@ -56,7 +56,7 @@ from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.chat import RateLimiter
 from zanzibar.salon.connections import Connection, Send
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.fields import log_failure
+from zanzibar.salon.fields import end_tasks, log_failure
 from zanzibar.salon.forwarding import Forwarder
 from zanzibar.salon.friends import Friends, friend_handlers
 from zanzibar.salon.gateway import Gateway
@@ -431,7 +431,7 @@ class Salon:
         for table_id in list(self.router.lease_of):  # a clean stop frees its tables at once
             with contextlib.suppress(Exception):
                 await self.router.release(table_id)
-        await settling.end_tasks(self._releases, grace=1.0)
+        await end_tasks(self._releases, grace=1.0)
         await self.ports.close()
         await self.store.stop()
         await self.thinker.close()  # last: its workers may be finishing a search
@@ -441,7 +441,7 @@ class Salon:
         await self._halt()
         self.nodes.abandon()
         await self.standing.stop()
-        await settling.end_tasks(self._releases, grace=0.0)
+        await end_tasks(self._releases, grace=0.0)
         await self.ports.close()  # its leases are left to expire, as a killed process's
         await self.store.abandon()
         await self.thinker.close(wait=False)  # a killed process's workers exit with it
@@ -451,7 +451,7 @@ class Salon:
         await self.tournaments.stop()
         await self.forwarder.stop()
         running = (self._janitor_task, self.lobby.task, self._renewing, self._reaping)
-        await settling.end_tasks([t for t in running if t is not None], grace=0.0)
+        await end_tasks([t for t in running if t is not None], grace=0.0)
         for actor in list(self.router.actors.values()):
             await actor.stop()
         self.gateway.close_all()

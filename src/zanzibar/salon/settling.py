@@ -8,7 +8,6 @@ for until they are due.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -16,11 +15,6 @@ from typing import Any
 from zanzibar.salon.actor import TableActor
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.lobby import LobbyFeed
-
-log = logging.getLogger(__name__)
-
-#: How long a stop waits for cancelled background work to end (seconds).
-STOP_WAIT_S = 5.0
 
 
 async def settle(
@@ -56,26 +50,3 @@ async def settle(
             quiet_rounds = 0
         else:
             quiet_rounds += 1
-
-
-async def end_tasks(tasks: Iterable[asyncio.Future[Any]], grace: float) -> None:
-    """Let ``tasks`` end (``grace`` seconds at most), then cancel what is left and wait
-    (:data:`STOP_WAIT_S` at most) for it to end: the salon's stop, before its storage closes.
-
-    None of the work spawned beside commands may outlive the storage: a task cancelled in
-    the middle of a database call that was still giving its connection back when the event
-    loop ended made the database driver wait for good for a worker thread that had already
-    stopped (a hang seen in the test suite; see ``TournamentRunner.stop``)."""
-    every = list(tasks)
-    pending = {task for task in every if not task.done()}
-    if pending and grace > 0:
-        _, pending = await asyncio.wait(pending, timeout=grace)
-    for task in pending:
-        task.cancel()
-    if pending:
-        _, left = await asyncio.wait(pending, timeout=STOP_WAIT_S)
-        if left:
-            log.warning("%d task(s) did not end when cancelled at the stop", len(left))
-    for task in every:  # their failures were logged where they ran, or do not matter now
-        if task.done() and not task.cancelled():
-            task.exception()

@@ -44,6 +44,7 @@ from zanzibar.engine.rules import Outcome
 from zanzibar.l10n import Msg, Voice
 from zanzibar.salon import models as m
 from zanzibar.salon.changes import Change
+from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.messages import display_name
 from zanzibar.salon.persistence import Fenced, Op, fenced
 from zanzibar.salon.swiss import DRAW, LOSS, WIN, PairingImpossible, entrants_after, pair_round
@@ -58,8 +59,6 @@ log = logging.getLogger(__name__)
 TICK = 5.0
 #: The pseudo-table whose lease makes a node the tournaments' runner (tables have ids > 0).
 RUNNER_LEASE = -1
-#: How long a stop waits for the runner's cancelled tasks to end (seconds).
-STOP_WAIT_S = 5.0
 
 
 class TournamentRunner(TournamentTables):
@@ -116,15 +115,9 @@ class TournamentRunner(TournamentTables):
         call must give its connection back before the salon closes the database. Left
         running, such a step outlived the salon, and at the end of the event loop the
         database driver's close waited for a worker thread that had already ended: the
-        process hung for good (seen in the test suite). At most :data:`STOP_WAIT_S` seconds.
+        process hung for good (seen in the test suite). At most ``STOP_WAIT_S`` seconds.
         The runner's lease is left to lapse (or to :meth:`release_runner` on a clean stop)."""
-        tasks = [*self._timers, *self._steps]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            _, left = await asyncio.wait(tasks, timeout=STOP_WAIT_S)
-            if left:
-                log.warning("%d tournament task(s) did not end when cancelled", len(left))
+        await end_tasks([*self._timers, *self._steps], grace=0.0)
 
     async def release_runner(self) -> None:
         """Give the runner's lease up (a clean stop: another node takes over at once;
