@@ -1,13 +1,15 @@
 """Three salon nodes in one process for the forwarding tests, and what they read.
 
-Shared by ``test_forwarding.py``, ``test_forwarding_resends.py`` and
+Shared by ``test_forwarding.py``, ``test_forwarding_resends.py``, ``test_forwarding_holes.py`` and
 ``test_forgotten_leases.py`` (a helper module, not a test module: ``tests/live``
 has a ``test_forwarding`` of its own, and importing by that name could pick it).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 from _local_nodes import Cluster
@@ -93,3 +95,39 @@ def chat_lines(client: Client, table_id: int) -> list[str]:
         elif message.get("type") == "history" and "channel" not in message:
             lines.extend(i["text"] for i in message["items"] if i.get("type") == "chat")
     return lines
+
+
+def lose_next_envelope(salon: Salon) -> list[Any]:
+    """Make ``salon``'s bus lose the next envelope it publishes (as an owner dying between
+    storing a change and publishing it); later ones go through. The list gets the lost one."""
+    publish = salon.ports.bus.publish
+    lost: list[Any] = []
+
+    async def loses_one(envelope: Any) -> None:
+        if not lost:
+            lost.append(envelope)
+            return
+        await publish(envelope)
+
+    salon.ports.bus.publish = loses_one  # type: ignore[method-assign]
+    return lost
+
+
+def hold_first_answer(
+    salon: Salon,
+) -> tuple[list[tuple[str, Any]], asyncio.Event, Callable[[str, str, Any], Awaitable[bool]]]:
+    """Make ``salon`` keep back the first answer it sends another node: the kept
+    ``(node, body)`` pairs, an event set once one is kept, and the real send (to send it late)."""
+    send = salon.hub.send
+    late: list[tuple[str, Any]] = []
+    answered = asyncio.Event()
+
+    async def slow_answer(node: str, kind: str, body: Any) -> bool:
+        if kind == "ans" and not late:
+            late.append((node, body))
+            answered.set()
+            return True  # kept, and sent later by the test
+        return await send(node, kind, body)
+
+    salon.hub.send = slow_answer  # type: ignore[method-assign]
+    return late, answered, send

@@ -15,7 +15,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from _forwarding_kit import chat_lines, nodes, seqs, settle
+from _forwarding_kit import chat_lines, hold_first_answer, lose_next_envelope, nodes, seqs, settle
 from _local_nodes import Cluster
 from _salonkit import Client
 
@@ -90,28 +90,9 @@ async def test_a_follow_whose_version_was_lost_gets_its_history_before_later_ite
     a.forwarder.watch_period = 60  # no safety check: the hole is what shows the loss
     # b stores Carl's follow (its table, history and view in that version's envelope) and
     # the envelope is lost; b's answer is slow, and the next version reaches node a first
-    publish = b.ports.bus.publish
-    lost: list[Any] = []
+    lost = lose_next_envelope(b)
+    late, answered, send = hold_first_answer(b)
 
-    async def loses_one(envelope: Any) -> None:
-        if not lost:
-            lost.append(envelope)
-            return
-        await publish(envelope)
-
-    send = b.hub.send
-    late: list[tuple[str, Any]] = []
-    answered = asyncio.Event()
-
-    async def slow_answer(node: str, kind: str, body: Any) -> bool:
-        if kind == "ans" and not late:
-            late.append((node, body))
-            answered.set()
-            return True  # kept, and sent below
-        return await send(node, kind, body)
-
-    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
-    b.hub.send = slow_answer  # type: ignore[method-assign]
     assert carl.conn is not None
     message = {"v": 1, "type": role, "id": "f", "table": table_id, "since": since}
     sent = asyncio.ensure_future(a.handle(carl.conn, message))
@@ -217,28 +198,9 @@ async def test_a_command_whose_version_was_lost_still_gets_its_ok(
     table_id = await _table_with_lines(anna, bob)
     await settle(salons)
     a.forwarder.watch_period = 60
-    publish = b.ports.bus.publish
-    lost: list[Any] = []
+    lost = lose_next_envelope(b)
+    late, answered, send = hold_first_answer(b)
 
-    async def loses_one(envelope: Any) -> None:
-        if not lost:
-            lost.append(envelope)
-            return
-        await publish(envelope)
-
-    send = b.hub.send
-    late: list[tuple[str, Any]] = []
-    answered = asyncio.Event()
-
-    async def slow_answer(node: str, kind: str, body: Any) -> bool:
-        if kind == "ans" and not late:
-            late.append((node, body))
-            answered.set()
-            return True
-        return await send(node, kind, body)
-
-    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
-    b.hub.send = slow_answer  # type: ignore[method-assign]
     assert bob.conn is not None
     message = {"v": 1, "type": "chat.say", "id": "mine", "table": table_id, "text": "mine"}
     sent = asyncio.ensure_future(a.handle(bob.conn, message))
@@ -329,16 +291,8 @@ async def test_a_first_follow_whose_version_was_lost_still_gets_its_ok(
     carl = await Client(a, "Carl").sign_in()
     a.forwarder.watch_period = 60  # no safety check
     assert table_id not in a.forwarder.members
-    publish = b.ports.bus.publish
-    lost: list[Any] = []
+    lost = lose_next_envelope(b)
 
-    async def loses_one(envelope: Any) -> None:
-        if not lost:
-            lost.append(envelope)
-            return
-        await publish(envelope)
-
-    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
     assert carl.conn is not None
     message = {"v": 1, "type": role, "id": "f", "table": table_id, "since": 0}
     sent = asyncio.ensure_future(a.handle(carl.conn, message))

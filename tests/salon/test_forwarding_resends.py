@@ -14,7 +14,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from _forwarding_kit import chat_lines, contiguous, nodes, seqs, settle
+from _forwarding_kit import chat_lines, contiguous, lose_next_envelope, nodes, seqs, settle
 from _local_nodes import Cluster
 from _salonkit import Client
 
@@ -140,16 +140,8 @@ async def test_a_version_never_published_reaches_a_follower_before_the_next_one(
     await settle(salons)
     # b stores a change and dies before publishing it (here: the envelope is lost); the
     # next version to arrive shows the hole, which node a fills by following again
-    publish = b.ports.bus.publish
-    lost: list[Any] = []
+    lost = lose_next_envelope(b)
 
-    async def loses_one(envelope: Any) -> None:
-        if not lost:
-            lost.append(envelope)
-            return
-        await publish(envelope)
-
-    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
     await anna.ok("chat.say", table=table_id, text="lost")
     await anna.ok("chat.say", table=table_id, text="after")
     await settle(salons)
@@ -248,16 +240,8 @@ async def test_a_command_answered_during_a_re_follow_leaves_the_held_frames_to_i
     bob = await Client(a, "Bob").sign_in()
     table_id = await _table_with_lines(anna, bob)
     await settle(salons)
-    publish = b.ports.bus.publish
-    lost: list[Any] = []
+    lost = lose_next_envelope(b)
 
-    async def loses_one(envelope: Any) -> None:
-        if not lost:
-            lost.append(envelope)
-            return
-        await publish(envelope)
-
-    b.ports.bus.publish = loses_one  # type: ignore[method-assign]
     await anna.ok("chat.say", table=table_id, text="lost")  # stored, never published
     # Bob's own line shows node a the hole: his frames wait for a re-follow, and the
     # answer of his line (which comes first) must not hand them out before it
