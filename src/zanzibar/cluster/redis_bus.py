@@ -97,15 +97,25 @@ class RedisBus:
         self._deliveries = Deliveries(self.since)
         # after a lost connection, what was published meanwhile is read from the logs
         self._subscriber = Subscriber(self.redis, self._on_message, self._deliveries.catch_up)
-        self._started = False
+        #: The subscriber's start, shared by the follows that come while it is under way.
+        self._start: asyncio.Future[None] | None = None
         #: Envelopes waiting for the call on its way to return, with their callers' futures.
         self._waiting: list[tuple[Envelope, asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
 
     async def _ensure_started(self) -> None:
-        if not self._started:
-            self._started = True
-            await self._subscriber.start()
+        """Start the subscriber at the first follow. Follows at the same time wait for that
+        start (one that went on before it could follow a table no reader listens to yet,
+        and for good if the start failed), and a failed start is tried again by the next."""
+        if self._start is None:
+            self._start = asyncio.ensure_future(self._subscriber.start())
+        start = self._start
+        try:
+            await asyncio.shield(start)
+        except Exception:
+            if self._start is start:
+                self._start = None
+            raise
 
     async def publish(self, envelope: Envelope) -> None:
         if envelope.version < 1:

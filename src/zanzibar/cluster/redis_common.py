@@ -53,7 +53,14 @@ def connect(url: str) -> Redis:
 
 
 class Subscriber:
-    """One pub/sub connection whose messages go to ``handler(channel, data)``, in order."""
+    """One pub/sub connection whose messages go to ``handler(channel, data)``, in order.
+
+    Subscribing, unsubscribing and (re)connecting take turns (:attr:`_turn`): redis-py's
+    ``PubSub`` opens its connection in its first command, and a second command sent while
+    the first one was connecting opened another connection and replaced the first with
+    it, so the channels subscribed on the one nobody reads were never heard (a node's
+    first follows of two tables at once: one table's frames never came, with no error).
+    """
 
     def __init__(
         self,
@@ -68,6 +75,9 @@ class Subscriber:
         self._task: asyncio.Task[None] | None = None
         self._channels: set[str] = set()
         self._own_pool: ConnectionPool | None = None
+        self._turn = asyncio.Lock()
+        #: A (un)subscribe failed: the reader connects again (and subscribes to everything).
+        self._stale = False
 
     def _pool(self) -> ConnectionPool:
         """The pub/sub connection's own pool, the client's settings without retries: a
@@ -96,25 +106,40 @@ class Subscriber:
         await asyncio.shield(ready)
 
     async def _connect(self) -> None:
-        if self._pubsub is not None:
-            with contextlib.suppress(*CONNECTION_ERRORS):
-                await self._pubsub.aclose()
-        self._pubsub = PubSub(self._pool(), ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(*self._channels)
+        async with self._turn:
+            if self._pubsub is not None:
+                with contextlib.suppress(*CONNECTION_ERRORS):
+                    await self._pubsub.aclose()
+            self._stale = False
+            self._pubsub = PubSub(self._pool(), ignore_subscribe_messages=True)
+            await self._pubsub.subscribe(*self._channels)
 
     async def subscribe(self, *channels: str) -> None:
-        new = set(channels) - self._channels
-        if new:
-            self._channels |= new
-            with contextlib.suppress(*CONNECTION_ERRORS):  # the reader subscribes again
-                await self._pubsub.subscribe(*new)
+        async with self._turn:
+            new = set(channels) - self._channels
+            if new:
+                self._channels |= new
+                await self._send("subscribe", new)
 
     async def unsubscribe(self, *channels: str) -> None:
-        gone = set(channels) & self._channels
-        if gone:
-            self._channels -= gone
-            with contextlib.suppress(*CONNECTION_ERRORS):
-                await self._pubsub.unsubscribe(*gone)
+        async with self._turn:
+            gone = set(channels) & self._channels
+            if gone:
+                self._channels -= gone
+                await self._send("unsubscribe", gone)
+
+    async def _send(self, command: str, channels: set[str]) -> None:
+        """(Un)subscribe on the reader's connection; if that fails, the reader connects
+        again (it subscribes to every channel there). On a connection that just dropped
+        redis-py 8.1 fails in ways of its own (a write to the connection it closed, a read
+        beside the reader's), not only with connection errors, so any failure counts."""
+        if self._pubsub is None:
+            return  # the first connection subscribes to every channel
+        try:
+            await getattr(self._pubsub, command)(*channels)
+        except Exception as exc:
+            log.warning("Redis pub/sub %s failed (%r); connecting again", command, exc)
+            self._stale = True
 
     async def _read(self, ready: asyncio.Future[None]) -> None:
         try:
@@ -127,15 +152,15 @@ class Subscriber:
         lost = False
         while True:
             try:
-                if lost:
+                if lost or self._stale:
                     await self._connect()
                     lost = False
                     if self._on_reconnect is not None:
                         await self._on_reconnect()
                 message = await self._pubsub.get_message(timeout=1.0)
-            except CONNECTION_ERRORS:
+            except Exception as exc:  # redis-py's own errors too, on a connection dropping
                 if not lost:
-                    log.warning("lost the Redis pub/sub connection; retrying")
+                    log.warning("lost the Redis pub/sub connection (%r); retrying", exc)
                 lost = True
                 await asyncio.sleep(0.1)
                 continue
