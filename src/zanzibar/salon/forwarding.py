@@ -346,7 +346,13 @@ class Forwarder(Refollows):
             if table_id not in self._on_bus:
                 self._on_bus.add(table_id)
                 after = version - 1 if answer.get("committed") else version
-                await self.host.ports.bus.follow(table_id, self, max(0, after))
+                try:
+                    await self.host.ports.bus.follow(table_id, self, max(0, after))
+                except BaseException:
+                    # not followed: the next command or re-follow follows it (else the
+                    # table would count as followed and its frames never come)
+                    self._on_bus.discard(table_id)
+                    raise
         elif body.get("type") not in DECIDING and conn.id in self.members.get(table_id, ()):
             # a follower's command run by an owner that does not know it (a new owner not
             # yet asked): it follows again, unless a follow is on its way already
