@@ -65,7 +65,10 @@ class Router:
         self.members = MemberIndex()
         #: The lease under which each local table runs.
         self.lease_of: dict[int, Lease] = {}
+        #: Table id -> the lock of its claims here, kept while any caller holds or waits
+        #: for it (:meth:`_claim_and_load`), and how many do.
         self._claiming: dict[int, asyncio.Lock] = {}
+        self._claimers: dict[int, int] = {}
         #: Tables whose forgotten lease is being waited for: one look-up for all callers.
         self._awaiting: dict[int, asyncio.Future[Lease | None]] = {}
 
@@ -203,27 +206,45 @@ class Router:
         return await self._claim_and_load(table_id)
 
     async def _claim_and_load(self, table_id: int) -> TableActor | None:
+        """Claim and load a table, one caller at a time: the others then find its actor.
+
+        The lock stays while any caller holds or waits for it. It used to go when the
+        first claim's load ended, before that claim let the lease go after a failed load
+        (the database restarting): a caller that came then made a new lock and claimed
+        beside the one waiting on the old, and the node ran two actors of one table (each
+        pushing its history to the same sockets: a client got items twice).
+        """
         if self.load is None:
             return None
         lock = self._claiming.setdefault(table_id, asyncio.Lock())
-        async with lock:  # two commands for one unclaimed table: one claim
-            actor = self.local(table_id)
-            if actor is not None and not actor.closed:
-                return actor
-            if self.lease_of.get(table_id) is None and await self.claim(table_id) is None:
-                return None
-            try:
-                actor = await self.load(table_id)
-            except Exception:
-                await self.release(table_id)
-                raise
-            finally:
+        self._claimers[table_id] = self._claimers.get(table_id, 0) + 1
+        try:
+            async with lock:  # two commands for one unclaimed table: one claim
+                return await self._claim_and_load_now(table_id)
+        finally:
+            left = self._claimers.pop(table_id) - 1
+            if left:
+                self._claimers[table_id] = left
+            else:
                 self._claiming.pop(table_id, None)
-            if actor is None:
-                await self.release(table_id)
-                return None
-            self.run(actor)
+
+    async def _claim_and_load_now(self, table_id: int) -> TableActor | None:
+        assert self.load is not None
+        actor = self.local(table_id)
+        if actor is not None and not actor.closed:
             return actor
+        if self.lease_of.get(table_id) is None and await self.claim(table_id) is None:
+            return None
+        try:
+            actor = await self.load(table_id)
+        except Exception:
+            await self.release(table_id)
+            raise
+        if actor is None:
+            await self.release(table_id)
+            return None
+        self.run(actor)
+        return actor
 
     async def call(self, table_id: int | None, transition: Transition, cmd: Command) -> None:
         """Hand ``cmd`` to the table's actor and wait until it is applied (or refused).
