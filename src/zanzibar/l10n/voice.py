@@ -168,7 +168,7 @@ class Voice:
             if listener.seat is not None and value.index == listener.seat:
                 return self._format("voice-you", {})
             return listener.name(value.index)
-        if isinstance(value, tuple | list):
+        if isinstance(value, _SEQUENCES):
             words = [str(self._value(v, listener)) for v in value]
             return self.join(words, choice=isinstance(value, AnyOf))
         if value is None:
@@ -264,6 +264,29 @@ class Voice:
             _logged.add(key)
             log.warning("l10n: %s", text)
 
+
+#: The voices :func:`voice_of` made, by (language, strictness).
+_voices: dict[tuple[str, bool], Voice] = {}
+
+
+def voice_of(lang: str) -> Voice:
+    """``Voice(lang)`` on the shipped catalogue, made once per language and strictness
+    (the salon says a sentence per item and audience: making a Voice for each cost
+    a catalogue look-up and a language check every time).
+
+    >>> voice_of("fr") is voice_of("fr"), voice_of("fr").lang
+    (True, 'fr')
+    """
+    key = (lang, _strict)
+    voice = _voices.get(key)
+    if voice is None or voice.catalogue is not _catalogue.default_catalogue():
+        voice = _voices[key] = Voice(lang)
+    return voice
+
+
+#: ``isinstance`` with a tuple of types (a ``tuple | list`` in the call builds a union
+#: object each time: this runs for every argument of every sentence).
+_SEQUENCES = (tuple, list)
 
 #: ``Catalogue.templates`` has no entry for a key yet.
 _UNKNOWN: Any = object()
