@@ -88,7 +88,7 @@ class Voice:
 
     # -- saying --------------------------------------------------------------------
 
-    def say(self, msg: Msg | str, listener: Listener = NOBODY) -> str:
+    def say(self, msg: Msg | str, listener: Listener = NOBODY, remember: bool = True) -> str:
         """The sentence of ``msg`` (a Msg, or a plain id with no arguments).
 
         Sentences are remembered (a bounded cache): Fluent's resolver is slow,
@@ -97,6 +97,10 @@ class Voice:
         the message and its resolved arguments, so that every listener who
         hears the same words ("Anna rolls 4, 2, 1" for all but Anna) costs
         one formatting, not one each.
+
+        ``remember=False``: a sentence said once for good (a table's history item,
+        whose words the table keeps itself) is neither looked up nor remembered;
+        the messages inside it still are. The words are the same either way.
         """
         if isinstance(msg, str):
             msg = Msg(msg)
@@ -105,6 +109,8 @@ class Voice:
             listener = NOBODY
         elif listener.seat is not None and listener.seat not in seats:
             listener = Listener(None, listener.names)  # not named: hears what a spectator hears
+        if not remember:
+            return self._format(msg.id, self._args(msg.args, listener))
         try:
             key: Any = (self.lang, self.strict, msg, listener)
             hash(key)

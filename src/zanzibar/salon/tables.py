@@ -267,7 +267,8 @@ class Table:
             elif type(self.rules).render_event is GameRules.render_event:
                 # what GameRules.render_event says, from the item's message made once
                 listener = self._listener(int(data["game_id"]), lang, key[2])
-                text = voice_of(lang).say(self._msg(item.seq, data), listener)
+                # said once: this table keeps the sentence (texts), the catalogue need not
+                text = voice_of(lang).say(self._msg(item.seq, data), listener, remember=False)
             else:
                 info = self.games.get(int(data["game_id"]))
                 names = display_names(info.names, lang) if info else []
