@@ -10,10 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: ``isinstance`` with a tuple of types: a ``list | tuple`` written in the call
+#: builds a union object on every call, twice the cost (events are made per action).
+_SEQUENCES = (list, tuple)
+
 
 def _freeze(value: Any) -> Any:
     """Lists become tuples so events stay hashable and comparable."""
-    if isinstance(value, list | tuple):
+    if isinstance(value, _SEQUENCES):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))

@@ -45,10 +45,15 @@ class AnyOf(tuple[Any, ...]):
         return f"AnyOf{tuple.__repr__(self)}" if len(self) != 1 else f"AnyOf({self[0]!r},)"
 
 
+#: ``isinstance`` with a tuple of types: ``list | tuple`` written in the call builds a
+#: union object each time (these run for every argument of every message said).
+_SEQUENCES = (list, tuple)
+
+
 def _freeze(value: Any) -> Any:
     if isinstance(value, AnyOf):
         return AnyOf(_freeze(v) for v in value)
-    if isinstance(value, list | tuple):
+    if isinstance(value, _SEQUENCES):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, bool):
         return int(value)
@@ -129,7 +134,7 @@ def _collect_seats(values: Any, found: set[int]) -> None:
             found.add(value.index)
         elif isinstance(value, Msg):
             found.update(value.seats())
-        elif isinstance(value, tuple | list):
+        elif isinstance(value, _SEQUENCES):
             _collect_seats(value, found)
 
 

@@ -88,7 +88,7 @@ class Voice:
 
     # -- saying --------------------------------------------------------------------
 
-    def say(self, msg: Msg | str, listener: Listener = NOBODY) -> str:
+    def say(self, msg: Msg | str, listener: Listener = NOBODY, remember: bool = True) -> str:
         """The sentence of ``msg`` (a Msg, or a plain id with no arguments).
 
         Sentences are remembered (a bounded cache): Fluent's resolver is slow,
@@ -97,6 +97,10 @@ class Voice:
         the message and its resolved arguments, so that every listener who
         hears the same words ("Anna rolls 4, 2, 1" for all but Anna) costs
         one formatting, not one each.
+
+        ``remember=False``: a sentence said once for good (a table's history item,
+        whose words the table keeps itself) is neither looked up nor remembered;
+        the messages inside it still are. The words are the same either way.
         """
         if isinstance(msg, str):
             msg = Msg(msg)
@@ -105,6 +109,8 @@ class Voice:
             listener = NOBODY
         elif listener.seat is not None and listener.seat not in seats:
             listener = Listener(None, listener.names)  # not named: hears what a spectator hears
+        if not remember:
+            return self._format(msg.id, self._args(msg.args, listener))
         try:
             key: Any = (self.lang, self.strict, msg, listener)
             hash(key)
@@ -168,7 +174,7 @@ class Voice:
             if listener.seat is not None and value.index == listener.seat:
                 return self._format("voice-you", {})
             return listener.name(value.index)
-        if isinstance(value, tuple | list):
+        if isinstance(value, _SEQUENCES):
             words = [str(self._value(v, listener)) for v in value]
             return self.join(words, choice=isinstance(value, AnyOf))
         if value is None:
@@ -264,6 +270,29 @@ class Voice:
             _logged.add(key)
             log.warning("l10n: %s", text)
 
+
+#: The voices :func:`voice_of` made, by (language, strictness).
+_voices: dict[tuple[str, bool], Voice] = {}
+
+
+def voice_of(lang: str) -> Voice:
+    """``Voice(lang)`` on the shipped catalogue, made once per language and strictness
+    (the salon says a sentence per item and audience: making a Voice for each cost
+    a catalogue look-up and a language check every time).
+
+    >>> voice_of("fr") is voice_of("fr"), voice_of("fr").lang
+    (True, 'fr')
+    """
+    key = (lang, _strict)
+    voice = _voices.get(key)
+    if voice is None or voice.catalogue is not _catalogue.default_catalogue():
+        voice = _voices[key] = Voice(lang)
+    return voice
+
+
+#: ``isinstance`` with a tuple of types (a ``tuple | list`` in the call builds a union
+#: object each time: this runs for every argument of every sentence).
+_SEQUENCES = (tuple, list)
 
 #: ``Catalogue.templates`` has no entry for a key yet.
 _UNKNOWN: Any = object()

@@ -23,6 +23,15 @@ CHANNELS: tuple[str, ...] = ("game", "chat", "system")
 _LONG_NUMBER = re.compile(r"[0-9]{19}")
 
 
+class JSONText(str):
+    """A JSON column's value already written as JSON text: stored as it is.
+
+    A history item is JSON text from its staging on (:attr:`Item.raw`); its row
+    stores that text instead of decoding it for SQLAlchemy's JSON type to encode
+    again (``persistence.dump_json`` passes it through).
+    """
+
+
 class Item(NamedTuple):
     """One history item; ``raw`` is its data as compact JSON text.
 

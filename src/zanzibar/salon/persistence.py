@@ -65,6 +65,7 @@ from zanzibar.salon.batching import Fenced as Fenced
 from zanzibar.salon.batching import Op as Op
 from zanzibar.salon.batching import merge_inserts as merge_inserts
 from zanzibar.salon.batching import plain_insert_table
+from zanzibar.salon.history import JSONText
 from zanzibar.salon.pg_writer import PgWriter
 
 log = logging.getLogger(__name__)
@@ -136,7 +137,8 @@ def make_engine(url: str, durable: bool = False) -> AsyncEngine:
     fresh one (:func:`again_after_disconnect`).
     """
     if make_url(url).get_backend_name() == "sqlite":
-        engine = create_async_engine(url)
+        # dump_json on every engine: a history item's JSONText is stored as it is
+        engine = create_async_engine(url, json_serializer=dump_json)
         _sqlite_pragmas(engine.sync_engine, durable)
         return engine
     return create_async_engine(
@@ -189,7 +191,15 @@ def dump_json(value: Any) -> str:
     '{"dice":[4,2,1],"text":"é"}'
     >>> dump_json({"text": "a\ud800"})
     '{"text": "a\\ud800"}'
+
+    A :class:`~zanzibar.salon.history.JSONText` (a history item's text, made once at
+    staging) is written as it is:
+
+    >>> dump_json(JSONText('{"seq":1}'))
+    '{"seq":1}'
     """
+    if type(value) is JSONText:
+        return str(value)
     try:
         return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError is a TypeError

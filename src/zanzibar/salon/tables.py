@@ -20,6 +20,7 @@ from zanzibar.engine.events import Event
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import Bot, GameRules
 from zanzibar.l10n import Listener, Msg, Voice
+from zanzibar.l10n.voice import voice_of
 from zanzibar.salon.history import Channel, History, Item
 from zanzibar.salon.messages import display_names, system_text
 from zanzibar.salon.seats import Seat
@@ -83,6 +84,9 @@ class Table:
     msgs: dict[int, Msg] = field(default_factory=dict)
     #: Game items' events by seq, decoded once for every audience that renders them.
     events: dict[int, Event] = field(default_factory=dict)
+    #: Who hears a game's items, by (game id, language, viewer seat): the seat and the
+    #: players' names said in that language, made once per game rather than per item.
+    listeners: dict[tuple[int, str, int | None], Listener] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot[Any, Any]] = field(default_factory=dict)
     #: The seat whose turn the clock gave to a bot (until that seat's turn ends).
     clock_seat: int | None = None
@@ -260,20 +264,33 @@ class Table:
                 if data["kind"] == "options_changed":
                     values = {"options": [self._option_change(c, lang) for c in values["options"]]}
                 text = system_text(data["kind"], lang, values)
+            elif type(self.rules).render_event is GameRules.render_event:
+                # what GameRules.render_event says, from the item's message made once
+                listener = self._listener(int(data["game_id"]), lang, key[2])
+                # said once: this table keeps the sentence (texts), the catalogue need not
+                text = voice_of(lang).say(self._msg(item.seq, data), listener, remember=False)
             else:
                 info = self.games.get(int(data["game_id"]))
                 names = display_names(info.names, lang) if info else []
-                if type(self.rules).render_event is GameRules.render_event:
-                    # what GameRules.render_event says, from the item's message made once
-                    listener = Listener(key[2], tuple(names))
-                    text = Voice(lang).say(self._msg(item.seq, data), listener)
-                else:
-                    event = self._event(item.seq, data)
-                    text = self.rules.render_event(event, lang, key[2], names)
+                event = self._event(item.seq, data)
+                text = self.rules.render_event(event, lang, key[2], names)
             if len(self.texts) >= TEXT_CACHE_SIZE:  # old items are rarely asked again
                 self.texts.clear()
             self.texts[key] = text
         return text
+
+    def _listener(self, game_id: int, lang: str, seat: int | None) -> Listener:
+        """Who hears a game's item from ``seat`` in ``lang`` (its names said in that
+        language), made once per game, language and seat: every item of the game reads it."""
+        key = (game_id, lang, seat)
+        listener = self.listeners.get(key)
+        if listener is None:
+            info = self.games.get(game_id)
+            names = tuple(display_names(info.names, lang)) if info else ()
+            if len(self.listeners) >= TEXT_CACHE_SIZE:
+                self.listeners.clear()
+            listener = self.listeners[key] = Listener(seat, names)
+        return listener
 
     def _option_change(self, change: str, lang: str) -> str:
         """ "target=10000" as a player reads it: "Score that ends the game: 10,000"."""

@@ -20,7 +20,7 @@ from zanzibar.engine.match import Match
 from zanzibar.engine.rules import GameRules
 from zanzibar.salon import models as m
 from zanzibar.salon.changes import Change
-from zanzibar.salon.history import History, Item
+from zanzibar.salon.history import History, Item, JSONText
 from zanzibar.salon.persistence import Op, Store, built_once, fenced
 from zanzibar.salon.records import read_match_record
 from zanzibar.salon.seats import Seat
@@ -85,7 +85,7 @@ def change_ops(table: Table, change: Change, now: float, row: dict[str, Any]) ->
                         "table_id": table.id,
                         "seq": item.seq,
                         "channel": item.channel,
-                        "item": item.data,
+                        "item": JSONText(item.raw),
                         "created": now,
                     }
                     for item in table.staged
