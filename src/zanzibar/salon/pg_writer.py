@@ -294,7 +294,7 @@ class PgWriter:
         self._conn: AsyncConnection | None = None
         self._plans = PgPlans()
         self._one = OneStatements()
-        #: Batches written as one statement, and as a transaction of several (for tests).
+        #: Batches sent as one statement, and as a transaction of several (for tests).
         self.one_statement = 0
         self.transactions = 0
 
@@ -309,8 +309,8 @@ class PgWriter:
         """
         one = self._one.of(self.engine.dialect, ops, self._plans.plan)
         if one is not None:
-            await self._commit_one(*one)
             self.one_statement += 1
+            await self._commit_one(*one)
             return
         self.transactions += 1
         for attempt in (0, 1):
