@@ -171,3 +171,26 @@ async def test_other_statements_keep_a_transaction(store: Store) -> None:
     assert store._pg.transactions == before + 1
     seats = await store.read(select(members.c.seat))
     assert [r[0] for r in seats] == [2]
+
+
+@pytest.mark.live
+async def test_the_fenced_rows_are_found_by_their_key(store: Store) -> None:
+    """The writer's session plans once and joins by nested loop: the batch's fenced rows
+    come from the primary key, not from a scan of every table (the planner's own choice
+    for a few rows estimated at ten: a hash join over a sequential scan)."""
+    await store.write([(insert(m.users), USER)])
+    rows = [{**ROW, "id": t, "epoch": 1, "version": 1} for t in range(1, 401)]
+    await store.write([(insert(m.tables), rows)])
+    await store.write([(FENCE, fence(7, 1, "playing"))])
+    conn = store._pg._conn
+    assert conn is not None
+    raw = (await conn.get_raw_connection()).driver_connection
+    assert await raw.fetchval("SHOW plan_cache_mode") == "force_generic_plan"
+    await raw.execute("ANALYZE tables")
+    update = (
+        "UPDATE tables SET state = z.s FROM unnest($1::INTEGER[], $2::VARCHAR[]) AS z (i, s)"
+        " WHERE tables.id = z.i"
+    )
+    plan = await raw.fetch(f"EXPLAIN {update}", [7, 8], ["a", "b"])
+    text = "\n".join(r[0] for r in plan)
+    assert "Index Scan using tables_pkey" in text and "Seq Scan on tables" not in text, text

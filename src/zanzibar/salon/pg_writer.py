@@ -43,13 +43,20 @@ from zanzibar.salon.pg_batch import OneStatement, OneStatements, fence_failure
 #: A parameter of the asyncpg dialect's SQL: ``$3`` with its cast (``$3::INTEGER``).
 _PARAM = re.compile(r"\$(\d+)(::\w+)?")
 
-#: The writer's session: its statements' plans made once, never per call. Its statements
-#: are few and always of one shape (an UPDATE by primary key, inserts, the one-statement
-#: batch of ``salon/pg_batch.py``), but PostgreSQL plans a prepared statement afresh for
-#: each of its first five runs and keeps doing so when the generic plan's estimate looks
-#: dearer, which for the one-statement batch it does: planning then cost the server more
-#: than running it (0.48 against 0.25 ms of its CPU per batch of one change, measured).
-WRITER_SETTINGS = "SET plan_cache_mode = force_generic_plan"
+#: The writer's session. Its statements' plans are made once, never per call: they are few
+#: and always of one shape (an UPDATE by primary key, inserts, the one-statement batch of
+#: ``salon/pg_batch.py``), but PostgreSQL plans a prepared statement afresh for each of its
+#: first five runs and keeps doing so when the generic plan's estimate looks dearer, which
+#: for the one-statement batch it does: planning then cost the server more than running it
+#: (0.48 against 0.25 ms of its CPU per batch of one change, measured). And its joins are
+#: nested loops: the fenced rows of a batch (``UPDATE tables ... FROM unnest(...)``, a few
+#: rows, estimated at ten) are found by the primary key, where the planner's own choice was
+#: a hash join over a sequential scan of every row of ``tables`` (dead versions included) at
+#: each commit. The writer's statements all address rows by key: no other join is hurt.
+WRITER_SETTINGS = (
+    "SET plan_cache_mode = force_generic_plan; SET enable_hashjoin = off;"
+    " SET enable_mergejoin = off"
+)
 
 #: Fenced writes merged into one statement at most (asyncpg takes 32,767 parameters).
 MERGED_ROWS = 500
@@ -292,6 +299,8 @@ class PgWriter:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._conn: AsyncConnection | None = None
+        #: Its pooled connection (asked once: SQLAlchemy answers through a greenlet).
+        self._proxied: Any = None
         self._plans = PgPlans()
         self._one = OneStatements()
         #: Batches sent as one statement, and as a transaction of several (for tests).
@@ -314,8 +323,7 @@ class PgWriter:
             return
         self.transactions += 1
         for attempt in (0, 1):
-            conn = await self._connection()
-            proxied = await conn.get_raw_connection()
+            conn, proxied = await self._connection()
             adapted, raw = proxied.dbapi_connection, proxied.driver_connection
             assert raw is not None
             transaction = None
@@ -345,9 +353,12 @@ class PgWriter:
                 raise self._error(exc, adapted, conn.dialect) from exc
             return
 
-    async def _connection(self) -> AsyncConnection:
-        """The writer's kept connection, opened with :data:`WRITER_SETTINGS` if there is none."""
+    async def _connection(self) -> tuple[AsyncConnection, Any]:
+        """The writer's kept connection and its pooled connection, opened with
+        :data:`WRITER_SETTINGS` if there is none."""
         conn = self._conn
+        if conn is not None and self._proxied is not None:
+            return conn, self._proxied
         if conn is None:
             conn = await self.engine.connect()
             proxied = await conn.get_raw_connection()
@@ -360,7 +371,8 @@ class PgWriter:
                     await conn.invalidate()
                 raise self._error(exc, proxied.dbapi_connection, conn.dialect) from exc
             self._conn = conn
-        return conn
+        self._proxied = await conn.get_raw_connection()
+        return conn, self._proxied
 
     async def _commit_one(self, statement: OneStatement, rows: list[list[Any]]) -> None:
         """Run a one-statement batch in autocommit: it commits, or changes nothing.
@@ -373,8 +385,7 @@ class PgWriter:
         """
         args = statement.args(rows)
         for attempt in (0, 1):
-            conn = await self._connection()
-            proxied = await conn.get_raw_connection()
+            conn, proxied = await self._connection()
             adapted, raw = proxied.dbapi_connection, proxied.driver_connection
             assert raw is not None
             dialect = conn.dialect
@@ -412,6 +423,7 @@ class PgWriter:
     async def close(self) -> None:
         """Give the connection up (invalidated: its state after a failure is not known)."""
         conn, self._conn = self._conn, None
+        self._proxied = None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.invalidate()
