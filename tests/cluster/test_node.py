@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.anyio]
 async def nodes(redis_url: str) -> AsyncIterator[Callable[..., Node]]:
     made: list[Node] = []
 
-    def make(name: str, ttl_ms: int = 1500) -> Node:
-        node = Node(redis_url, name, ttl_ms)
+    def make(name: str, ttl_ms: int = 1500, **more: Any) -> Node:
+        node = Node(redis_url, name, ttl_ms, **more)
         made.append(node)
         return node
 
@@ -56,6 +56,26 @@ async def test_a_killed_node_expires_and_its_heartbeat_keeps_a_live_one(
     await two._stop_beating()  # what kill -9 leaves: the key, no more beats
     await asyncio.sleep(2.0)  # past the 1.5 s ttl, several beats of n1
     assert await one.live_nodes() == ["n1"]
+
+
+@pytest.mark.live
+async def test_a_node_whose_loop_stalls_a_while_keeps_beating(
+    nodes: Callable[..., Node],
+) -> None:
+    """The heartbeat runs in a thread: a loop blocked for longer than the ttl (a start's
+    work on a loaded machine) does not make the node look dead; a loop stuck for longer
+    than its patience does."""
+    one, other = nodes("n1"), nodes("n2")
+    await one.start()
+    await other.start()
+    time.sleep(2.5)  # the event loop blocked: 1.5 s ttl, no beat from the loop
+    assert await other.live_nodes() == ["n1", "n2"]
+    assert one.beating
+    stuck = nodes("n3", loop_patience=0.6)
+    await stuck.start()
+    assert await other.live_nodes() == ["n1", "n2", "n3"]
+    time.sleep(3.5)  # past its patience, then past its ttl
+    assert await other.live_nodes() == ["n1", "n2"]
 
 
 @pytest.mark.live

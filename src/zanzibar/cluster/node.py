@@ -20,6 +20,13 @@ the server shuts down after ``--drain`` seconds.
 
 PostgreSQL stays the only truth: nothing here is needed to recover after
 Redis loses its keys; the next heartbeat writes them again.
+
+The heartbeat runs in a thread of its own, on its own connection: a node that
+blocks its event loop for a few seconds (its start on a loaded machine: the
+salon's restore, then a full garbage collection) used to miss its beats and
+have its sockets reaped by the others just after it joined. A hung loop must
+still look dead, so the thread beats only while the loop ticked within
+:data:`LOOP_PATIENCE` seconds.
 """
 
 from __future__ import annotations
@@ -28,8 +35,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
 import time
 
+import redis
 from redis.asyncio import Redis
 
 from zanzibar.cluster.ports import check_node_name
@@ -77,6 +86,14 @@ return redis.call('ZRANGE', KEYS[1], now + 1, '+inf', 'BYSCORE')
 )
 
 
+#: Seconds the event loop may go without a tick before the heartbeat thread stops beating
+#: for it: far above a start's stall or a long collection, far below a hung process's life.
+LOOP_PATIENCE = 15.0
+
+#: Seconds between two ticks of the event loop for the heartbeat thread.
+TICK = 0.5
+
+
 class NodeNameTaken(Exception):
     """Another live process holds this node name."""
 
@@ -84,7 +101,13 @@ class NodeNameTaken(Exception):
 class Node:
     """This process as one node of the salon: heartbeat every third of ``ttl_ms``."""
 
-    def __init__(self, url: str | Redis, name: str, ttl_ms: int = NODE_TTL_MS) -> None:
+    def __init__(
+        self,
+        url: str | Redis,
+        name: str,
+        ttl_ms: int = NODE_TTL_MS,
+        loop_patience: float = LOOP_PATIENCE,
+    ) -> None:
         self.name = check_node_name(name)
         #: Tells this process from an earlier or later one under the same name.
         self.boot = secrets.token_hex(8)
@@ -97,6 +120,13 @@ class Node:
         self._leave = self.redis.register_script(_LEAVE)
         self._live = self.redis.register_script(_LIVE)
         self._task: asyncio.Task[None] | None = None
+        #: The heartbeat thread's URL (None: a client was given, beats stay on the loop).
+        self._url = url if isinstance(url, str) else None
+        self.loop_patience = loop_patience
+        self._beater: threading.Thread | None = None
+        self._quit = threading.Event()
+        #: Monotonic time of the event loop's last tick (read by the heartbeat thread).
+        self._loop_at = 0.0
 
     async def start(self, patience: float | None = None) -> None:
         """Take the name (waiting for a dead predecessor's heartbeat to expire), then beat.
@@ -120,7 +150,17 @@ class Node:
                 "node %s: waiting %.1f s for the previous process to expire", self.name, left
             )
             await asyncio.sleep(min(left, 0.25))
-        self._task = asyncio.create_task(self._beating(), name=f"node-{self.name}-heartbeat")
+        if self._url is None:
+            self._task = asyncio.create_task(self._beating(), name=f"node-{self.name}-heartbeat")
+            return
+        self._loop_at = time.monotonic()
+        self._task = asyncio.create_task(self._ticking(), name=f"node-{self.name}-tick")
+        self._quit.clear()
+        self._beater = threading.Thread(
+            target=self._beat_in_thread, args=(self._url,), name=f"node-{self.name}-heartbeat"
+        )
+        self._beater.daemon = True  # a crash must not wait for it
+        self._beater.start()
 
     async def _beat_once(self) -> float | None:
         """One heartbeat: None if the name is ours, else the seconds the other holder has left."""
@@ -142,6 +182,39 @@ class Node:
                 continue
             if left is not None:  # another process took the name while we could not beat
                 log.error("node %s: another process took this node's name", self.name)
+
+    async def _ticking(self) -> None:
+        """Tell the heartbeat thread that the event loop runs."""
+        while True:
+            self._loop_at = time.monotonic()
+            await asyncio.sleep(TICK)
+
+    def _beat_in_thread(self, url: str) -> None:
+        """Beat every third of the ttl while the loop ticks, until told to stop."""
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        beat = client.register_script(_BEAT)
+        silent = False
+        try:
+            while not self._quit.wait(self.ttl_ms / 3000):
+                if time.monotonic() - self._loop_at > self.loop_patience:
+                    if not silent:
+                        log.error("node %s: the event loop is stuck: no more heartbeats", self.name)
+                    silent = True
+                    continue
+                silent = False
+                try:
+                    result = int(beat(keys=[ALIVE, BOOT], args=[self.name, self.boot, self.ttl_ms]))
+                except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+                    log.warning("node %s: heartbeat failed: %s", self.name, exc)
+                    continue
+                if self._quit.is_set():
+                    return
+                if result < 0:  # another process took the name while we could not beat
+                    log.error("node %s: another process took this node's name", self.name)
+                else:
+                    self.last_beat = time.monotonic()
+        finally:
+            client.close()
 
     @property
     def beating(self) -> bool:
@@ -172,11 +245,16 @@ class Node:
             await self._leave(keys=[ALIVE, BOOT], args=[self.name, self.boot])
 
     async def _stop_beating(self) -> None:
+        """No more beats once this returns (a beat on its way is waited for)."""
+        self._quit.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        beater, self._beater = self._beater, None
+        if beater is not None:
+            await asyncio.to_thread(beater.join, 5.0)
 
     async def stop(self) -> None:
         """Leave the cluster (if not drained already) and close the connection."""

@@ -2,8 +2,9 @@
 
 ``publish`` runs one Lua script: ``XADD zt:{t}:log {version}-1`` (Redis itself
 refuses an id not above the stream's last, so a version can never be
-published twice, even by two nodes), the table's last version in ``zt:{t}:v``,
-then ``PUBLISH zt:{t}``. All or nothing per envelope. The envelopes a node
+published twice, even by two nodes), then ``PUBLISH zt:{t}``; the table's last
+version is its stream's last id (trimming keeps the newest entries; a Redis
+that forgot the stream forgot it whole). All or nothing per envelope. The envelopes a node
 publishes while the previous call is on its way go together in the next one
 (one script call and round trip for all of them, in order; each refused or
 taken on its own): after a group commit, the tables whose changes it stored
@@ -13,7 +14,7 @@ older catch-ups fall back to the database (:meth:`since` returns None). Keys
 expire a day after the table's last change.
 
 Redis may forget everything (it runs without persistence): then :meth:`since`
-has no ``zt:{t}:v`` and answers None for anyone who had something, and
+has no stream ``zt:{t}:log`` and answers None for anyone who had something, and
 followers learn of the loss at once: each time the pub/sub connection comes
 back, every followed table is caught up from its log
 (:meth:`~zanzibar.cluster.delivery.Deliveries.catch_up`), and what the log
@@ -39,20 +40,19 @@ KEPT = 1000
 #: Seconds a table's stream outlives its last change.
 TTL = 86_400
 
-# KEYS: per envelope its log, last version and channel; ARGV: kept, ttl, then per envelope
-# its version and encoding. Returns per envelope 1 (published) or 0 (not above the last).
+# KEYS: per envelope its log and channel; ARGV: kept, ttl, then per envelope its version
+# and encoding. Returns per envelope 1 (published) or 0 (not above the last).
 _PUBLISH = """
 local kept, ttl = ARGV[1], ARGV[2]
 local out = {}
-for i = 1, #KEYS / 3 do
-  local log, last, chan = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
+for i = 1, #KEYS / 2 do
+  local log, chan = KEYS[2 * i - 1], KEYS[2 * i]
   local version, data = ARGV[2 * i + 1], ARGV[2 * i + 2]
   local added = redis.pcall('XADD', log, 'MAXLEN', kept, version .. '-1', 'e', data)
   if type(added) == 'table' and added.err then
     if not string.find(added.err, 'equal or smaller') then return redis.error_reply(added.err) end
     out[i] = 0
   else
-    redis.call('SET', last, version, 'EX', ttl)
     redis.call('EXPIRE', log, ttl)
     redis.call('PUBLISH', chan, data)
     out[i] = 1
@@ -134,7 +134,7 @@ class RedisBus:
             args: list[Any] = [self.kept, TTL]
             for envelope, _done in batch:
                 t = envelope.table
-                keys += [f"zt:{t}:log", f"zt:{t}:v", channel(t)]
+                keys += [f"zt:{t}:log", channel(t)]
                 args += [envelope.version, encode(envelope)]
             try:
                 results = await self._publish(keys=keys, args=args)
@@ -171,14 +171,18 @@ class RedisBus:
             await self._subscriber.unsubscribe(channel(table))
 
     async def since(self, table: int, after: int) -> list[Envelope] | None:
+        log = f"zt:{table}:log"
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.get(f"zt:{table}:v")
-            pipe.xrange(f"zt:{table}:log", min=f"{after + 1}-0")
-            last_raw, entries = await pipe.execute()
-        if last_raw is None:
+            pipe.xrevrange(log, count=1)
+            pipe.xrange(log, min=f"{after + 1}-0")
+            newest, entries = await pipe.execute()
+        if not newest:
             # nothing published, or Redis forgot: only a newcomer may take that as "nothing"
             return [] if after == 0 else None
-        last = int(last_raw)
+        newest_id = newest[0][0]
+        last = int(
+            (newest_id.decode() if isinstance(newest_id, bytes) else newest_id).split("-")[0]
+        )
         if after >= last:
             return []
         envelopes = [decode(fields[b"e"]) for _id, fields in entries]

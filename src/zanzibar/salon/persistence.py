@@ -320,10 +320,11 @@ class Store:
     async def _write_loop(self) -> None:
         while True:
             jobs = [await self._queue.get()]
-            if self.inline and self._queue.empty():
+            if (self.inline or self._sync_engine is None) and self._queue.empty():
                 # one turn of the loop more: the changes of the sockets and tables woken in
                 # this turn join this commit (a SQLite commit's own cost, over a third of
-                # a change's storage, is then shared), for one turn's latency
+                # a change's storage, is then shared; on PostgreSQL a commit's round trip
+                # and transaction), for one turn's latency
                 await asyncio.sleep(0)
             while not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
