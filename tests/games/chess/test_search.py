@@ -415,3 +415,46 @@ def test_a_full_table_drops_its_older_half(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.move == pos.parse_uci("a1a8")
     assert 1 not in searcher.tt and 100 not in searcher.tt
     assert all(key in searcher.tt for key in range(101, 202))
+
+
+#: Positions whose best move at a fixed depth does not hang on evaluation weights
+#: (a fork of King and Rook, mates): a speed change to move generation, make/unmake
+#: or the evaluation's bookkeeping must leave the search's choice there unchanged.
+PINNED_AT_DEPTH = [
+    ("chess", "r3k3/8/8/3N4/8/8/8/4K3 w - - 0 1", "Nc7+"),
+    ("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", "Qxf7#"),
+    ("chess", "6k1/5ppp/8/8/8/8/q4PPP/1R4K1 w - - 0 1", "Rb8#"),
+    ("zanzibar-s", "r3k7/12/12/3N8/12/12/12/12/12/12/12/4K7 w - - 0 1", "Nc11+"),
+    ("zanzibar-s", "r3k7/12/12/3L8/12/12/12/12/12/12/12/4K7 w - - 0 1", "Ld10#"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "san"), PINNED_AT_DEPTH)
+@pytest.mark.parametrize("depth", [3, 4, 5])
+def test_best_move_at_fixed_depth_is_pinned(variant: str, fen: str, san: str, depth: int) -> None:
+    pos = Position(load_variant(variant), fen)
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=depth))
+    assert format_san(pos, result.move) == san
+    assert result.depth == depth or is_mate_score(result.score)
+    if san.endswith("#"):
+        assert result.score == MATE - 1
+    else:
+        assert 250 < result.score < 700  # a Rook won for a Knight's fork, not more
+
+
+def test_search_is_reproducible_on_a_busy_position() -> None:
+    """Two fresh searchers see the same tree (same move, score, nodes and table size) on
+    a crowded Zanzibar-S middlegame: no state leaks between searches through the shared
+    move, capture or mobility tables that speed work keeps per variant."""
+    variant = load_variant("zanzibar-s")
+    fen = (
+        "cmz3kuv1mc/1rnbw1gw1r1e/p1pi2zipbp1/9pn1/1p1p1pp4p/e2f8/7Q4/4IPL5/2E1Z1I2E2/"
+        "PPPPN1P1PPPP/1R4WWBNR1/CM1V2KUV1MC b Kk - 1 26"
+    )
+    runs = []
+    for _ in range(2):
+        searcher = Searcher(variant)
+        result = searcher.search(Position(variant, fen), SearchLimits(node_limit=3_000))
+        runs.append((result.move, result.score, result.nodes, result.pv, len(searcher.tt)))
+    assert runs[0] == runs[1]
+    assert runs[0][2] == 3_000
