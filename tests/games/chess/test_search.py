@@ -6,7 +6,12 @@ Every mate position is checked by an independent brute-force solver below
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -458,3 +463,31 @@ def test_search_is_reproducible_on_a_busy_position() -> None:
         runs.append((result.move, result.score, result.nodes, result.pv, len(searcher.tt)))
     assert runs[0] == runs[1]
     assert runs[0][2] == 3_000
+
+
+def test_bench_replays_the_recorded_scores_on_the_same_tree(tmp_path: Path) -> None:
+    """bench_search.py --machinery times the search with its static scores read back from
+    a record: the replayed search must visit the same tree (same depth and node count,
+    no score missing from the record), or its figure would time another search."""
+    root = Path(__file__).resolve().parents[3]
+    book = tmp_path / "book.json"
+    env = dict(os.environ, PYTHONPATH=str(root / "src"), PYTHONHASHSEED="0")
+
+    def worker(mode: str) -> list[list[float]]:
+        script = str(root / "bench" / "bench_search.py")
+        args = ["--nodes", "800", "--only", "3", "--mode", mode, "--book", str(book)]
+        out = subprocess.run(
+            [sys.executable, script, "--worker", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rows: list[list[float]] = json.loads(out.stdout)
+        return rows
+
+    recorded = worker("record")
+    assert json.loads(book.read_text())[0]  # scores were recorded
+    replayed = worker("replay")
+    assert replayed[0][:2] == recorded[0][:2] and recorded[0][1] == 800
+    assert replayed[0][3] == 0  # every static score came from the record
