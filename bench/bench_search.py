@@ -19,8 +19,19 @@ under cachegrind (valgrind): a search of ``--nodes`` less a search of one node
 seed. The count does not depend on the machine's load, so a change's gain shows
 even on a busy shared machine where CPU times drift by several per cent.
 
+``--machinery`` splits the speed into the search's own machinery and its evaluation:
+each tree's searches are run once recording every static score the search asks for
+(by position hash), then timed as usual and timed again with those scores read back
+from the record instead of evaluated (a dictionary look-up; the same tree, which the
+bench checks: a score missing from the record stops it). It prints both node rates and
+the evaluation's cost per node of each tree. The reference's evaluation was material,
+piece-square tables and a King shelter count; today's adds mobility, pawn structure,
+King safety and file and pair terms (issue 15's strength work), so the two rates answer
+two questions: how much faster the engine is as a whole, and how much faster its move
+generation, make/unmake, ordering and table are.
+
 Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
-[--reference COMMIT ...] [--instructions]``; ``--reference`` (repeatable) compares
+[--reference COMMIT ...] [--instructions | --machinery]``; ``--reference`` (repeatable) compares
 with other commits instead, all in the same run (for instance the main branch
 before a change, to see that change's own gain, beside 52f7176).
 
@@ -46,6 +57,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 #: The engine as it was before the speed work (main, 2026-11-25).
@@ -73,24 +85,67 @@ POSITIONS = [
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def worker(nodes: int, only: int | None = None) -> None:
+def worker(nodes: int, only: int | None = None, mode: str = "time", book: str = "") -> None:
     """Search every position (or position ``only``) once with the engine first on
-    ``sys.path``; print JSON."""
+    ``sys.path``; print JSON.
+
+    ``mode`` "record" writes every static score the search asks for (by position hash)
+    to the file ``book``; "replay" reads them back from it instead of evaluating, so that
+    the same tree is searched with the evaluation reduced to a dictionary look-up (the
+    search's own machinery timed alone; each row then also carries the look-ups missed).
+    """
     import time
 
+    from zanzibar.games.chess.evaluation import Evaluator
     from zanzibar.games.chess.position import Position
     from zanzibar.games.chess.search import Searcher, SearchLimits
     from zanzibar.games.chess.variant import load_variant
 
-    rows = []
+    evaluate = Evaluator.evaluate
+    books: list[dict[int, int]] = []
+    if mode == "replay":
+        with open(book) as handle:
+            books = [{int(k): v for k, v in part.items()} for part in json.load(handle)]
+    rows: list[list[float]] = []
     for index, (variant_name, fen, _label) in enumerate(POSITIONS):
         if only is not None and index != only:
             continue
+        scores: dict[int, int] = books[len(rows)] if mode == "replay" else {}
+        missed = [0]
+
+        def recording(self: Evaluator, pos: Position, scores: dict[int, int] = scores) -> int:
+            score = evaluate(self, pos)
+            scores[pos.hash] = score
+            return score
+
+        def replaying(
+            self: Evaluator,
+            pos: Position,
+            get: Callable[[int], int | None] = scores.get,
+            missed: list[int] = missed,
+        ) -> int:
+            score = get(pos.hash)
+            if score is None:
+                missed[0] += 1
+                return evaluate(self, pos)
+            return score
+
+        if mode != "time":
+            setattr(Evaluator, "evaluate", recording if mode == "record" else replaying)  # noqa: B010
         variant = load_variant(variant_name)
         pos = Position(variant, fen)
         start = time.process_time()
         result = Searcher(variant).search(pos, SearchLimits(node_limit=nodes))
-        rows.append((result.depth, result.nodes, time.process_time() - start))
+        row = [result.depth, result.nodes, time.process_time() - start]
+        if mode == "replay":
+            row.append(missed[0])
+        rows.append(row)
+        if mode == "record":
+            books.append(scores)
+    setattr(Evaluator, "evaluate", evaluate)  # noqa: B010
+    if mode == "record":
+        with open(book, "w") as handle:
+            json.dump(books, handle)
     print(json.dumps(rows))
 
 
@@ -104,10 +159,19 @@ def reference_tree(directory: Path, commit: str = REFERENCE_COMMIT) -> Path:
     return directory / "src"
 
 
-def run(src: Path, nodes: int, only: int | None = None, prefix: tuple[str, ...] = ()) -> str:
+def run(
+    src: Path,
+    nodes: int,
+    only: int | None = None,
+    prefix: tuple[str, ...] = (),
+    mode: str = "time",
+    book: str = "",
+) -> str:
     """One worker run with the engine found in ``src``; its standard output and error."""
     env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
     extra = ["--only", str(only)] if only is not None else []
+    if mode != "time":
+        extra += ["--mode", mode, "--book", book]
     out = subprocess.run(
         [*prefix, sys.executable, __file__, "--worker", "--nodes", str(nodes), *extra],
         env=env,
@@ -165,11 +229,19 @@ def main() -> None:
         action="store_true",
         help="count machine instructions per node under cachegrind instead of timing",
     )
+    parser.add_argument(
+        "--machinery",
+        action="store_true",
+        help="also time the same trees with every static score read from a record "
+        "(the search without its evaluation)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--only", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--mode", default="time", help=argparse.SUPPRESS)
+    parser.add_argument("--book", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.nodes, args.only)
+        worker(args.nodes, args.only, args.mode, args.book)
         return
     references = args.reference or [REFERENCE_COMMIT]
     with tempfile.TemporaryDirectory() as tmp:
@@ -181,6 +253,8 @@ def main() -> None:
         trees.append(("new", ROOT / "src"))
         if args.instructions:
             report_instructions(trees, args.nodes)
+        elif args.machinery:
+            report_machinery(trees, args.nodes, args.repeat, Path(tmp))
         else:
             report_times(trees, args.nodes, args.repeat)
 
@@ -229,6 +303,57 @@ def report_times(trees: list[tuple[str, Path]], nodes: int, repeat: int) -> None
         print(f"{label:31} {cells}  " + " ".join(f"{r:.2f}x" for r in ratios))
     means = " ".join(f"{p ** (1 / len(POSITIONS)):.2f}x" for p in products)
     print(f"geometric mean of the ratios (against {', '.join(names[:-1])}): {means}")
+
+
+def report_machinery(trees: list[tuple[str, Path]], nodes: int, repeat: int, tmp: Path) -> None:
+    """Each tree's node rate with its evaluation and without it (every static score read
+    from a record of the same search), the runs alternated, the best of ``repeat`` kept;
+    and the evaluation's cost per node. Splits a change of speed into the search's own
+    machinery (move generation, make/unmake, ordering, table) and the evaluation, whose
+    knowledge may have grown on purpose."""
+    books = []
+    for index, (_name, src) in enumerate(trees):
+        book = tmp / f"book{index}.json"
+        run(src, nodes, mode="record", book=str(book))
+        books.append(str(book))
+    full: list[list[tuple[int, int, float]]] = [[] for _ in trees]
+    bare: list[list[tuple[int, int, float]]] = [[] for _ in trees]
+    for _ in range(repeat):
+        for t, (_name, src) in enumerate(trees):
+            for kept, mode in ((full[t], "time"), (bare[t], "replay")):
+                out = json.loads(run(src, nodes, mode=mode, book=books[t]))
+                if mode == "replay" and any(row[3] for row in out):
+                    raise RuntimeError("the replayed search left the recorded tree")
+                rows: list[tuple[int, int, float]] = [(r[0], r[1], r[2]) for r in out]
+                if not kept:
+                    kept.extend(rows)
+                else:
+                    for i, row in enumerate(rows):
+                        if _rate(row) > _rate(kept[i]):
+                            kept[i] = row
+    names = [name for name, _ in trees]
+    print(f"budget {nodes} nodes per search, CPU time, best of {repeat}")
+    print("nodes/s with the evaluation | without it (scores replayed) | evaluation us per node")
+    products = [[1.0] * (len(trees) - 1), [1.0] * (len(trees) - 1)]
+    for index, (_v, _f, label) in enumerate(POSITIONS):
+        cells = []
+        for t, name in enumerate(names):
+            with_eval, without = full[t][index], bare[t][index]
+            per_node = (with_eval[2] / with_eval[1] - without[2] / without[1]) * 1e6
+            cells.append(
+                f"{name} {_rate(with_eval):>6.0f} | {_rate(without):>6.0f} | {per_node:4.1f}"
+            )
+        for k, runs in enumerate((full, bare)):
+            rates = [_rate(runs[t][index]) for t in range(len(trees))]
+            products[k] = [
+                p * (rates[-1] / old if old else 0.0)
+                for p, old in zip(products[k], rates[:-1], strict=True)
+            ]
+        print(f"{label:31} " + "   ".join(cells))
+    count = len(POSITIONS)
+    for k, what in enumerate(("with the evaluation", "without it")):
+        means = " ".join(f"{p ** (1 / count):.2f}x" for p in products[k])
+        print(f"geometric mean new/old {what} (against {', '.join(names[:-1])}): {means}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,12 @@ Every mate position is checked by an independent brute-force solver below
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -415,3 +420,74 @@ def test_a_full_table_drops_its_older_half(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.move == pos.parse_uci("a1a8")
     assert 1 not in searcher.tt and 100 not in searcher.tt
     assert all(key in searcher.tt for key in range(101, 202))
+
+
+#: Positions whose best move at a fixed depth does not hang on evaluation weights
+#: (a fork of King and Rook, mates): a speed change to move generation, make/unmake
+#: or the evaluation's bookkeeping must leave the search's choice there unchanged.
+PINNED_AT_DEPTH = [
+    ("chess", "r3k3/8/8/3N4/8/8/8/4K3 w - - 0 1", "Nc7+"),
+    ("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", "Qxf7#"),
+    ("chess", "6k1/5ppp/8/8/8/8/q4PPP/1R4K1 w - - 0 1", "Rb8#"),
+    ("zanzibar-s", "r3k7/12/12/3N8/12/12/12/12/12/12/12/4K7 w - - 0 1", "Nc11+"),
+    ("zanzibar-s", "r3k7/12/12/3L8/12/12/12/12/12/12/12/4K7 w - - 0 1", "Ld10#"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "san"), PINNED_AT_DEPTH)
+@pytest.mark.parametrize("depth", [3, 4, 5])
+def test_best_move_at_fixed_depth_is_pinned(variant: str, fen: str, san: str, depth: int) -> None:
+    pos = Position(load_variant(variant), fen)
+    result = Searcher(pos.variant).search(pos, SearchLimits(max_depth=depth))
+    assert format_san(pos, result.move) == san
+    assert result.depth == depth or is_mate_score(result.score)
+    if san.endswith("#"):
+        assert result.score == MATE - 1
+    else:
+        assert 250 < result.score < 700  # a Rook won for a Knight's fork, not more
+
+
+def test_search_is_reproducible_on_a_busy_position() -> None:
+    """Two fresh searchers see the same tree (same move, score, nodes and table size) on
+    a crowded Zanzibar-S middlegame: no state leaks between searches through the shared
+    move, capture or mobility tables that speed work keeps per variant."""
+    variant = load_variant("zanzibar-s")
+    fen = (
+        "cmz3kuv1mc/1rnbw1gw1r1e/p1pi2zipbp1/9pn1/1p1p1pp4p/e2f8/7Q4/4IPL5/2E1Z1I2E2/"
+        "PPPPN1P1PPPP/1R4WWBNR1/CM1V2KUV1MC b Kk - 1 26"
+    )
+    runs = []
+    for _ in range(2):
+        searcher = Searcher(variant)
+        result = searcher.search(Position(variant, fen), SearchLimits(node_limit=3_000))
+        runs.append((result.move, result.score, result.nodes, result.pv, len(searcher.tt)))
+    assert runs[0] == runs[1]
+    assert runs[0][2] == 3_000
+
+
+def test_bench_replays_the_recorded_scores_on_the_same_tree(tmp_path: Path) -> None:
+    """bench_search.py --machinery times the search with its static scores read back from
+    a record: the replayed search must visit the same tree (same depth and node count,
+    no score missing from the record), or its figure would time another search."""
+    root = Path(__file__).resolve().parents[3]
+    book = tmp_path / "book.json"
+    env = dict(os.environ, PYTHONPATH=str(root / "src"), PYTHONHASHSEED="0")
+
+    def worker(mode: str) -> list[list[float]]:
+        script = str(root / "bench" / "bench_search.py")
+        args = ["--nodes", "800", "--only", "3", "--mode", mode, "--book", str(book)]
+        out = subprocess.run(
+            [sys.executable, script, "--worker", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rows: list[list[float]] = json.loads(out.stdout)
+        return rows
+
+    recorded = worker("record")
+    assert json.loads(book.read_text())[0]  # scores were recorded
+    replayed = worker("replay")
+    assert replayed[0][:2] == recorded[0][:2] and recorded[0][1] == 800
+    assert replayed[0][3] == 0  # every static score came from the record
