@@ -331,8 +331,12 @@ def run_selfplay(args: argparse.Namespace) -> None:
                 key = f"{_verdict(score)} {how}"
                 endings[key] = endings.get(key, 0) + 1
                 colour = "White" if strong_white else "Black"
-                print(f"    {strong} ({colour}) vs {weak}, opening {args.seed + pair}: {key}")
-                sys.stdout.flush()
+                mean, low, high = score_interval(scores)
+                print(
+                    f"    {strong} ({colour}) vs {weak}, opening {args.seed + pair}: {key}; "
+                    f"running {sum(scores):g}/{len(scores)} (95 % {low:.2f} to {high:.2f})",
+                    flush=True,
+                )
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
