@@ -129,11 +129,6 @@ FUTILITY_DEPTH = 3
 #: plies it scored 23/48 against the search without it at 3,000 nodes (README).
 SEE_PRUNE_MARGIN = 90
 SEE_PRUNE_DEPTH = 0
-#: Razoring: a node off the principal variation this near the horizon (up to RAZOR_DEPTH
-#: plies) whose static score is RAZOR_MARGIN[depth] below alpha asks quiescence first, and
-#: returns its score when it fails low too (a quiet move would seldom make up that much).
-RAZOR_MARGIN = (0, 300, 550)
-RAZOR_DEPTH = 2
 #: Late move pruning: near the horizon, quiet moves after this many per depth squared are skipped.
 LMP_BASE = 3
 #: Late move reductions: ``LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`` plies.
@@ -533,10 +528,6 @@ class Searcher:
         prunable = self.reductions and not pv_node and not in_check and abs(beta) < MATE_BOUND
         if prunable and depth <= RFP_DEPTH and static - RFP_MARGIN * (depth - improving) >= beta:
             return static  # reverse futility: too good to need a search
-        if prunable and depth <= RAZOR_DEPTH and static + RAZOR_MARGIN[depth] < alpha:
-            score = self._quiesce(alpha, alpha + 1, ply, False)
-            if score <= alpha:
-                return score  # razoring: the captures do not save it either
         if (
             self.null_move
             and allow_null
