@@ -138,6 +138,10 @@ PASSED_MG, PASSED_EG = 40, 120
 PASSER_KING_ENEMY_EG = 30
 PASSER_KING_OWN_EG = 12
 PASSER_KING_CAP = 5
+#: (middlegame, endgame) penalty per piece (not a pawn, not the King) that an enemy pawn
+#: attacks: it must move or be lost, and two such pieces are a fork the static score
+#: would not otherwise see.
+THREAT_BY_PAWN_MG, THREAT_BY_PAWN_EG = 40, 25
 #: Middlegame bonus per own pawn right in front of the King (half for the rank beyond).
 SHIELD_BONUS = 24
 #: Middlegame penalty per pawn-worth of enemy pieces within two steps of the King,
@@ -388,8 +392,8 @@ MOBILITY_TABLE_LIMIT = 1 << 12
 
 
 #: A pawn-cache entry: (mg, eg, White's pawn mask, Black's pawn mask, passed pawns as
-#: (colour, promotion square, weight)).
-PawnEntry = tuple[int, int, int, int, tuple[tuple[int, int, float], ...]]
+#: (colour, promotion square, weight), the squares White's pawns attack, Black's).
+PawnEntry = tuple[int, int, int, int, tuple[tuple[int, int, float], ...], int, int]
 
 
 @dataclass
@@ -436,6 +440,8 @@ class Evaluator:
     #: passer_goal[code][square]: (the pawn's promotion square on its file, the square of its
     #: progress) for pawn-like codes: where the Kings race to (see :meth:`_passer_kings`).
     passer_goal: list[list[tuple[int, float]]] = field(default_factory=list)
+    #: pawn_attacks[code][square]: the squares a pawn-like piece there may capture on.
+    pawn_attacks: list[list[int]] = field(default_factory=list)
     #: rays[code][square]: the lines a rider attacks along: (mask, rising, full count);
     #: bent riders' lines start beyond their first step, which must be empty (gate).
     rays: list[list[tuple[tuple[int, int, bool, int], ...]]] = field(default_factory=list)
@@ -462,6 +468,7 @@ class Evaluator:
     _live_eg: float = field(default=0, repr=False)
     _winning_lead: float = field(default=0, repr=False)
     _passer_king: tuple[float, float] = field(default=(0, 0), repr=False)
+    _threat_by_pawn: tuple[int, int] = field(default=(0, 0), repr=False)
     _simplify: float = field(default=0, repr=False)
     _has_kinds: bool = field(default=False, repr=False)
     _pair: tuple[int, int] = field(default=(0, 0), repr=False)
@@ -516,6 +523,7 @@ class Evaluator:
         self._side_pawn_cache = {}
         self._winning_lead = w["WINNING_LEAD"]
         self._passer_king = (w["PASSER_KING_ENEMY_EG"], w["PASSER_KING_OWN_EG"])
+        self._threat_by_pawn = (round(w["THREAT_BY_PAWN_MG"]), round(w["THREAT_BY_PAWN_EG"]))
         files_, size_ = self.variant.files, len(self.zone)
         cap = int(w["PASSER_KING_CAP"])
         self._king_steps = [
@@ -527,6 +535,8 @@ class Evaluator:
         ]
         if not self.passer_goal:
             self.passer_goal = [[(0, 0.0)] * size_ for _ in self.mg]
+        if not self.pawn_attacks:
+            self.pawn_attacks = [[0] * size_ for _ in self.mg]
         self._simplify = w["SIMPLIFY_SHARE"]
         # the file and pair terms read only the riders (the pieces the position tracks)
         kinds = self.piece_kind or [0] * len(self.packed)
@@ -601,6 +611,17 @@ class Evaluator:
         eg += entry[1]
         if entry[4]:
             eg += self._passer_kings(pos, entry[4])
+        side_occ = pos.side_occ
+        kings = pos.kings
+        # pieces (not pawns nor the King) standing where an enemy pawn captures
+        white_hit = side_occ[1] & entry[6] & ~entry[2]
+        black_hit = side_occ[-1] & entry[5] & ~entry[3]
+        if white_hit or black_hit:
+            balance = (white_hit & ~(1 << kings[1] if kings[1] >= 0 else 0)).bit_count() - (
+                black_hit & ~(1 << kings[-1] if kings[-1] >= 0 else 0)
+            ).bit_count()
+            mg -= balance * self._threat_by_pawn[0]
+            eg -= balance * self._threat_by_pawn[1]
         rows = self._mob_rows
         if rows and pos.tracked_codes is self.rider_flags:
             # _mobility's and _rider_terms' walks of the tracked riders, written out as one
@@ -757,7 +778,10 @@ class Evaluator:
         ahead, passed, goals = self.ahead, self.passed, self.passer_goal
         white, black = masks[1], masks[-1]
         passers: list[tuple[int, int, float]] = []
+        attacks = self.pawn_attacks
+        hits = [0, 0, 0]
         for square, code in squares:
+            hits[1 if code > 0 else -1] |= attacks[code][square]
             if not ahead[code][square] & (black if code > 0 else white):
                 bonus_mg, bonus_eg = passed[code][square]
                 mg += bonus_mg
@@ -765,7 +789,7 @@ class Evaluator:
                 goal, weight = goals[code][square]
                 if weight > 0:
                     passers.append((1 if code > 0 else -1, goal, weight))
-        entry = (mg, eg, white, black, tuple(passers))
+        entry = (mg, eg, white, black, tuple(passers), hits[1], hits[-1])
         if len(self._pawn_cache) >= CACHE_LIMIT:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
@@ -982,6 +1006,8 @@ WEIGHT_NAMES = (
     "PASSER_KING_ENEMY_EG",
     "PASSER_KING_OWN_EG",
     "PASSER_KING_CAP",
+    "THREAT_BY_PAWN_MG",
+    "THREAT_BY_PAWN_EG",
 )
 
 
@@ -1164,7 +1190,36 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
         weights=current_weights(),
         piece_kind=piece_kinds(variant),
         passer_goal=_passer_goals(variant),
+        pawn_attacks=_pawn_attacks(variant),
     )
+
+
+def _pawn_attacks(variant: Variant) -> list[list[int]]:
+    """By code and square, for pawn-like pieces: the squares its one-step captures reach
+    (its capturing leaps, and rides of range one); 0 for other pieces."""
+    files, ranks = variant.files, variant.ranks
+    size = files * ranks
+    table = [[0] * size for _ in range(2 * len(variant.pieces) + 1)]
+    for t, piece in enumerate(variant.pieces):
+        if not is_pawn_like(piece):
+            continue
+        steps = [
+            vector
+            for atom in piece.atoms
+            if atom.capture
+            and not atom.initial
+            and (atom.kind == "leap" or (atom.kind == "ride" and atom.max_range == 1))
+            for vector in atom.vectors
+        ]
+        for colour in (1, -1):
+            for s in range(size):
+                f0, r0 = s % files, s // files
+                table[colour * (t + 1)][s] = sum(
+                    1 << ((r0 + colour * dy) * files + f0 + dx)
+                    for dx, dy in steps
+                    if _on(files, ranks, f0 + dx, r0 + colour * dy)
+                )
+    return table
 
 
 def _passer_goals(variant: Variant) -> list[list[tuple[int, float]]]:
