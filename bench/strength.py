@@ -14,6 +14,12 @@ Two parts, each optional:
   ``--sf-nodes N`` plays ours at N nodes a move instead (its clock is not
   charged; Stockfish keeps its clock): a figure for a node budget that the
   machine's load cannot lower (Stockfish itself still feels the load).
+  ``--sf-depth D`` gives Stockfish a fixed depth a move instead of its clock: a
+  limited Stockfish picks its weakened move once its search reaches depth
+  ``1 + skill level`` (the level it derives from ``UCI_Elo``, :func:`skill_depth`),
+  and searching on does not change that choice, so a depth past it plays as the
+  clock does, without a clock a busy machine can make it lose on time (with
+  ``--sf-nodes``, neither side then depends on the load).
 * ``--selfplay``: Zanzibar-S, each level against the one below it, from short
   random openings (the same opening with both colours), with the levels' own
   time per move scaled by ``--scale`` (or, with ``--nps N``, that time turned
@@ -79,6 +85,19 @@ OPENINGS: list[str] = [
 
 STOCKFISH = "/usr/games/stockfish"
 LEVELS = ("easy", "casual", "medium", "hard")
+
+
+def skill_depth(elo: int) -> int:
+    """The depth at which Stockfish 15.1 limited to ``elo`` picks its weakened move.
+
+    Its skill level is ``((elo - 1346.6) / 143.4) ** (1 / 0.806)`` (clamped to 0..20),
+    and the pick happens when the iteration of depth ``1 + level`` ends.
+
+    >>> skill_depth(1700), skill_depth(2000), skill_depth(2300)
+    (4, 7, 11)
+    """
+    level = min(max(((max(elo, 1347) - 1346.6) / 143.4) ** (1 / 0.806), 0.0), 20.0)
+    return 1 + int(level)
 
 
 def elo_estimate(games: Sequence[tuple[float, float]]) -> tuple[float, float, float]:
@@ -150,9 +169,11 @@ def play_stockfish_game(
     inc: float,
     nodes: int = 0,
     record: list[str] | None = None,
+    sf_depth: int = 0,
 ) -> tuple[float, str]:
     """One game; returns our score and how it ended. With ``nodes``, ours plays at that
-    many nodes a move (its clock is not charged), Stockfish on its clock as before.
+    many nodes a move (its clock is not charged), Stockfish on its clock as before, or
+    with ``sf_depth`` at that depth a move (its clock is not charged either).
     ``record`` receives the game's moves in algebraic notation (to see how it was lost)."""
     import chess
     import chess.engine
@@ -178,9 +199,12 @@ def play_stockfish_game(
             )
             if nodes and engine is ours:
                 limit = chess.engine.Limit(nodes=nodes)
+            if sf_depth and engine is theirs:
+                limit = chess.engine.Limit(depth=sf_depth)
             start = time.perf_counter()
             result = engine.play(board, limit)
-            spent = time.perf_counter() - start if limit.nodes is None else 0.0
+            timed = limit.nodes is None and limit.depth is None
+            spent = time.perf_counter() - start if timed else 0.0
             remaining[board.turn] += inc - spent
             if remaining[board.turn] < 0:
                 loser_is_ours = engine is ours
@@ -210,7 +234,15 @@ def run_stockfish(args: argparse.Namespace) -> None:
         f"orthodox chess against Stockfish 15.1 (UCI_LimitStrength), clock {args.clock:g} s "
         f"+ {args.inc:g} s, {len(openings)} openings x 2 colours per Elo setting"
         + (f"; ours at {args.sf_nodes} nodes a move" if args.sf_nodes else "")
+        + (f"; Stockfish at depth {args.sf_depth} a move" if args.sf_depth else "")
     )
+    if args.sf_depth:
+        for elo in args.elos:
+            if skill_depth(elo) >= args.sf_depth:
+                print(
+                    f"  warning: at UCI_Elo {elo} Stockfish picks its move at depth "
+                    f"{skill_depth(elo)}: --sf-depth {args.sf_depth} is too shallow for it"
+                )
     for level in args.levels:
         games: list[tuple[float, float]] = []
         scores: dict[int, list[float]] = {elo: [] for elo in args.elos}
@@ -231,6 +263,7 @@ def run_stockfish(args: argparse.Namespace) -> None:
                         args.inc,
                         args.sf_nodes,
                         record,
+                        args.sf_depth,
                     )
                     scores[elo].append(score)
                     key = f"{_verdict(score)} {how}"
@@ -331,8 +364,12 @@ def run_selfplay(args: argparse.Namespace) -> None:
                 key = f"{_verdict(score)} {how}"
                 endings[key] = endings.get(key, 0) + 1
                 colour = "White" if strong_white else "Black"
-                print(f"    {strong} ({colour}) vs {weak}, opening {args.seed + pair}: {key}")
-                sys.stdout.flush()
+                mean, low, high = score_interval(scores)
+                print(
+                    f"    {strong} ({colour}) vs {weak}, opening {args.seed + pair}: {key}; "
+                    f"running {sum(scores):g}/{len(scores)} (95 % {low:.2f} to {high:.2f})",
+                    flush=True,
+                )
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
@@ -507,6 +544,13 @@ def main() -> None:
         default=0,
         help="--stockfish: ours at this many nodes a move (machine-independent) instead of its clock",
     )
+    parser.add_argument(
+        "--sf-depth",
+        type=int,
+        default=0,
+        help="--stockfish: Stockfish at this depth a move instead of its clock "
+        "(past 1 + its skill level, where a limited Stockfish picks its move)",
+    )
     parser.add_argument("--versus", metavar="REF", help="this tree against git commit REF")
     parser.add_argument("--nodes", type=int, default=4000, help="--versus: nodes per move")
     parser.add_argument("--games", type=int, default=32, help="--versus: games (even)")
@@ -520,8 +564,10 @@ def main() -> None:
         parser.error(f"there are {len(OPENINGS)} openings")
     if not (args.stockfish or args.selfplay or args.versus):
         parser.error("choose --stockfish, --selfplay, --versus REF or several")
-    if args.nodes < 1 or args.games < 2 or args.sf_nodes < 0:
-        parser.error("--nodes must be 1 or more, --games 2 or more, --sf-nodes 0 or more")
+    if args.nodes < 1 or args.games < 2 or args.sf_nodes < 0 or args.sf_depth < 0:
+        parser.error(
+            "--nodes must be 1 or more, --games 2 or more, --sf-nodes and --sf-depth 0 or more"
+        )
     print("load average at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     if args.stockfish:
         run_stockfish(args)
