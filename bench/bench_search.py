@@ -35,16 +35,19 @@ Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
 with other commits instead, all in the same run (for instance the main branch
 before a change, to see that change's own gain, beside 52f7176).
 
-Last figures (2026-11-26, issue 15, two shared cores at load average 17-21),
-``--repeat 2 --reference 52f7176 --reference 21dcb99``, nodes per CPU second for
-52f7176 / 21dcb99 / this tree: Zanzibar-S start 24.5 k / 28.9 k / 33.2 k, crowded
-Zanzibar-S middlegame 11.6 k / 27.5 k / 28.3 k, chess start 40.9 k / 42.3 k / 42.3 k,
-Italian middlegame 39.8 k / 35.5 k / 37.5 k, Kiwipete 37.0 k / 40.2 k / 40.1 k:
-geometric means 1.28x against 52f7176 and 1.04x against 21dcb99. Instructions per
-node (``--instructions --nodes 10000``), same order: 357.1 k / 176.8 k / 168.5 k,
-761.7 k / 203.9 k / 195.7 k, 171.7 k / 139.0 k / 129.3 k, 199.0 k / 157.2 k / 146.8 k,
-286.9 k / 142.9 k / 136.0 k: 1.99x fewer than 52f7176 (geometric mean) and 1.06x
-fewer than 21dcb99. The issue's 4x is not reached (README, Benchmarks).
+Last figures (2026-11-26 14:54-14:59 UTC, issue 15, two shared cores at load average
+13-18), ``--machinery --repeat 3``, nodes per CPU second of 52f7176 / this tree, with the
+evaluation and (after the bar) with the static scores replayed: Zanzibar-S start 19.7 k /
+28.3 k | 26.2 k / 44.9 k, crowded Zanzibar-S middlegame 9.3 k / 29.2 k | 12.4 k / 40.7 k,
+chess start 43.6 k / 46.4 k | 55.9 k / 67.2 k, Italian middlegame 40.3 k / 38.4 k | 49.2 k
+/ 56.0 k, Kiwipete 37.2 k / 36.3 k | 37.2 k / 61.5 k: geometric means 1.35x with the
+evaluation and 1.66x without it (an earlier run at load 11-15: 1.28x and 1.65x). The
+evaluation costs 7-13 us a node today against 4-5 us on orthodox chess for 52f7176's
+(noisy: a difference of two CPU times). Instructions per node (``--instructions --nodes
+10000``, same source, 12:19 UTC), 52f7176 / 21dcb99 / this tree: 357.1 k / 176.8 k /
+168.5 k, 761.7 k / 203.9 k / 195.7 k, 171.7 k / 139.0 k / 129.3 k, 199.0 k / 157.2 k /
+146.8 k, 286.9 k / 142.9 k / 136.0 k: 1.99x fewer than 52f7176 (geometric mean). The
+issue's 4x is not reached (README, Benchmarks).
 """
 
 from __future__ import annotations
