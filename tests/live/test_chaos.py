@@ -106,13 +106,6 @@ def test_chaos_with_one_node_killed_and_restarted() -> None:
         asyncio.run(chaos(cluster, max(4, TABLES // 4), max(15.0, SECONDS / 5), SEED))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, open: after this round's fixes 5 of 6 runs passed at load 16-36; the sixth"
-    " stalled a chess game: its host and second player, back from a killed node and rejoined"
-    " (history to seq 44), heard nothing more of the table while its spectator got seq 54 live"
-    " (cause not found; docs/cluster.md, What remains 3)",
-)
 def test_chaos_with_three_nodes_killed_and_restarted() -> None:
     """Three nodes, any of them killed and restarted, clients reconnecting to any node."""
     with running_cluster(3) as cluster:

@@ -88,11 +88,5 @@ def test_redis_then_postgresql_restart_mid_game_on_one_node(cluster: Cluster) ->
     asyncio.run(restarts(cluster, spread=False))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, open: passes alone, but in one of two clean-clone runs of the whole suite"
-    " (5b0176d) one of its four tables across nodes acknowledged no action for 45 s before any"
-    " restart, no error and no reconnection (cause not found; docs/cluster.md, What remains 3)",
-)
 def test_redis_then_postgresql_restart_mid_game_across_nodes(cluster: Cluster) -> None:
     asyncio.run(restarts(cluster, spread=True))

@@ -1,10 +1,16 @@
-"""A node that could not start following a table's bus (Redis out of reach at that
-instant) follows it at the next try: it used to count the table as followed anyway, so
-the socket, once its client tried again, heard nothing more of the table, with no error
-(a player who never sees his turn come stalls his table)."""
+"""A socket's node following a table's bus (salon/bus_follows.py), where it went wrong
+without an error: the socket heard nothing more of the table (a player who never sees
+his turn come stalls his table).
+
+* A follow of the bus that failed (Redis out of reach at that instant) counted the table
+  as followed anyway: the client's next try did not follow it.
+* A follow made before the node's unfollow of that table (its last socket there had
+  just left it) had run was undone by it.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -44,3 +50,44 @@ async def test_a_join_whose_bus_follow_failed_follows_the_table_when_tried_again
     await anna.ok("chat.say", table=table_id, text="after")
     await settle(salons)
     assert chat_lines(bob, table_id)[-1] == "after", chat_lines(bob, table_id)
+
+
+async def test_a_follow_while_the_node_still_unfollows_the_table_is_not_undone(
+    nodes: tuple[Cluster, dict[str, Salon]],
+) -> None:
+    """The last socket of node a following a table leaves it, and another one of a
+    follows it before the node's unfollow of the table's bus has run (a busy loop): that
+    unfollow must not take away the new follow (its cursor, its channel)."""
+    _cluster, salons = nodes
+    a, b = salons["a"], salons["b"]
+    anna = await Client(b, "Anna").sign_in()
+    bob = await Client(a, "Bob").sign_in()
+    carl = await Client(a, "Carl").sign_in()
+    table_id: int = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]
+    await bob.ok("table.join", table=table_id)
+    await settle(salons)
+    unfollow = a.ports.bus.unfollow
+    late = asyncio.Event()
+
+    async def unfollows_late(table: int, follower: Any) -> None:
+        await late.wait()
+        await unfollow(table, follower)
+
+    a.ports.bus.unfollow = unfollows_late  # type: ignore[method-assign]
+    assert bob.conn is not None and carl.conn is not None
+    # Bob leaves (a unfollows the table, late) and Carl watches it at once
+    leaving = asyncio.ensure_future(
+        a.handle(bob.conn, {"v": 1, "type": "table.leave", "id": "l", "table": table_id})
+    )
+    watching = asyncio.ensure_future(
+        a.handle(carl.conn, {"v": 1, "type": "table.watch", "id": "w", "table": table_id})
+    )
+    await asyncio.sleep(0.2)
+    late.set()
+    await asyncio.wait_for(asyncio.gather(leaving, watching), 10)
+    await settle(salons)
+    # one ok: the frames of the bus being left are not given again by the new follow
+    assert [m["type"] for m in carl.inbox if m.get("id") == "w"] == ["ok"]
+    await anna.ok("chat.say", table=table_id, text="after")
+    await settle(salons)
+    assert chat_lines(carl, table_id)[-1:] == ["after"], chat_lines(carl, table_id)

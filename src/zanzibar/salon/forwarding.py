@@ -34,6 +34,7 @@ from typing import Any
 from zanzibar.cluster.ports import Envelope
 from zanzibar.l10n.msg import Msg
 from zanzibar.salon.actor import TableActor
+from zanzibar.salon.bus_follows import BusFollows
 from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
@@ -79,7 +80,7 @@ WIRE_BOOTS = 1 << 20
 REACH_TIMEOUT = 2.0
 
 
-class Forwarder(Refollows):
+class Forwarder(Refollows, BusFollows):
     """This node's side of every table run elsewhere, and of every socket held elsewhere."""
 
     def __init__(self, host: Host, remote: RemoteSockets) -> None:
@@ -106,7 +107,7 @@ class Forwarder(Refollows):
         #: table, the history and the view as of that version).
         self.floors: dict[tuple[int, int], int] = {}
         self._held: dict[tuple[int, int], list[tuple[int, dict[str, Any]]]] = {}
-        self._on_bus: set[int] = set()
+        self._init_bus_follows()
         #: Socket id -> the request id of the last ``ok`` it was sent from elsewhere.
         self._last_ok: dict[int, Any] = {}
         self._resyncing: set[int] = set()
@@ -151,6 +152,9 @@ class Forwarder(Refollows):
         task = self.host.start_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _follower(self) -> Forwarder:
+        return self
 
     def wire_id(self, conn_id: int) -> int:
         """The id other nodes know this socket by, unique to this process: a node started
@@ -343,16 +347,8 @@ class Forwarder(Refollows):
             conn.tables.add(table_id)
             self.owner_of[table_id] = (node, int(answer.get("epoch", 0)))
             self.owners.answered(table_id)
-            if table_id not in self._on_bus:
-                self._on_bus.add(table_id)
-                after = version - 1 if answer.get("committed") else version
-                try:
-                    await self.host.ports.bus.follow(table_id, self, max(0, after))
-                except BaseException:
-                    # not followed: the next command or re-follow follows it (else the
-                    # table would count as followed and its frames never come)
-                    self._on_bus.discard(table_id)
-                    raise
+            after = version - 1 if answer.get("committed") else version
+            await self._follow_bus(table_id, after)
         elif body.get("type") not in DECIDING and conn.id in self.members.get(table_id, ()):
             # a follower's command run by an owner that does not know it (a new owner not
             # yet asked): it follows again, unless a follow is on its way already
@@ -441,20 +437,14 @@ class Forwarder(Refollows):
         if not members:
             self._leave_bus(table_id)
 
-    def _leave_bus(self, table_id: int) -> None:
-        self.members.pop(table_id, None)
-        self.owner_of.pop(table_id, None)
-        if table_id in self._on_bus:
-            self._on_bus.discard(table_id)
-            self.delivered.pop(table_id, None)
-            self._holes.pop(table_id, None)
-            self._spawn(self.host.ports.bus.unfollow(table_id, self))
-
     # -- the bus (Follower) ---------------------------------------------------------------
 
     async def deliver(self, envelope: Envelope) -> None:
         """One committed version of a table followed elsewhere: its frames for sockets here."""
         table_id, data = envelope.table, envelope.data
+        if table_id not in self._on_bus:
+            return  # from the bus this node is leaving (its unfollow on its way): a follow
+            # again reads from the version its answer gives, and would repeat this one
         mine = data.get("to", {}).get(self.node) if isinstance(data, dict) else None
         if mine:
             messages = data.get("m", [])
