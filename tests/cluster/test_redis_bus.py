@@ -30,7 +30,7 @@ async def test_envelopes_published_at_once_share_a_call_and_fail_alone(redis_url
     real = owner._publish
 
     async def counting(**kwargs: Any) -> Any:
-        calls.append(len(kwargs["keys"]) // 3)
+        calls.append(len(kwargs["keys"]) // 2)
         return await real(**kwargs)
 
     owner._publish = counting  # type: ignore[assignment]

@@ -334,6 +334,7 @@ class PgWriter:
             except Exception as exc:
                 error = self._error(exc, adapted, conn.dialect)
                 lost = bool(getattr(error, "connection_invalidated", False)) or raw.is_closed()
+                lost = lost or _unsent(exc)
                 if lost:
                     # as SQLAlchemy does on a disconnect: every pooled connection older than
                     # this one is replaced at its next checkout (a restart killed them all)
@@ -402,12 +403,13 @@ class PgWriter:
                 if refused is not None:
                     raise Fenced(refused) from None
                 error = self._error(exc, adapted, dialect)
+                unsent = _unsent(exc)
                 lost = bool(getattr(error, "connection_invalidated", False)) or raw.is_closed()
-                if lost:
+                if lost or unsent:
                     with contextlib.suppress(Exception):
                         self.engine.sync_engine.pool._invalidate(proxied, exc)
                     await self.close()
-                    if attempt == 0 and _answered(exc):
+                    if attempt == 0 and (unsent or _answered(exc)):
                         continue
                 if error is exc:
                     raise
@@ -429,6 +431,17 @@ class PgWriter:
                 await conn.invalidate()
             with contextlib.suppress(Exception):
                 await conn.close()
+
+
+def _unsent(exc: BaseException) -> bool:
+    """Whether the driver refused to send the statement because its connection is still in
+    another exchange: the server's farewell (a restart) read, its closing not yet. Nothing
+    was sent, so nothing was committed: the statement runs again on a new connection."""
+    try:
+        from asyncpg.exceptions import InternalClientError  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - the writer runs on asyncpg only
+        return False
+    return isinstance(exc, InternalClientError) and "another operation" in str(exc)
 
 
 def _answered(exc: BaseException) -> bool:
