@@ -47,6 +47,10 @@ def _randbelow_is_rejection() -> bool:
 
 _INLINE_SIX = _randbelow_is_rejection()
 
+#: Dice :meth:`DiceRng.rewind` may replay from the saved state; past them, the next
+#: mark saves the state afresh (a copy of 625 numbers every few hundred throws).
+REPLAY_LIMIT = 2048
+
 
 class DiceRng:
     """A seeded generator of dice; the same seed gives the same dice.
@@ -60,10 +64,12 @@ class DiceRng:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._random = random.Random(self.seed)
         self._bits = self._random.getrandbits
-        #: :meth:`mark` was called and no die drawn since (the state is still the marked one).
-        self._marked = False
-        #: The state at the last :meth:`mark`, saved by the first draw after it.
-        self._before: object = None
+        #: A state saved by a :meth:`mark` (None: never marked), and the sides of every
+        #: die drawn since: that state and those draws make the generator's state now.
+        self._base: object = None
+        self._draws: list[int] = []
+        #: How many of ``_draws`` the last :meth:`mark` came after (None: no mark to rewind to).
+        self._mark_at: int | None = None
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
         """Draw the dice a request asks for.
@@ -81,9 +87,8 @@ class DiceRng:
         >>> rng.roll(DiceRequest(3, 20)) == tuple(ref.randint(1, 20) for _ in range(3))
         True
         """
-        if self._marked:  # the first draw since a mark: keep the state to rewind to
-            self._before = self._random.getstate()
-            self._marked = False
+        if self._base is not None:  # marked once: every die is counted, for rewind
+            self._draws += [request.sides] * request.count
         if request.sides != 6 or not _INLINE_SIX:
             below = self._random._randbelow  # type: ignore[attr-defined]
             sides = request.sides
@@ -100,9 +105,10 @@ class DiceRng:
     def mark(self) -> None:
         """Remember the state as it is now, for :meth:`rewind` (a change about to be tried).
 
-        Nothing is copied yet: the state (625 numbers, some 20 µs to copy) is saved
-        by the first draw after the mark only, so a change that rolls no dice
-        costs nothing here.
+        The state itself (625 numbers, 5-20 µs to copy, which every throw of a
+        table's change paid) is copied only now and then: a rewind, which is
+        rare (storing a change failed), sets the last copy back and draws again
+        the dice drawn since, up to the mark, which gives the same state.
 
         >>> rng = DiceRng(5); rng.mark(); first = rng.roll(DiceRequest(4))
         >>> rng.rewind(); rng.roll(DiceRequest(4)) == first
@@ -110,20 +116,27 @@ class DiceRng:
         >>> rng.mark(); rng.rewind(); rng.roll(DiceRequest(4)) == first  # nothing drawn
         False
         """
-        self._marked = True
-        self._before = None
+        if self._base is None or len(self._draws) >= REPLAY_LIMIT:
+            self._base = self._random.getstate()
+            self._draws = []
+        self._mark_at = len(self._draws)
 
     def rewind(self) -> None:
-        """Back to the state of the last :meth:`mark` (whatever was drawn since)."""
-        if self._before is not None:
-            self._random.setstate(self._before)  # type: ignore[arg-type]
-        self._before = None
-        self._marked = False
+        """Back to the state of the last :meth:`mark` (whatever was drawn since); once."""
+        mark_at, self._mark_at = self._mark_at, None
+        if mark_at is None or len(self._draws) == mark_at:
+            return  # no mark, or nothing drawn since
+        self._random.setstate(self._base)  # type: ignore[arg-type]
+        below = self._random._randbelow  # type: ignore[attr-defined]
+        for sides in self._draws[:mark_at]:  # what _randbelow drew is what roll drew
+            below(sides)
+        del self._draws[mark_at:]
 
     def getstate(self) -> object:
         """The generator's internal state (to resume after a restart)."""
         return self._random.getstate()
 
     def setstate(self, state: object) -> None:
-        """Restore a state from :meth:`getstate`."""
+        """Restore a state from :meth:`getstate` (forgetting any mark)."""
         self._random.setstate(state)  # type: ignore[arg-type]
+        self._base, self._draws, self._mark_at = None, [], None

@@ -286,6 +286,8 @@ def voice_of(lang: str) -> Voice:
     key = (lang, _strict)
     voice = _voices.get(key)
     if voice is None or voice.catalogue is not _catalogue.default_catalogue():
+        if len(_voices) >= 64:  # a few languages; bounded whatever a caller asks for
+            _voices.clear()
         voice = _voices[key] = Voice(lang)
     return voice
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from zanzibar.l10n import Msg, Voice
+from zanzibar.l10n.voice import voice_of
 
 #: A bot's stored (English) name: "Bot 2 (hard)".
 _BOT_NAME = re.compile(r"Bot (\d{1,3}) \(([a-z_]{1,20})\)")
@@ -79,14 +80,14 @@ def system_text(kind: str, lang: str, values: Mapping[str, Any]) -> str:
     >>> system_text("joined", "en", {"name": "Anna", "seat": 1})
     'Anna sits down at seat 1.'
     """
-    return Voice(lang).say(system_msg(kind, values, lang))
+    return voice_of(lang).say(system_msg(kind, values, lang))
 
 
 def your_turn_text(lang: str, seconds: int | None) -> str:
     """The assertive "your turn" sentence, with the clock when one runs."""
     if seconds:
-        return Voice(lang).say(Msg("salon-your-turn-clock", seconds=seconds))
-    return Voice(lang).say(Msg("salon-your-turn"))
+        return voice_of(lang).say(Msg("salon-your-turn-clock", seconds=seconds))
+    return voice_of(lang).say(Msg("salon-your-turn"))
 
 
 def bot_name(seat: int, level: str, lang: str = "en") -> str:
