@@ -132,12 +132,6 @@ SIMPLIFY_SHARE = 0.2
 DOUBLED_MG, DOUBLED_EG = 25, 5
 ISOLATED_MG, ISOLATED_EG = 6, 0
 PASSED_MG, PASSED_EG = 40, 120
-#: Endgame, per King step (up to PASSER_KING_CAP) from a passed pawn's promotion square: the
-#: enemy King's distance gains, the own King's loses; both scale with the square of the pawn's
-#: progress, as the passed bonus does (a far King cannot catch the pawn, a near one escorts it).
-PASSER_KING_ENEMY_EG = 30
-PASSER_KING_OWN_EG = 12
-PASSER_KING_CAP = 5
 #: (middlegame, endgame) penalty per piece (not a pawn, not the King) that an enemy pawn
 #: attacks: it must move or be lost, and two such pieces are a fork the static score
 #: would not otherwise see.
@@ -391,9 +385,9 @@ CACHE_LIMIT = 1 << 17
 MOBILITY_TABLE_LIMIT = 1 << 12
 
 
-#: A pawn-cache entry: (mg, eg, White's pawn mask, Black's pawn mask, passed pawns as
-#: (colour, promotion square, weight), the squares White's pawns attack, Black's).
-PawnEntry = tuple[int, int, int, int, tuple[tuple[int, int, float], ...], int, int]
+#: A pawn-cache entry: (mg, eg, White's pawn mask, Black's pawn mask, the squares White's
+#: pawns attack, Black's).
+PawnEntry = tuple[int, int, int, int, int, int]
 
 
 @dataclass
@@ -437,9 +431,6 @@ class Evaluator:
     ahead: list[list[int]] = field(default_factory=list)
     #: passed[code][square]: (mg, eg) bonus of a passed pawn there, White positive.
     passed: list[list[tuple[int, int]]] = field(default_factory=list)
-    #: passer_goal[code][square]: (the pawn's promotion square on its file, the square of its
-    #: progress) for pawn-like codes: where the Kings race to (see :meth:`_passer_kings`).
-    passer_goal: list[list[tuple[int, float]]] = field(default_factory=list)
     #: pawn_attacks[code][square]: the squares a pawn-like piece there may capture on.
     pawn_attacks: list[list[int]] = field(default_factory=list)
     #: rays[code][square]: the lines a rider attacks along: (mask, rising, full count);
@@ -452,8 +443,6 @@ class Evaluator:
     piece_kind: list[int] = field(default_factory=list)
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, PawnEntry] = field(default_factory=dict, repr=False)
-    #: _king_steps[a][b]: King steps (Chebyshev distance) between two squares, capped.
-    _king_steps: list[list[int]] = field(default_factory=list, repr=False)
     #: one side's doubled and isolated pawn terms by its pawn mask (and colour bit)
     _side_pawn_cache: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
     _mob_rows: list[list[tuple[int, dict[int, int]]] | None] = field(
@@ -467,7 +456,6 @@ class Evaluator:
     _live_mg: float = field(default=0, repr=False)
     _live_eg: float = field(default=0, repr=False)
     _winning_lead: float = field(default=0, repr=False)
-    _passer_king: tuple[float, float] = field(default=(0, 0), repr=False)
     _threat_by_pawn: tuple[int, int] = field(default=(0, 0), repr=False)
     _simplify: float = field(default=0, repr=False)
     _has_kinds: bool = field(default=False, repr=False)
@@ -522,21 +510,9 @@ class Evaluator:
         self._mob_terms = {}
         self._side_pawn_cache = {}
         self._winning_lead = w["WINNING_LEAD"]
-        self._passer_king = (w["PASSER_KING_ENEMY_EG"], w["PASSER_KING_OWN_EG"])
         self._threat_by_pawn = (round(w["THREAT_BY_PAWN_MG"]), round(w["THREAT_BY_PAWN_EG"]))
-        files_, size_ = self.variant.files, len(self.zone)
-        cap = int(w["PASSER_KING_CAP"])
-        self._king_steps = [
-            [
-                min(max(abs(a % files_ - b % files_), abs(a // files_ - b // files_)), cap)
-                for b in range(size_)
-            ]
-            for a in range(size_)
-        ]
-        if not self.passer_goal:
-            self.passer_goal = [[(0, 0.0)] * size_ for _ in self.mg]
         if not self.pawn_attacks:
-            self.pawn_attacks = [[0] * size_ for _ in self.mg]
+            self.pawn_attacks = [[0] * len(self.zone) for _ in self.mg]
         self._simplify = w["SIMPLIFY_SHARE"]
         # the file and pair terms read only the riders (the pieces the position tracks)
         kinds = self.piece_kind or [0] * len(self.packed)
@@ -609,13 +585,11 @@ class Evaluator:
             entry = self._pawn_structure(pos, key)
         mg += entry[0] + self._kings(pos, entry[2], entry[3])
         eg += entry[1]
-        if entry[4]:
-            eg += self._passer_kings(pos, entry[4])
         side_occ = pos.side_occ
         kings = pos.kings
         # pieces (not pawns nor the King) standing where an enemy pawn captures
-        white_hit = side_occ[1] & entry[6] & ~entry[2]
-        black_hit = side_occ[-1] & entry[5] & ~entry[3]
+        white_hit = side_occ[1] & entry[5] & ~entry[2]
+        black_hit = side_occ[-1] & entry[4] & ~entry[3]
         if white_hit or black_hit:
             balance = (white_hit & ~(1 << kings[1] if kings[1] >= 0 else 0)).bit_count() - (
                 black_hit & ~(1 << kings[-1] if kings[-1] >= 0 else 0)
@@ -725,26 +699,9 @@ class Evaluator:
         score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
         return score if pos.turn > 0 else -score
 
-    def _passer_kings(self, pos: Position, passers: tuple[tuple[int, int, float], ...]) -> int:
-        """Endgame score, White positive, of the Kings' race to the passed pawns' promotion
-        squares (``passers``: colour, promotion square, weight): the defending King far from
-        it gains for the pawn's side, its own King far from it loses."""
-        kings = pos.kings
-        steps = self._king_steps
-        enemy_w, own_w = self._passer_king
-        total = 0.0
-        for colour, goal, weight in passers:
-            own, enemy = kings[colour], kings[-colour]
-            race = (enemy_w * steps[enemy][goal] if enemy >= 0 else 0) - (
-                own_w * steps[own][goal] if own >= 0 else 0
-            )
-            total += colour * weight * race
-        return round(total)
-
     def _pawn_structure(self, pos: Position, key: int) -> PawnEntry:
-        """(mg, eg, White's pawn mask, Black's pawn mask, passed pawns) of the pawns, White
-        positive; cached. The passed pawns are (colour, promotion square, weight) for
-        :meth:`_passer_kings`.
+        """(mg, eg, White's pawn mask, Black's pawn mask, the squares White's pawns attack,
+        Black's) of the pawns, White positive; cached.
 
         Per file, the count of each side's pawns is one ``&`` and a bit count on the
         side's pawn mask; the penalties for n pawns on a file are read from tables.
@@ -775,9 +732,8 @@ class Evaluator:
                 side_cache[side_key] = part
             mg += part[0]
             eg += part[1]
-        ahead, passed, goals = self.ahead, self.passed, self.passer_goal
+        ahead, passed = self.ahead, self.passed
         white, black = masks[1], masks[-1]
-        passers: list[tuple[int, int, float]] = []
         attacks = self.pawn_attacks
         hits = [0, 0, 0]
         for square, code in squares:
@@ -786,10 +742,7 @@ class Evaluator:
                 bonus_mg, bonus_eg = passed[code][square]
                 mg += bonus_mg
                 eg += bonus_eg
-                goal, weight = goals[code][square]
-                if weight > 0:
-                    passers.append((1 if code > 0 else -1, goal, weight))
-        entry = (mg, eg, white, black, tuple(passers), hits[1], hits[-1])
+        entry = (mg, eg, white, black, hits[1], hits[-1])
         if len(self._pawn_cache) >= CACHE_LIMIT:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
@@ -1003,9 +956,6 @@ WEIGHT_NAMES = (
     "OPEN_FILE_EG",
     "HALF_OPEN_FILE_MG",
     "HALF_OPEN_FILE_EG",
-    "PASSER_KING_ENEMY_EG",
-    "PASSER_KING_OWN_EG",
-    "PASSER_KING_CAP",
     "THREAT_BY_PAWN_MG",
     "THREAT_BY_PAWN_EG",
 )
@@ -1189,7 +1139,6 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
         expected=expected,
         weights=current_weights(),
         piece_kind=piece_kinds(variant),
-        passer_goal=_passer_goals(variant),
         pawn_attacks=_pawn_attacks(variant),
     )
 
@@ -1220,32 +1169,6 @@ def _pawn_attacks(variant: Variant) -> list[list[int]]:
                     if _on(files, ranks, f0 + dx, r0 + colour * dy)
                 )
     return table
-
-
-def _passer_goals(variant: Variant) -> list[list[tuple[int, float]]]:
-    """By code and square, for pawn-like pieces: the promotion square ahead on the file
-    (the zone's nearest rank) and the square of the progress towards it (0 at the start
-    rank, 1 one step from the zone), the weight of the Kings' race in
-    :meth:`Evaluator._passer_kings`; (0, 0.0) for other pieces."""
-    files, ranks = variant.files, variant.ranks
-    size = files * ranks
-    goals = [[(0, 0.0)] * size for _ in range(2 * len(variant.pieces) + 1)]
-    for t, piece in enumerate(variant.pieces):
-        if not is_pawn_like(piece):
-            continue
-        assert piece.promotion is not None
-        code = t + 1
-        first = _start_rank(variant, piece)
-        last = min(piece.promotion.ranks)
-        for s in range(size):
-            f0, r0 = s % files, s // files
-            if r0 + 1 >= last:
-                continue  # in the zone already (a piece that may stay unpromoted)
-            progress = max(0.0, min(1.0, (r0 + 1 - first) / max(last - 1 - first, 1)))
-            goal = (last - 1) * files + f0
-            goals[code][s] = (goal, progress**2)
-            goals[-code][_mirror(variant, s)] = (_mirror(variant, goal), progress**2)
-    return goals
 
 
 def _pawn_tables(
