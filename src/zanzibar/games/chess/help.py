@@ -29,11 +29,12 @@ LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
 #: Games behind each estimate of LEVEL_STRENGTH.
 LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 6, "hard": 5}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
-#: that ended in checkmate; the others reached the 120-move cap or a draw rule).
-LADDER: tuple[tuple[str, str, float, int, int], ...] = (
-    ("casual", "easy", 2.5, 4, 3),
-    ("medium", "casual", 2, 4, 4),
-    ("hard", "medium", 4, 4, 4),
+#: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
+#: from one run of bench/strength.py --selfplay (README's bot section says which).
+LADDER: tuple[tuple[str, str, float, int, int, int], ...] = (
+    ("casual", "easy", 11.5, 12, 11, 150),
+    ("medium", "casual", 2, 4, 4, 120),
+    ("hard", "medium", 4, 4, 4, 120),
 )
 
 
@@ -62,8 +63,9 @@ def bot_level_msgs() -> list[Msg]:
             points=p,
             games=g,
             mates=m,
+            cap=c,
         )
-        for s, w, p, g, m in LADDER
+        for s, w, p, g, m, c in LADDER
     ]
     return [
         Msg("help-chess-bot-levels"),
