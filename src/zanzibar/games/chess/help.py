@@ -24,11 +24,11 @@ from zanzibar.l10n.voice import sentence_lines
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
     "easy": (1104, 732, 1477),
     "casual": (1581, 1307, 1854),
-    "medium": (1790, 1590, 1991),
-    "hard": (1917, 1643, 2190),
+    "medium": (1822, 1659, 1985),
+    "hard": (1871, 1641, 2100),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 15, "hard": 8}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 22, "hard": 11}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
 #: from one run of bench/strength.py --selfplay (README's bot section says which).
