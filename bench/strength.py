@@ -53,6 +53,8 @@ its own process so that they ran side by side)::
     .venv/bin/python bench/strength.py --versus HEAD --nodes 4000 --games 32
     .venv/bin/python bench/strength.py --stockfish --levels hard --sf-nodes 40000 \\
         --elos 1500 1800 --openings 2
+    .venv/bin/python bench/strength.py --stockfish --levels medium --sf-nodes 30000 \\
+        --sf-depth 12 --elos 1700 2000 --openings 8
 """
 
 from __future__ import annotations

@@ -71,8 +71,6 @@ WEIGHTS: dict[str, float] = {
     "OPEN_FILE_EG": 5,
     "HALF_OPEN_FILE_MG": 4,
     "HALF_OPEN_FILE_EG": 4,
-    "PASSER_KING_ENEMY_EG": 5,
-    "PASSER_KING_OWN_EG": 3,
     "THREAT_BY_PAWN_MG": 5,
     "THREAT_BY_PAWN_EG": 5,
 }

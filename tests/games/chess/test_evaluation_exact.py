@@ -138,6 +138,35 @@ def _rider_terms(ev: Evaluator, pos: Position) -> tuple[int, int]:
     return mg, eg
 
 
+def _pawn_threats(ev: Evaluator, pos: Position) -> tuple[int, int]:
+    """Pieces (not pawns, not Kings) on a square an enemy pawn captures on, White positive,
+    from the pawns' capturing steps in the variant's Betza moves."""
+    w = ev.weights
+    files, ranks = ev.variant.files, ev.variant.ranks
+    board = pos.board
+    hit: set[int] = set()
+    for s, code in enumerate(board):
+        if code not in ev.pawn_codes:
+            continue
+        colour = 1 if code > 0 else -1
+        for atom in ev.variant.pieces[abs(code) - 1].atoms:
+            one_step = atom.kind == "leap" or (atom.kind == "ride" and atom.max_range == 1)
+            if not atom.capture or atom.initial or not one_step:
+                continue
+            for dx, dy in atom.vectors:
+                f, r = s % files + dx, s // files + colour * dy
+                if 0 <= f < files and 0 <= r < ranks:
+                    target = board[r * files + f]
+                    if (
+                        target * colour < 0
+                        and target not in ev.pawn_codes
+                        and abs(target) != ev.royal_code
+                    ):
+                        hit.add(r * files + f)
+    balance = sum(1 if board[q] > 0 else -1 for q in hit)
+    return -balance * round(w["THREAT_BY_PAWN_MG"]), -balance * round(w["THREAT_BY_PAWN_EG"])
+
+
 def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     """The evaluation from its definition, for the side to move (no cache, no increment)."""
     w = ev.weights
@@ -153,6 +182,9 @@ def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     terms_mg, terms_eg = _rider_terms(ev, pos)
     mg += terms_mg
     eg += terms_eg
+    threat_mg, threat_eg = _pawn_threats(ev, pos)
+    mg += threat_mg
+    eg += threat_eg
     max_phase = ev.max_phase
     count = {colour: sum(1 for c in pos.board if c * colour > 0) for colour in (1, -1)}
     for colour in (1, -1):

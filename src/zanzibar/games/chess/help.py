@@ -18,22 +18,24 @@ from zanzibar.l10n.voice import sentence_lines
 
 #: Elo estimates by level with their 95 % interval: orthodox chess against Stockfish 15.1
 #: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
-#: README's bot section, which says which run each figure comes from: easy, medium and hard
-#: from the fixed-node runs of 2026-11-26, casual from the clock run before).
+#: README's bot section, which says which run each figure comes from: easy from the fixed-node
+#: run of 2026-11-26, medium and hard from it pooled with the fixed-node, fixed-depth run of
+#: that afternoon, casual from the clock run before).
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
     "easy": (1104, 732, 1477),
     "casual": (1581, 1307, 1854),
-    "medium": (1800, 1462, 2138),
-    "hard": (1836, 1476, 2196),
+    "medium": (1822, 1659, 1985),
+    "hard": (1871, 1641, 2100),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 6, "hard": 5}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 22, "hard": 11}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
-#: that ended in checkmate; the others reached the 120-move cap or a draw rule).
-LADDER: tuple[tuple[str, str, float, int, int], ...] = (
-    ("casual", "easy", 2.5, 4, 3),
-    ("medium", "casual", 2, 4, 4),
-    ("hard", "medium", 4, 4, 4),
+#: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
+#: from one run of bench/strength.py --selfplay (README's bot section says which).
+LADDER: tuple[tuple[str, str, float, int, int, int], ...] = (
+    ("casual", "easy", 11.5, 12, 11, 150),
+    ("medium", "casual", 2, 4, 4, 120),
+    ("hard", "medium", 4, 4, 4, 120),
 )
 
 
@@ -62,8 +64,9 @@ def bot_level_msgs() -> list[Msg]:
             points=p,
             games=g,
             mates=m,
+            cap=c,
         )
-        for s, w, p, g, m in LADDER
+        for s, w, p, g, m, c in LADDER
     ]
     return [
         Msg("help-chess-bot-levels"),
