@@ -4,10 +4,10 @@ it refuses, and on a real server: all or nothing, the fence, foreign keys betwee
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from _pg_kit import ROW, USER, fence, store
 from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
@@ -17,6 +17,8 @@ from zanzibar.salon.pg_batch import FENCED_UPDATE, INSERT, one_statement_sql, pa
 from zanzibar.salon.tablestore import FENCE
 
 pytestmark = pytest.mark.anyio
+
+__all__ = ["store"]  # the fixture, from _pg_kit
 
 UPDATE_SQL = (
     "UPDATE tables SET state=$1::VARCHAR, seats=$2::JSON, version=$3::INTEGER WHERE "
@@ -71,33 +73,6 @@ def test_shapes_it_does_not_know_stay_statements_of_their_own(
 ) -> None:
     assert part_sql(kind, sql, width, "z0", 1) is None
     assert one_statement_sql([(kind, sql, width)]) is None
-
-
-USER = {"id": 1, "name": "Zoé", "name_key": "zoe", "password_hash": None}
-USER |= {"lang": "fr", "guest": True, "created": 1.5}
-ROW = {"game": "421", "preset": None, "options": {"tokens": 21}, "capacity": 3}
-ROW |= {"private": False, "invite": None, "host_id": 1, "state": "waiting", "hold": True}
-ROW |= {"clock": None, "game_id": None, "seats": [], "banned": [], "created": 2.25}
-
-
-@pytest.fixture
-async def store(pg_url: str) -> AsyncIterator[Store]:
-    s = Store(pg_url)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
-
-
-def fence(table: int, version: int, state: str) -> dict[str, Any]:
-    return {
-        "state": state,
-        "version": version + 1,
-        "fence_id": table,
-        "fence_epoch": 1,
-        "fence_version": version,
-    }
 
 
 def history(table: int, seq: int) -> dict[str, Any]:

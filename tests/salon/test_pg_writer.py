@@ -5,10 +5,10 @@ driver error reaches the salon as SQLAlchemy's exception."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from _pg_kit import ROW, USER, fence, store
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -19,11 +19,7 @@ from zanzibar.salon.tablestore import FENCE
 
 pytestmark = pytest.mark.anyio
 
-USER = {"id": 1, "name": "Zoé", "name_key": "zoe", "password_hash": None}
-USER |= {"lang": "fr", "guest": True, "created": 1.5}
-ROW = {"game": "421", "preset": None, "options": {"tokens": 21}, "capacity": 3}
-ROW |= {"private": False, "invite": None, "host_id": 1, "state": "waiting", "hold": True}
-ROW |= {"clock": None, "game_id": None, "seats": [], "banned": [], "created": 2.25}
+__all__ = ["store"]  # the fixture, from _pg_kit
 
 
 def test_fenced_writes_merge_into_one_update_from_values() -> None:
@@ -40,27 +36,6 @@ def test_fenced_writes_merge_into_one_update_from_values() -> None:
     )
     assert _merge_update_sql(one + " RETURNING tables.id", 5, 2) is None
     assert _merge_update_sql("DELETE FROM tables WHERE id = $1::INTEGER", 1, 2) is None
-
-
-@pytest.fixture
-async def store(pg_url: str) -> AsyncIterator[Store]:
-    s = Store(pg_url)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
-
-
-def fence(table: int, version: int, state: str, **more: Any) -> dict[str, Any]:
-    return {
-        "state": state,
-        **more,
-        "version": version + 1,
-        "fence_id": table,
-        "fence_epoch": 1,
-        "fence_version": version,
-    }
 
 
 @pytest.mark.live
