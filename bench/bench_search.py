@@ -278,18 +278,22 @@ def report_instructions(trees: list[tuple[str, Path]], nodes: int) -> None:
     print(f"geometric mean of the ratios (against {', '.join(names[:-1])}): {means}")
 
 
+def _keep_best(kept: list[tuple[int, int, float]], rows: list[tuple[int, int, float]]) -> None:
+    """Keep, position by position, the faster of the row already kept and the new one."""
+    if not kept:
+        kept.extend(rows)
+        return
+    for i, row in enumerate(rows):
+        if _rate(row) > _rate(kept[i]):
+            kept[i] = row
+
+
 def report_times(trees: list[tuple[str, Path]], nodes: int, repeat: int) -> None:
     """Node rates (CPU time) of each tree, runs alternated, the best of ``repeat`` kept."""
     best: list[list[tuple[int, int, float]]] = [[] for _ in trees]
     for _ in range(repeat):
         for kept, (_name, src) in zip(best, trees, strict=True):
-            rows = timed(src, nodes)
-            if not kept:
-                kept.extend(rows)
-            else:
-                for i, row in enumerate(rows):
-                    if _rate(row) > _rate(kept[i]):
-                        kept[i] = row
+            _keep_best(kept, timed(src, nodes))
     names = [name for name, _ in trees]
     print(f"budget {nodes} nodes per search, CPU time, best of {repeat}; depth and nodes/s")
     head = " ".join(f"{n + ' d':>9} {n + ' n/s':>11}" for n in names)
@@ -327,13 +331,7 @@ def report_machinery(trees: list[tuple[str, Path]], nodes: int, repeat: int, tmp
                 out = json.loads(run(src, nodes, mode=mode, book=books[t]))
                 if mode == "replay" and any(row[3] for row in out):
                     raise RuntimeError("the replayed search left the recorded tree")
-                rows: list[tuple[int, int, float]] = [(r[0], r[1], r[2]) for r in out]
-                if not kept:
-                    kept.extend(rows)
-                else:
-                    for i, row in enumerate(rows):
-                        if _rate(row) > _rate(kept[i]):
-                            kept[i] = row
+                _keep_best(kept, [(r[0], r[1], r[2]) for r in out])
     names = [name for name, _ in trees]
     print(f"budget {nodes} nodes per search, CPU time, best of {repeat}")
     print("nodes/s with the evaluation | without it (scores replayed) | evaluation us per node")
