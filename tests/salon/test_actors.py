@@ -292,3 +292,30 @@ async def test_a_resent_command_is_applied_once_even_after_a_restart(db_url: str
         assert len(second.tables[table_id].match.log) == 2  # type: ignore[union-attr]
     finally:
         await second.stop()
+
+
+async def test_a_command_cut_short_by_its_actors_stop_is_answered(salon: Salon) -> None:
+    """A stop (a crash, a lost lease taken back) cancels the actor in the middle of a step:
+    the command it was storing is refused (to be tried again); its caller waited for good."""
+    anna, _bob, table_id = await two_humans(salon)
+    actor = salon.router.actors[table_id]
+    commit = actor.services.commit
+    storing = asyncio.Event()
+
+    async def hangs(table: Table, change: Any) -> None:
+        storing.set()
+        await asyncio.Event().wait()  # the database does not answer
+
+    actor.services.commit = hangs
+    try:
+        assert anna.conn is not None
+        message = {"v": 1, "type": "chat.say", "id": "s", "table": table_id, "text": "hi"}
+        saying = asyncio.ensure_future(salon.handle(anna.conn, message))
+        await asyncio.wait_for(storing.wait(), 10)
+        await actor.stop()
+        await asyncio.wait_for(saying, 10)  # waited for good before
+    finally:
+        actor.services.commit = commit
+    await salon.settle()
+    (reply,) = [m for m in anna.inbox if m.get("id") == "s"]
+    assert reply["type"] == "error" and reply["code"] == "internal", reply

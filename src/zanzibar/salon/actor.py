@@ -20,7 +20,6 @@ dropped if the game moved on meanwhile.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -37,7 +36,7 @@ from zanzibar.salon.bots import Thinker, bot_for
 from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.fields import since_field
+from zanzibar.salon.fields import STOP_WAIT_S, since_field
 from zanzibar.salon.members import MemberIndex, member_ops, members_of
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Fenced
@@ -158,6 +157,8 @@ class TableActor:
         self._timer: asyncio.TimerHandle | None = None
         self._armed_for: float | None = None
         self._think_task: asyncio.Task[None] | None = None
+        #: The command or read being run now (answered by :meth:`stop` if it cuts it short).
+        self._current: _Do | _Read | None = None
         services.members.put(table.id, members_of(table.seats, table.spectators))
         self._task = asyncio.create_task(self._run(), name=f"table-{table.id}")
 
@@ -217,11 +218,17 @@ class TableActor:
         """
         self.closed = True
         self._disarm()
-        for task in (self._task, self._think_task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        running = [t for t in (self._task, self._think_task) if t is not None and not t.done()]
+        for task in running:
+            task.cancel()
+        if running:  # bounded: a task that ignores its cancellation must not hold the stop
+            _, left = await asyncio.wait(running, timeout=STOP_WAIT_S)
+            if left:
+                log.warning("table %s: its actor did not end when cancelled", self.table.id)
+        cut = self._current
+        if cut is not None and cut.done is not None and not cut.done.done():
+            # cut short in its step (maybe stored, maybe not): its caller waited for good
+            cut.done.set_exception(SalonError("internal", Msg("error-table-unreachable")))
         kept: list[_Do | _Read] = []
         while keep_queued and not self.inbox.empty():
             message = self.inbox.get_nowait()
@@ -250,6 +257,7 @@ class TableActor:
             message = await self.inbox.get()
             self.processing = True
             version = self.table.version
+            self._current = message if isinstance(message, _Do | _Read) else None
             try:
                 if isinstance(message, _Do):
                     await self._do(message)
@@ -264,6 +272,7 @@ class TableActor:
                 log.exception("table %s failed on %r", self.table.id, message)
             finally:
                 self.processing = False
+            self._current = None  # (not when cancelled in its step: stop() answers it)
             stepped = self.services.stepped
             if stepped is not None:
                 try:
