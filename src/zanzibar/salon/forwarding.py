@@ -506,7 +506,8 @@ class Forwarder(Refollows, BusFollows):
                 # (at or below the floor: a re-follow answered since made it follow again)
                 self._unfollowed(table_id, conn_id)
         ours = any(self.local_id(wire) is not None for wire, _ in mine or ())
-        if not ours and data.get("s") and self.members.get(table_id):
+        here = table_id in self.host.router.actors  # its own steps: its sockets follow here
+        if not ours and not here and data.get("s") and self.members.get(table_id):
             # frames for every follower went out and none to this node's: the owner took
             # them for gone (it could not reach this node for a moment): follow again
             log.warning("table %s: the owner forgot this node's sockets; following again", table_id)
