@@ -13,6 +13,7 @@ his turn come stalls his table).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from _forwarding_kit import chat_lines, nodes, settle
 from _local_nodes import Cluster
 from _salonkit import Client
 
-from zanzibar.salon import Salon
+from zanzibar.salon import Salon, fields
 
 pytestmark = pytest.mark.anyio
 
@@ -161,3 +162,32 @@ async def test_a_follow_waiting_for_an_unfollow_that_is_cancelled_goes_on(
     await anna.ok("chat.say", table=table_id, text="after")
     await settle(salons)
     assert chat_lines(carl, table_id)[-1:] == ["after"], chat_lines(carl, table_id)
+
+
+async def test_a_stop_does_not_wait_for_good_for_a_task_that_ignores_its_cancel(
+    nodes: tuple[Cluster, dict[str, Salon]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The forwarder's and the owner side's stop cancel their tasks and wait for them a
+    bounded while (a task can miss its cancel: asyncio.wait_for before Python 3.12
+    swallows one that comes as its future completes)."""
+    _cluster, salons = nodes
+    a = salons["a"]
+    monkeypatch.setattr(fields, "STOP_WAIT_S", 0.2)
+    done = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not done.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await done.wait()
+
+    a.forwarder._spawn(stubborn())
+    a.forwarder.remote._spawn(stubborn())
+    await asyncio.sleep(0)
+    stopping = asyncio.ensure_future(a.forwarder.stop())
+    try:
+        # (not wait_for: cancelling a stop that swallows the cancel would hang the test)
+        stopped, _ = await asyncio.wait({stopping}, timeout=10)
+        assert stopped, "the stop still waits"  # it waited for good before
+    finally:
+        done.set()
+        await stopping

@@ -38,7 +38,7 @@ from zanzibar.salon.bus_follows import BusFollows
 from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import SalonError
-from zanzibar.salon.fields import request_id
+from zanzibar.salon.fields import end_tasks, request_id
 from zanzibar.salon.frames import (
     DECIDING,
     DROPPED,
@@ -137,11 +137,7 @@ class Forwarder(Refollows, BusFollows):
     async def stop(self) -> None:
         """Stop watching and answering (a stop or a crash)."""
         tasks = [t for t in (self.owners.task, *self._tasks) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await end_tasks(tasks, grace=0.0)  # bounded: one that ignores its cancel does not hold
         for waiter in self._waiting.values():
             if not waiter.done():
                 waiter.cancel()

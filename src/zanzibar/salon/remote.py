@@ -31,7 +31,7 @@ from zanzibar.salon.actor import TableActor
 from zanzibar.salon.changes import Command
 from zanzibar.salon.connections import Connection, Shared
 from zanzibar.salon.errors import ERROR_CODES, SalonError
-from zanzibar.salon.fields import request_id, since_field
+from zanzibar.salon.fields import end_tasks, request_id, since_field
 from zanzibar.salon.history import CHANNELS
 from zanzibar.salon.limits import Limits
 from zanzibar.salon.lobby import page_limit
@@ -261,12 +261,7 @@ class RemoteSockets:
 
     async def stop(self) -> None:
         """Stop answering (a stop or a crash)."""
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await end_tasks(list(self._tasks), grace=0.0)  # bounded (fields.STOP_WAIT_S)
 
     def _spawn(self, work: Any) -> None:
         task = self.host.start_task(work)
