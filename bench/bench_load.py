@@ -637,7 +637,30 @@ def cluster_counters(directory: Path) -> dict[str, Any]:
                 return float(line.split(":")[1])
         raise ValueError("no total_commands_processed")
 
-    return {"PostgreSQL commits": commits, "Redis commands": redis_commands}
+    def redis_kinds() -> dict[str, float]:
+        """Calls per command name so far (``INFO commandstats``: those run by scripts
+        counted too, under their own names; ``evalsha`` is the script calls)."""
+        out = subprocess.run(
+            ["redis-cli", "-p", settings["REDIS_PORT"], "info", "commandstats"],
+            capture_output=True, text=True, timeout=5, check=True,
+        )  # fmt: skip
+        kinds: dict[str, float] = {}
+        for line in out.stdout.splitlines():
+            if line.startswith("cmdstat_"):
+                name, _, stats = line[len("cmdstat_") :].partition(":")
+                fields = dict(part.split("=", 1) for part in stats.split(","))
+                kinds[name] = float(fields["calls"])
+        return kinds
+
+    return {
+        "PostgreSQL commits": commits,
+        "Redis commands": redis_commands,
+        KINDS: redis_kinds,
+    }
+
+
+#: The counter of Redis calls per command name (a dict, not a number).
+KINDS = "Redis calls by command"
 
 
 def cluster_processes(directory: Path) -> dict[str, Any]:
@@ -668,7 +691,7 @@ class ClusterCpu:
         self.processes = processes
         #: Counters read once a second (commits, commands), reported per action.
         self.counters = counters or {}
-        self.samples: dict[str, list[tuple[float, float]]] = {
+        self.samples: dict[str, list[tuple[float, Any]]] = {
             name: [] for name in [*processes, *self.counters]
         }
         #: (time, busy, total) jiffies of the whole machine, as :class:`CpuSampler` keeps.
@@ -693,9 +716,16 @@ class ClusterCpu:
         self._stop.set()
         self._thread.join(timeout=5)
 
-    def between(self, name: str, start: float, end: float) -> float:
+    def between(self, name: str, start: float, end: float) -> Any:
+        """What a process's CPU, or a counter, grew by between two times (NaN: unknown);
+        for a counter of several values (:data:`KINDS`), a dict of each one's growth."""
         inside = [cpu for t, cpu in self.samples[name] if start <= t <= end]
-        return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
+        if len(inside) < 2:
+            return float("nan")
+        if isinstance(inside[0], dict):
+            first, last = inside[0], inside[-1]
+            return {k: v - first.get(k, 0.0) for k, v in last.items() if v != first.get(k, 0.0)}
+        return inside[-1] - inside[0]
 
     def machine_busy(self, start: float, end: float) -> float:
         return busy_between(self.machine, start, end)
@@ -915,7 +945,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         total = 0.0
         ms = 1000.0
         print(
-            f"CPU per process in the window ({end - start:.1f} s; {len(servers)} node(s) loaded):"
+            f"CPU per process in the window ({end - start:.1f} s, from {start:.1f} to {end:.1f} "
+            f"on the Unix clock; {len(servers)} node(s) loaded):"
         )
         for name in cluster.processes:
             cpu = cluster.between(name, start, end)
@@ -934,6 +965,14 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             side.machine_busy = cluster.machine_busy(start, end)
         for name in cluster.counters:
             count = cluster.between(name, start, end)
+            if isinstance(count, dict):
+                if side.actions and count:
+                    per = sorted(count.items(), key=lambda kv: -kv[1])
+                    print(
+                        f"  {name}, per player action: "
+                        + ", ".join(f"{k} {v / side.actions:.2f}" for k, v in per)
+                    )
+                continue
             if side.actions and count == count:
                 print(
                     f"  {name}: {count:.0f} in the window, {count / side.actions:.2f} per player action"

@@ -132,3 +132,33 @@ async def test_a_sync_reads_only_what_was_noted_or_counted_elsewhere(redis_url: 
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_sync_of_a_key_with_events_reads_its_tally_once(redis_url: str) -> None:
+    """The tally's fields are its followers: a key with events costs its HINCRBY and one
+    HGETALL (the others' sum and whom to mark dirty), not a followers set read beside it."""
+    from zanzibar.cluster.redis_limits import RedisCounts
+
+    a = RedisCounts(redis_url, "a", idle_period=3600)
+    b = RedisCounts(redis_url, "b", idle_period=3600)
+    charged: list[tuple[str, int]] = []
+    b.register("mu", lambda key, n: charged.append((key, n)))
+    try:
+        for node in (a, b):  # both follow account 3
+            node.note("mu", "3", 0)
+            await node.sync()
+        a.note("mu", "3", 2)
+        await a.redis.config_resetstat()
+        await a.sync()
+        calls = {
+            name.removeprefix("cmdstat_"): int(stats["calls"])
+            for name, stats in (await a.redis.info("commandstats")).items()
+        }
+        assert calls.get("hincrby") == 1 and calls.get("hgetall") == 1, calls
+        assert calls.get("smembers") == 1, calls  # its own dirty set only
+        assert calls.get("sadd") == 1 and "pexpire" in calls, calls  # b marked dirty
+        await b.sync()
+        assert charged == [("3", 2)]
+    finally:
+        await a.close()
+        await b.close()

@@ -92,44 +92,40 @@ class RedisRateLimits:
 
 # KEYS: the tallies (hash node -> events) to sync.
 # ARGV[1]: this node, ARGV[2]: ttl in ms, ARGV[3]: '1' on a full sync, ARGV[3 + i]: this
-# node's events of KEYS[i] since the last sync. A node's events mark the key dirty for its
-# other followers (zc:d:{node}, a set); the keys dirty for this node are read too. A node
-# (re)joins a key's followers, and the ttls are renewed, when it sends the key with no
-# events (a new key), when its field was not there (a new tally, or Redis forgot it), and
-# on a full sync (every idle period, far within the ttl): not at every event, which cost
-# three commands per key and sync. Returns, per key of KEYS, the events every other node
-# counted (cumulative: the caller keeps the difference), then pairs (dirty key, its
+# node's events of KEYS[i] since the last sync. A tally's fields are its followers: a node
+# is one from its first sync of the key (``HINCRBY`` by its events, by 0 for a new key).
+# A node's events mark the key dirty for its other followers (zc:d:{node}, a set); the
+# keys dirty for this node are read too. The ttls are renewed when a node sends the key
+# with no events (a new key), when its field was not there (a new tally, or Redis forgot
+# it), and on a full sync (every idle period, far within the ttl): not at every event.
+# (The followers were a set of their own, ``{key}:f``: one SMEMBERS more per key and
+# sync, two more commands per renewal.) Returns, per key of KEYS, the events every other
+# node counted (cumulative: the caller keeps the difference), then pairs (dirty key, its
 # others' events).
 _SYNC = """
 local node, ttl, full = ARGV[1], ARGV[2], ARGV[3] == '1'
-local function others(key)
+local function others(key, mark)
   local sum = 0
   local values = redis.call('HGETALL', key)
   for j = 1, #values, 2 do
-    if values[j] ~= node then sum = sum + tonumber(values[j + 1]) end
+    local other = values[j]
+    if other ~= node then
+      sum = sum + tonumber(values[j + 1])
+      if mark then
+        redis.call('SADD', 'zc:d:' .. other, key)
+        redis.call('PEXPIRE', 'zc:d:' .. other, ttl)
+      end
+    end
   end
   return sum
 end
 local out, asked = {}, {}
 for i, key in ipairs(KEYS) do
   local n = tonumber(ARGV[i + 3])
-  local followers = key .. ':f'
-  local join = full or n == 0
-  if n ~= 0 then
-    if redis.call('HINCRBY', key, node, n) == n then join = true end
-    for _, other in ipairs(redis.call('SMEMBERS', followers)) do
-      if other ~= node then
-        redis.call('SADD', 'zc:d:' .. other, key)
-        redis.call('PEXPIRE', 'zc:d:' .. other, ttl)
-      end
-    end
-  end
-  if join then
-    redis.call('SADD', followers, node)
-    redis.call('PEXPIRE', followers, ttl)
+  if redis.call('HINCRBY', key, node, n) == n or full or n == 0 then
     redis.call('PEXPIRE', key, ttl)
   end
-  out[i] = others(key)
+  out[i] = others(key, n ~= 0)
   asked[key] = true
 end
 local mine = 'zc:d:' .. node
@@ -138,7 +134,7 @@ if #dirty > 0 then redis.call('DEL', mine) end
 for _, key in ipairs(dirty) do
   if not asked[key] then
     out[#out + 1] = key
-    out[#out + 1] = others(key)
+    out[#out + 1] = others(key, false)
   end
 end
 return out
@@ -164,8 +160,8 @@ class RedisCounts:
     follows the events, not the users online (reading every followed key every
     period was ~87 Redis commands per player action at 300 players): the keys
     noted here since the last sync, and those another node counted events of
-    since: each node is in the followers set (``zc:{name}:{key}:f``) of the
-    keys it follows, and a node's events of a key mark it in the "dirty" set
+    since: each node is a field of the tally of the keys it follows (its
+    events, 0 if none yet), and a node's events of a key mark it in the "dirty" set
     of every other follower (``zc:d:{node}``), read and emptied by that
     follower's next sync. A key sent joins its followers again (after a Redis
     restart a node is a follower again at its next event of the key), and

@@ -35,6 +35,44 @@ FENCE = "zanzibar_fence"
 #: SQLite writer compiles it once per set of parameters and runs it on the DBAPI cursor.
 BUILT_ONCE = "zanzibar_built_once"
 
+#: Execution option of a statement with RETURNING whose rows its writer wants: a
+#: :class:`Returned` that the store fills when it runs the statement (:func:`returning`).
+RETURNS = "zanzibar_returns"
+
+
+class Returned:
+    """The rows a written statement's RETURNING gave (filled by the store's writer).
+
+    Read them once the write returned: the transaction committed. A batch that failed
+    and ran again job by job fills them again, from the run that committed.
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, ...]] = []
+
+
+def returning(statement: Executable) -> tuple[Executable, Returned]:
+    """``statement`` (built per call, with RETURNING) marked so that the writer keeps its
+    rows, and where they will be: ``UPDATE ... RETURNING`` is one statement, so what it
+    read is what it wrote, whatever else runs at the same moment."""
+    returned = Returned()
+    return statement.execution_options(**{RETURNS: returned}), returned
+
+
+def returned_to(statement: Executable) -> Returned | None:
+    """Where the rows of ``statement``'s RETURNING go (None: nobody reads them)."""
+    returned: Returned | None = statement.get_execution_options().get(RETURNS)
+    return returned
+
+
+def keep_returned(statement: Executable, result: Any) -> None:
+    """The rows of a statement's RETURNING (a SQLAlchemy result), for whoever wrote it."""
+    returned = returned_to(statement)
+    if returned is not None:
+        returned.rows = [tuple(row) for row in result.fetchall()]
+
 
 def merge_inserts(batches: Sequence[Sequence[Op]], fences: bool = True) -> list[Op]:
     """The ops of several jobs in order, the plain inserts into one table merged, and

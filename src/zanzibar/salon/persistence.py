@@ -63,8 +63,9 @@ from zanzibar.salon.batching import BUILT_ONCE as BUILT_ONCE
 from zanzibar.salon.batching import FENCE as FENCE
 from zanzibar.salon.batching import Fenced as Fenced
 from zanzibar.salon.batching import Op as Op
+from zanzibar.salon.batching import keep_returned as _keep_returned
 from zanzibar.salon.batching import merge_inserts as merge_inserts
-from zanzibar.salon.batching import plain_insert_table
+from zanzibar.salon.batching import plain_insert_table, returned_to
 from zanzibar.salon.history import JSONText
 from zanzibar.salon.pg_writer import PgWriter
 
@@ -409,6 +410,7 @@ class Store:
                     for statement, params in ops:
                         result = await conn.execute(statement, params)
                         _check_fence(statement, result.rowcount)
+                        _keep_returned(statement, result)
                 except Exception as exc:
                     if again_after_disconnect(exc, attempt):
                         continue
@@ -521,8 +523,10 @@ class InsertPlans:
 
 def _execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None = None) -> None:
     for statement, params in ops:
-        if params is None:
-            _check_fence(statement, conn.execute(statement).rowcount)
+        if params is None or returned_to(statement) is not None:
+            result = conn.execute(statement, params)
+            _check_fence(statement, result.rowcount)
+            _keep_returned(statement, result)
         elif plans is not None and (
             _fast_insert(conn, statement, params, plans)
             or _fast_update(conn, statement, params, plans)

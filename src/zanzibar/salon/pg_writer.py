@@ -37,7 +37,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
-from zanzibar.salon.batching import BUILT_ONCE, FENCE, Fenced, Op, plain_insert_table
+from zanzibar.salon.batching import (
+    BUILT_ONCE,
+    FENCE,
+    Fenced,
+    Op,
+    plain_insert_table,
+    returned_to,
+)
 from zanzibar.salon.pg_batch import OneStatement, OneStatements, fence_failure
 
 #: A parameter of the asyncpg dialect's SQL: ``$3`` with its cast (``$3::INTEGER``).
@@ -235,6 +242,10 @@ async def _run_one(
         sql = state.statement
     else:
         args, sql = plan.args(params or {}), plan.sql
+    returned = returned_to(statement)
+    if returned is not None:  # RETURNING: its rows, for whoever wrote it (not fenced)
+        returned.rows = [tuple(record) for record in await raw.fetch(sql, *args)]
+        return
     status = await raw.execute(sql, *args)
     if fence and _rowcount(status) != 1:
         raise Fenced(f"a fenced write changed {_rowcount(status)} rows instead of 1")

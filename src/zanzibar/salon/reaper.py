@@ -378,6 +378,16 @@ class LeaseKeeper:
         else:
             log.info("table %s: its lost lease taken back (epoch %s)", table_id, lease.epoch)
 
+    async def _not_ours(self, table_id: int) -> str:
+        """Why a claim of a table whose lease this node lost found nothing to run, in words."""
+        try:
+            lease = await self.router.leases.owner(table_id)
+        except Exception as exc:
+            return f"not claimed here, and its lease cannot be read ({exc})"
+        if lease is not None and lease.node != self.router.node:
+            return f"node {lease.node} holds its lease (epoch {lease.epoch})"
+        return "no node holds its lease: the table is closed in the database"
+
     async def retake(self, actor: TableActor) -> None:
         """The lease of a table running here was lost: take it again, or let it go.
 
@@ -402,11 +412,15 @@ class LeaseKeeper:
                 del self.router.actors[table.id]
             try:
                 again = await self.router.adopt(table.id)
-            except Exception:
-                log.exception("table %s: reloading it after its lease was lost failed", table.id)
+                why = "" if again is not None else await self._not_ours(table.id)
+            except Exception as exc:  # the claim or the reload (the database restarting)
                 again = None
+                why = (
+                    f"taking it back failed ({type(exc).__name__}: {exc}); its lease is let go"
+                    " and a reaper takes it again once the database answers"
+                )
             if again is None:
-                log.warning("table %s: its lease was lost to another node; it stops here", table.id)
+                log.warning("table %s: its lease was lost; it stops here: %s", table.id, why)
                 actor.take_queued(queued)  # refused: the table is not run here any more
                 self.closed(table)
                 return

@@ -6,8 +6,8 @@ the far socket; the answer (``ans``) says done, with the table's version, or
 the refusal. What the mirror puts into remote sockets during one actor step
 leaves at the end of the step (:meth:`RemoteSockets.stepped`): a committed
 step as the table's next version on the :class:`~zanzibar.cluster.ports.TableBus`
-(each message once, shared ones marked), frames made outside a commit in the
-command's answer. Sockets whose node says they closed (``gone``) or whose
+(each message once, shared ones marked; not at all for a table created here that
+no other node follows), frames made outside a commit in the command's answer. Sockets whose node says they closed (``gone``) or whose
 node no longer listens (a ``ping`` nobody hears) are dropped. docs/cluster.md
 says why it travels this way.
 """
@@ -254,6 +254,13 @@ class RemoteSockets:
         #: Table id -> its committed versions not published yet (the bus was out of reach),
         #: oldest first: each later version waits behind them, so the order holds.
         self._unpublished: dict[int, list[Envelope]] = {}
+        #: Table id -> the epoch under which it was created here: while no other node
+        #: follows it, its versions are not published (:meth:`stepped`).
+        self._quiet: dict[int, int] = {}
+        #: Tables whose stream this node wrote to (published or seeded: it exists).
+        self._streamed: set[int] = set()
+        #: Versions not published because no other node followed their table (for tests).
+        self.unpublished_quiet = 0
         self._tasks: set[asyncio.Future[Any]] = set()
         self.hub.on("cmd", self._on_cmd)
         self.hub.on("gone", self._on_gone)
@@ -367,6 +374,7 @@ class RemoteSockets:
             where = await self.host.router.locate(table_id)
             if isinstance(where, Lease):
                 return {"ok": False, "moved": where.node}
+            await self._seed(where.table)
             version, committed = await run_here(self.host, where, body, user, proxy)
             lease = self.host.router.lease_of.get(table_id)
             return {
@@ -388,12 +396,44 @@ class RemoteSockets:
                 if not proxy.tables:
                     self._proxies.pop((proxy.node, proxy.remote_id), None)
 
+    async def _seed(self, table: Table) -> None:
+        """Before a command from another node runs: the table's stream must exist when
+        that node reads it (its first follow catches up from the answer's version, and a
+        stream missing then reads as lost, as after a Redis restart). A table created
+        here and followed nowhere else published nothing: its current version goes on
+        the bus once, with no frames (refused if it is there already: nothing to do)."""
+        if table.id in self._streamed or table.version < 1 or not self.host.shared:
+            return
+        envelope = Envelope(table.id, table.epoch, table.version, {})
+        try:
+            await self.host.ports.bus.publish(envelope)
+        except StaleVersion:
+            pass
+        except Exception as exc:  # its follow may then report a hole, and follow again
+            log.warning("table %s: its stream could not be started (%s)", table.id, exc)
+            return
+        self._streamed.add(table.id)
+
+    def _unfollowed(self, table: Table, outbox: bool, remote: bool) -> bool:
+        """Whether a committed version need not be published: the table was created
+        here under its current epoch (a table claimed from another owner may still have
+        followers elsewhere that this node has not heard of yet: those publish every
+        version) and no other node follows it, before this step or after it."""
+        if table.version == 1:  # created here just now
+            if len(self._quiet) > 100_000:  # forgetting only costs publishes
+                self._quiet.clear()
+            self._quiet[table.id] = table.epoch
+        quiet = self._quiet.get(table.id) == table.epoch and not (outbox or remote)
+        return quiet and table.id not in self._unpublished
+
     async def stepped(self, table: Table, committed: bool) -> None:
         """After each actor step: what it put into remote sockets leaves this node.
 
         A committed step is published on the bus as the table's new version
-        (always, frames or none: followers see every version); frames of a
-        step that committed nothing wait for the answer of the command.
+        (frames or none: followers see every version), unless no other node
+        follows a table created here (:meth:`_unfollowed`; the first command from
+        another node starts its stream, :meth:`_seed`); frames of a step that
+        committed nothing wait for the answer of the command.
         """
         outbox, self.outbox = self.outbox, []
         if not self.host.shared:
@@ -418,6 +458,9 @@ class RemoteSockets:
         for proxy in before - current:
             if not proxy.tables:  # follows nothing here any more
                 self._proxies.pop((proxy.node, proxy.remote_id), None)
+        if self._unfollowed(table, bool(followers), bool(current or before)):
+            self.unpublished_quiet += 1
+            return
         data = encode(followers, before - current)
         envelope = Envelope(table.id, table.epoch, table.version, data)
         waiting = self._unpublished.get(table.id)
@@ -426,6 +469,7 @@ class RemoteSockets:
             return
         try:
             await self.host.ports.bus.publish(envelope)
+            self._streamed.add(table.id)
         except StaleVersion:
             log.warning("table %s: version %s was published already", table.id, table.version)
         except Exception as exc:

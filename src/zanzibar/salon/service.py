@@ -368,11 +368,11 @@ class Salon:
 
     async def _load_claimed(self, table_id: int) -> TableActor | None:
         """A table this node just took the lease of (its owner died): a new epoch, then loaded."""
-        if await tablestore.claim(self.store, table_id) is None:
-            return None
+        claimed = await tablestore.claim(self.store, table_id)
         tables = await tablestore.load_open_tables(self.store, self._rules_for, [table_id])
-        if not tables:
+        if claimed is None or not tables:
             return None
+        tables[0].epoch = claimed[0]  # this claim's epoch (a later claim's row fences it)
         await self.standing.load_flags([table_id])
         log.info("table %s claimed and loaded (epoch %s)", table_id, tables[0].epoch)
         return self._actor_of(tables[0], time.time())

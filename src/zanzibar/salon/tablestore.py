@@ -19,6 +19,7 @@ from zanzibar.engine.errors import CorruptDataError
 from zanzibar.engine.match import Match
 from zanzibar.engine.rules import GameRules
 from zanzibar.salon import models as m
+from zanzibar.salon.batching import returning
 from zanzibar.salon.changes import Change
 from zanzibar.salon.history import History, Item, JSONText
 from zanzibar.salon.persistence import Op, Store, built_once, fenced
@@ -165,19 +166,27 @@ async def claim_all(store: Store) -> None:
 async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
     """Claim one open table: its (new epoch, version), or None if it is closed or unknown.
 
+    One statement bumps the epoch and reads it back (``UPDATE ... RETURNING``,
+    SQLite 3.35 and later, PostgreSQL): two claims at once, even in one group
+    commit, get two epochs, and only the later one can write. (The epoch read in
+    a second step was the last claim's, not this one's: two actors of one node
+    both loaded epoch 3, and both believed they could write.)
+
     Its stored spectators go with the claim (a table is restored without any; those
     still watching watch again, and are stored again): ``table_members`` then says
     exactly who is at the table, for ``hello``.
     """
     members = m.table_members.c
+    tables = m.tables.c
+    bump, claimed = returning(
+        update(m.tables)
+        .where((tables.id == table_id) & tables.closed.is_(None))
+        .values(epoch=tables.epoch + 1)
+        .returning(tables.epoch, tables.version)
+    )
     await store.write(
         [
-            (
-                update(m.tables)
-                .where((m.tables.c.id == table_id) & m.tables.c.closed.is_(None))
-                .values(epoch=m.tables.c.epoch + 1),
-                None,
-            ),
+            (bump, None),
             (
                 delete(m.table_members).where(
                     (members.table_id == table_id) & members.seat.is_(None)
@@ -186,12 +195,10 @@ async def claim(store: Store, table_id: int) -> tuple[int, int] | None:
             ),
         ]
     )
-    rows = await store.read(
-        select(m.tables.c.epoch, m.tables.c.version).where(
-            (m.tables.c.id == table_id) & m.tables.c.closed.is_(None)
-        )
-    )
-    return (int(rows[0].epoch), int(rows[0].version)) if rows else None
+    if not claimed.rows:
+        return None
+    epoch, version = claimed.rows[0]
+    return int(epoch), int(version)
 
 
 async def is_open(store: Store, table_id: int) -> bool:
