@@ -179,6 +179,28 @@ def test_strict_mode_raises_and_lenient_mode_falls_back_to_english() -> None:
         Voice("de", strict=True)
 
 
+def test_a_message_missing_in_a_language_is_said_in_english_every_time(tmp_path: Path) -> None:
+    """What each language says of a message is looked up once (``Catalogue.plans``):
+    a message missing in French, or with no value, reads the same the second time."""
+    for lang, text in (
+        ("en", "x-n = { $name } has { $n } points.\nx-bare =\n    .title = t\n"),
+        ("fr", "x-other = autre\n"),
+    ):
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / "x.ftl").write_text(text, encoding="utf-8")
+    catalogue = Catalogue(tmp_path)
+    french = Voice("fr", catalogue, strict=False)
+    for _ in range(2):
+        assert french.say(Msg("x-n", name="Anna", n=12000)) == "Anna has 12,000 points."
+        assert french.say(Msg("x-bare")) == "x-bare"
+        assert french.say(Msg("x-none")) == "x-none"
+        assert french.say(Msg("x-other")) == "autre"
+    with pytest.raises(L10nError, match="missing in 'fr'"):
+        Voice("fr", catalogue, strict=True).say(Msg("x-n", name="Anna", n=1))
+    with pytest.raises(L10nError, match="no value in 'en'"):
+        Voice("en", catalogue, strict=True).say(Msg("x-bare"))
+
+
 def test_messages_survive_json() -> None:
     msg = Msg(
         "chess-setup", name=Seat(1), placements=(Msg("chess-placement", piece="x", square="f1"),)

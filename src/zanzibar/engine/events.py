@@ -17,6 +17,9 @@ _SEQUENCES = (list, tuple)
 
 def _freeze(value: Any) -> Any:
     """Lists become tuples so events stay hashable and comparable."""
+    kind = type(value)
+    if kind is int or kind is str:  # most details: kept as they are
+        return value
     if isinstance(value, _SEQUENCES):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):

@@ -76,6 +76,8 @@ class Catalogue:
         self.said: dict[Any, str] = {}
         #: Sentences with blanks, per message and its other arguments: see Voice._templated.
         self.templates: dict[Any, str | None] = {}
+        #: Per (language, message id): its bundle, pattern and plain variables (Voice._plan).
+        self.plans: dict[tuple[str, str], Any] = {}
         digest = hashlib.sha256()
         parser = FluentParser(with_spans=False)
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):

@@ -51,6 +51,9 @@ _SEQUENCES = (list, tuple)
 
 
 def _freeze(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int:  # most arguments: kept as they are (a bool is not)
+        return value
     if isinstance(value, AnyOf):
         return AnyOf(_freeze(v) for v in value)
     if isinstance(value, _SEQUENCES):
@@ -75,7 +78,12 @@ class Msg:
         if not id or not isinstance(id, str):
             raise ValueError(f"a message id must be a non-empty string, not {id!r}")
         self.id = id
-        self.args: Mapping[str, Any] = {k: _freeze(v) for k, v in args.items()}
+        frozen: dict[str, Any] = args  # a dict of its own: kept when nothing needs freezing
+        for value in args.values():
+            if type(value) not in _KEPT:
+                frozen = {k: _freeze(v) for k, v in args.items()}
+                break
+        self.args: Mapping[str, Any] = frozen
         self._hash: int | None = None
         self._seats: frozenset[int] | None = None
 
@@ -121,6 +129,11 @@ class Msg:
         """Inverse of :meth:`to_json`."""
         args = obj.get("args") or {}
         return cls(str(obj["id"]), **{str(k): _arg_from_json(v) for k, v in args.items()})
+
+
+#: Argument types that :func:`_freeze` keeps as they are (exactly these types: a bool,
+#: a subclass or a sequence is frozen); most arguments of most messages.
+_KEPT = frozenset({str, int, Seat, Msg})
 
 
 def _remade(id: str, args: dict[str, Any]) -> Msg:

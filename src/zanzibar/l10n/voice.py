@@ -157,7 +157,10 @@ class Voice:
     def _args(self, raw: Mapping[str, Any], listener: Listener) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in raw.items():
-            if isinstance(value, Seat):
+            kind = type(value)
+            if kind is str or kind is int:  # what _value gives back unchanged (not a bool)
+                out[key] = value
+            elif isinstance(value, Seat):
                 out[key] = listener.name(value.index)
                 you = (
                     "you" if listener.seat is not None and value.index == listener.seat else "name"
@@ -184,31 +187,60 @@ class Voice:
         return value
 
     def _format(self, msg_id: str, args: dict[str, Any]) -> str:
+        plan = self.catalogue.plans.get((self.lang, msg_id))
+        if plan is None:
+            plan = self._plan(msg_id)
+        if plan is _MISSING:
+            return self._format_missing(msg_id, args)
+        bundle, pattern, plain = plan
+        if plain:  # numbers Fluent would only print: their text, remembered
+            written: dict[str, Any] | None = None
+            for name in plain:
+                value = args.get(name)
+                if type(value) is int:
+                    if written is None:
+                        written = dict(args)
+                    written[name] = self.catalogue.number_text(self.lang, value)
+            if written is not None:
+                args = written
+            filled = self._templated(bundle, pattern, self.lang, msg_id, args, plain)
+            if filled is not None:
+                return filled
+        text, errors = bundle.format_pattern(pattern, args)
+        if errors:
+            self._problem(
+                f"{self.lang} {msg_id}: {'; '.join(map(str, errors))}", (self.lang, msg_id)
+            )
+        return str(text)
+
+    def _plan(self, msg_id: str) -> Any:
+        """What saying ``msg_id`` in this language needs, looked up once per catalogue:
+        its bundle, its value's pattern and its plain variables; ``_MISSING`` when the
+        message or its value is missing here (then :meth:`_format_missing` says why)."""
+        lang = self.lang
+        bundle = self.catalogue.bundle(lang)
+        plan: Any = _MISSING
+        if bundle.has_message(msg_id):
+            pattern = bundle.get_message(msg_id).value
+            if pattern is not None:
+                plan = (bundle, pattern, self.catalogue.plain_variables(lang, msg_id))
+        plans = self.catalogue.plans
+        if len(plans) >= _SAID_MAX:  # bounded whatever ids a caller asks for
+            plans.clear()
+        plans[(lang, msg_id)] = plan
+        return plan
+
+    def _format_missing(self, msg_id: str, args: dict[str, Any]) -> str:
+        """A message missing in this language (said in English), or with no value."""
         lang = self.lang
         bundle = self.catalogue.bundle(lang)
         if not bundle.has_message(msg_id):
             self._problem(f"message {msg_id!r} is missing in {lang!r}", (lang, msg_id))
-            lang = SOURCE_LANGUAGE
-            bundle = self.catalogue.bundle(lang)
-            if not bundle.has_message(msg_id):
+            if not self.catalogue.bundle(SOURCE_LANGUAGE).has_message(msg_id):
                 return msg_id
-        message = bundle.get_message(msg_id)
-        if message.value is None:
-            self._problem(f"message {msg_id!r} has no value in {lang!r}", (lang, msg_id))
-            return msg_id
-        plain = self.catalogue.plain_variables(lang, msg_id)
-        if plain:  # numbers Fluent would only print: their text, remembered
-            args = {
-                k: self.catalogue.number_text(lang, v) if type(v) is int and k in plain else v
-                for k, v in args.items()
-            }
-            filled = self._templated(bundle, message.value, lang, msg_id, args, plain)
-            if filled is not None:
-                return filled
-        text, errors = bundle.format_pattern(message.value, args)
-        if errors:
-            self._problem(f"{lang} {msg_id}: {'; '.join(map(str, errors))}", (lang, msg_id))
-        return str(text)
+            return Voice(SOURCE_LANGUAGE, self.catalogue, strict=self.strict)._format(msg_id, args)
+        self._problem(f"message {msg_id!r} has no value in {lang!r}", (lang, msg_id))
+        return msg_id
 
     def _templated(
         self,
@@ -231,23 +263,25 @@ class Voice:
         language and listener kind, where Fluent's resolver walked the pattern
         tree for each of them (a third of the salon's CPU per action).
         """
-        blanks = tuple(k for k, v in args.items() if type(v) is str and k in plain)
-        if not blanks:
+        names: list[str] = []
+        values: list[str] = []
+        rest: list[tuple[str, type, Any]] = []
+        for k, v in args.items():
+            if type(v) is str and k in plain:
+                names.append(k)
+                values.append(v)
+            else:
+                rest.append((k, type(v), v))
+        if not names:
             return None
-        key: Any = (
-            lang,
-            self.strict,
-            msg_id,
-            blanks,
-            tuple((k, type(v), v) for k, v in args.items() if k not in blanks),
-        )
+        blanks = tuple(names)
+        key: Any = (lang, self.strict, msg_id, blanks, tuple(rest))
         try:
             hash(key)
         except TypeError:
             return None
         templates = self.catalogue.templates
         template = templates.get(key, _UNKNOWN)
-        values = [args[k] for k in blanks]
         if template is _UNKNOWN:
             template = _template(bundle, pattern, args, blanks)
             if template is not None and _fill(template, values) != _fluent_text(
@@ -296,6 +330,8 @@ def voice_of(lang: str) -> Voice:
 #: object each time: this runs for every argument of every sentence).
 _SEQUENCES = (tuple, list)
 
+#: ``Catalogue.plans``: the message, or its value, is missing in that language.
+_MISSING: Any = object()
 #: ``Catalogue.templates`` has no entry for a key yet.
 _UNKNOWN: Any = object()
 #: Marks a blank while Fluent says a template (private-use characters, never in a catalogue).
