@@ -51,6 +51,8 @@ entry, a few masks around each King and the riders' lines. A rider's count is
 looked up by the occupancy of its lines (a table per piece and square, filled on
 first sight), and the position keeps the riders apart (``Position.track``), so
 only they are walked. Whole evaluations are also cached by the position's hash.
+Quiescence asks :meth:`Evaluator.evaluate_lazy`, which stops at the incremental sum
+when that alone is far above beta (the other terms seldom move a score that far).
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position

@@ -42,7 +42,8 @@ order they pay off in Python where a move generation is the costly step:
   shallower: its ordering is poor and it was not met before).
 * **Check extension** (one ply when the side to move is in check).
 * **Quiescence search** on generated captures and promotions (only those: their
-  legality is checked once pushed) with stand-pat and delta pruning (per move,
+  legality is checked once pushed) with stand-pat (lazy: material and placement
+  alone stand pat when they beat beta by ``LAZY_MARGIN``) and delta pruning (per move,
   and for the whole node when not even the enemy's best piece would lift the
   score to alpha, which spares a move generation); in check it searches every
   evasion so mates are seen. Pruned moves count at their optimistic value, so
