@@ -239,3 +239,21 @@ def test_taking_the_bare_kings_flight_squares_scores() -> None:
     boxed = _eval("chess", "4k3/R7/8/8/8/8/8/4K3 w - - 0 1")
     loose = _eval("chess", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1")
     assert boxed > loose
+
+
+def test_lazy_evaluation_stops_at_material_only_above_its_bound() -> None:
+    """evaluate_lazy: the material and placement part alone when it reaches the bound (not
+    remembered), the full evaluation otherwise."""
+    variant = load_variant("chess")
+    ev = evaluator_for(variant)
+    # White is a Queen up; the pawns and Kings give the full score other terms as well
+    pos = Position(variant, "4k3/pp3ppp/8/8/8/8/PPP2PPP/3QK3 w - - 0 1")
+    pos.attach_table(ev.packed)
+    ev._cache.clear()
+    short = ev.evaluate_lazy(pos, 500)
+    assert pos.hash not in ev._cache  # the short score is not remembered
+    full = ev.evaluate(pos)
+    assert short >= 500 and short != full  # material and placement only
+    ev._cache.clear()
+    assert ev.evaluate_lazy(pos, short + 1) == full  # below the bound: the full score
+    assert ev.evaluate_lazy(pos, -10_000) == full  # a remembered full score is returned

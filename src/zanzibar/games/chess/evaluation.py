@@ -51,6 +51,8 @@ entry, a few masks around each King and the riders' lines. A rider's count is
 looked up by the occupancy of its lines (a table per piece and square, filled on
 first sight), and the position keeps the riders apart (``Position.track``), so
 only they are walked. Whole evaluations are also cached by the position's hash.
+Quiescence asks :meth:`Evaluator.evaluate_lazy`, which stops at the incremental sum
+when that alone is far above beta (the other terms seldom move a score that far).
 
 >>> from zanzibar.games.chess.variant import load_variant
 >>> from zanzibar.games.chess.position import Position
@@ -573,16 +575,8 @@ class Evaluator:
             # sums restored by later unmakes stale (the search attaches at its root).
             packed = self.packed
             total = sum(packed[code][square] for square, code in enumerate(pos.board) if code)
-        score = self._score(pos, total)
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
-        cache[pos.hash] = score
-        return score
-
-    def _score(self, pos: Position, total: int) -> int:
-        """White's blended score, then turned to the side to move's view (``total``: the
-        position's packed piece-square sum)."""
-        # split(total), written out: this runs at nearly every node
+        # White's blended score, then turned to the side to move's view, all in this one
+        # call (it runs at nearly every node); first split(total), written out
         key = total & _KEY_MASK
         rest = total >> _KEY_BITS
         phase = rest & _PHASE_MASK
@@ -706,7 +700,40 @@ class Evaluator:
         blend = mg * phase + eg * (max_phase - phase)
         # Round towards zero, so swapping the colours exactly negates the score.
         score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
-        return score if pos.turn > 0 else -score
+        if pos.turn < 0:
+            score = -score
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[pos.hash] = score
+        return score
+
+    def evaluate_lazy(self, pos: Position, bound: int) -> int:
+        """:meth:`evaluate`, or only its material and piece-square part (the position's
+        incremental sum, blended by phase) when that part alone reaches ``bound``.
+
+        For quiescence's stand-pat: a score far above beta cuts whatever the board terms
+        (pawns, King safety, mobility) add, so they are not computed. The short score is
+        not remembered (a later full evaluation of the position is unaffected).
+        """
+        hit = self._cache.get(pos.hash)
+        if hit is not None:
+            return hit
+        if pos.psq_table is self.packed:
+            rest = pos.psq >> _KEY_BITS
+            phase = rest & _PHASE_MASK
+            rest >>= _PHASE_BITS
+            eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
+            mg = (rest - eg) >> _EG_BITS
+            max_phase = self.max_phase
+            if phase > max_phase:
+                phase = max_phase
+            blend = mg * phase + eg * (max_phase - phase)
+            score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
+            if pos.turn < 0:
+                score = -score
+            if score >= bound:
+                return score
+        return self.evaluate(pos)
 
     def _pawn_structure(self, pos: Position, key: int) -> PawnEntry:
         """(mg, eg, White's pawn mask, Black's pawn mask, the squares White's pawns attack,

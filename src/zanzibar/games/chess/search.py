@@ -42,7 +42,8 @@ order they pay off in Python where a move generation is the costly step:
   shallower: its ordering is poor and it was not met before).
 * **Check extension** (one ply when the side to move is in check).
 * **Quiescence search** on generated captures and promotions (only those: their
-  legality is checked once pushed) with stand-pat and delta pruning (per move,
+  legality is checked once pushed) with stand-pat (lazy: material and placement
+  alone stand pat when they beat beta by ``LAZY_MARGIN``) and delta pruning (per move,
   and for the whole node when not even the enemy's best piece would lift the
   score to alpha, which spares a move generation); in check it searches every
   evasion so mates are seen. Pruned moves count at their optimistic value, so
@@ -103,6 +104,10 @@ EXACT, LOWER, UPPER = 0, 1, 2
 _CLOCK_MASK = 63
 #: Quiescence: skip captures that cannot lift the score near alpha even if they win the victim.
 DELTA_MARGIN = 200
+#: Quiescence stands pat on material and placement alone when they beat beta by this much
+#: (the evaluation's other terms differ from them by less in 99 % of positions: 96-162
+#: centipawns at the 99th percentile on the benchmark's positions).
+LAZY_MARGIN = 200
 #: Frontier futility: quiet moves are skipped when the static score plus this is below alpha.
 FUTILITY_MARGIN = 250
 #: Quiescence plies beyond the horizon (captures on a crowded 12x12 board chain far).
@@ -930,7 +935,8 @@ class Searcher:
                 stand = entry[4]  # the static score it kept (-INFINITE if none)
         # past the depth cap a check is not answered: stand pat
         if stand == -INFINITE:
-            stand = self.evaluator.evaluate(pos)
+            # lazy: material and placement alone far above beta stand pat without the rest
+            stand = self.evaluator.evaluate_lazy(pos, beta + LAZY_MARGIN)
         if stand >= beta or ply >= MAX_PLY or qdepth >= QS_MAX_DEPTH:
             return stand
         if stand + self._max_gain + DELTA_MARGIN < alpha:
