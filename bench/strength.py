@@ -142,10 +142,25 @@ def elo_estimate(games: Sequence[tuple[float, float]]) -> tuple[float, float, fl
 
 
 def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
-    """Mean score with a 95 % normal interval (draws count a half)."""
+    """Mean score with a 95 % normal interval (draws count a half).
+
+    When every game scored the same (all won, say), the games' spread is zero and the
+    normal interval would shrink to the point: Wilson's interval of a proportion is
+    given instead, which says how little a few games settle.
+
+    >>> [round(x, 2) for x in score_interval([1.0, 1.0])]
+    [1.0, 0.34, 1.0]
+    >>> [round(x, 2) for x in score_interval([1.0, 0.0, 1.0, 0.5])]
+    [0.62, 0.16, 1.0]
+    """
     n = len(scores)
     mean = sum(scores) / n
     var = sum((s - mean) ** 2 for s in scores) / max(n - 1, 1)
+    if n > 1 and var == 0:
+        z2 = 1.96**2
+        centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+        half = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return mean, max(centre - half, 0.0), min(centre + half, 1.0)
     half = 1.96 * math.sqrt(var / n) if n > 1 else 0.5
     return mean, max(mean - half, 0.0), min(mean + half, 1.0)
 

@@ -57,3 +57,16 @@ def test_the_games_of_several_logs_are_pooled(
     assert "medium  vs Stockfish 2000: 0.5/2" in out
     assert "hard    vs medium : 1/2 = 0.50" in out
     assert "ended by mate 1 of 2, unfinished 1" in out
+
+
+def test_a_clean_sweep_still_gets_an_interval() -> None:
+    """Two wins of two: the games' spread is zero, but two games do not settle 1.00-1.00."""
+    strength = _strength()
+    mean, low, high = strength.score_interval([1.0, 1.0])
+    assert mean == high == 1.0
+    assert 0.3 < low < 0.4  # Wilson's interval: 2 / (2 + 1.96 ** 2)
+    mean, low, high = strength.score_interval([0.0] * 12)
+    assert mean == low == 0.0 and 0.2 < high < 0.3
+    # with a spread, the normal interval as before
+    mean, low, high = strength.score_interval([1.0, 0.0, 1.0, 0.5])
+    assert (round(low, 2), high) == (0.16, 1.0)
