@@ -59,6 +59,14 @@ its own process so that they ran side by side)::
         --elos 1500 1800 --openings 2
     .venv/bin/python bench/strength.py --stockfish --levels medium --sf-nodes 30000 \\
         --sf-depth 12 --elos 1700 2000 --openings 8
+    # the night of 2026-11-26: one opening at a time, medium and hard in turn, then pooled
+    .venv/bin/python bench/strength.py --stockfish --levels medium --sf-nodes 30000 \\
+        --sf-depth 12 --elos 1800 2000 --openings 1 --first-opening 0
+    .venv/bin/python bench/strength.py --stockfish --levels hard --sf-nodes 100000 \\
+        --sf-depth 12 --elos 1900 2100 --openings 1 --first-opening 0
+    .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 1 --seed 6000
+    .venv/bin/python bench/strength.py --pool sf.log ladder.log
 """
 
 from __future__ import annotations
