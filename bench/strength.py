@@ -29,6 +29,10 @@ Two parts, each optional:
   repetition or the move rule; a game still running after ``--max-moves`` is
   counted apart (it would mean a bot that is ahead cannot finish). Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
+* ``--pool LOG ...``: no games; the games printed in these logs of earlier runs (of
+  ``--stockfish`` and ``--selfplay``, e.g. one process per opening or per pairing, or a
+  run cut short), pooled: each level's Elo estimate over all its games against
+  Stockfish, and each self-play pairing's score, with their intervals.
 * ``--versus REF``: orthodox chess, this tree's search against the one of the git
   commit ``REF`` (extracted to a temporary directory at run time), both through
   ``zanzibar uci`` at a fixed node budget per move (``--nodes``): a change of the
@@ -55,6 +59,14 @@ its own process so that they ran side by side)::
         --elos 1500 1800 --openings 2
     .venv/bin/python bench/strength.py --stockfish --levels medium --sf-nodes 30000 \\
         --sf-depth 12 --elos 1700 2000 --openings 8
+    # the night of 2026-11-26: one opening at a time, medium and hard in turn, then pooled
+    .venv/bin/python bench/strength.py --stockfish --levels medium --sf-nodes 30000 \\
+        --sf-depth 12 --elos 1800 2000 --openings 1 --first-opening 0
+    .venv/bin/python bench/strength.py --stockfish --levels hard --sf-nodes 100000 \\
+        --sf-depth 12 --elos 1900 2100 --openings 1 --first-opening 0
+    .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 1 --seed 6000
+    .venv/bin/python bench/strength.py --pool sf.log ladder.log
 """
 
 from __future__ import annotations
@@ -65,6 +77,7 @@ import itertools
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -137,10 +150,25 @@ def elo_estimate(games: Sequence[tuple[float, float]]) -> tuple[float, float, fl
 
 
 def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
-    """Mean score with a 95 % normal interval (draws count a half)."""
+    """Mean score with a 95 % normal interval (draws count a half).
+
+    When every game scored the same (all won, say), the games' spread is zero and the
+    normal interval would shrink to the point: Wilson's interval of a proportion is
+    given instead, which says how little a few games settle.
+
+    >>> [round(x, 2) for x in score_interval([1.0, 1.0])]
+    [1.0, 0.34, 1.0]
+    >>> [round(x, 2) for x in score_interval([1.0, 0.0, 1.0, 0.5])]
+    [0.62, 0.16, 1.0]
+    """
     n = len(scores)
     mean = sum(scores) / n
     var = sum((s - mean) ** 2 for s in scores) / max(n - 1, 1)
+    if n > 1 and var == 0:
+        z2 = 1.96**2
+        centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+        half = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return mean, max(centre - half, 0.0), min(centre + half, 1.0)
     half = 1.96 * math.sqrt(var / n) if n > 1 else 0.5
     return mean, max(mean - half, 0.0), min(mean + half, 1.0)
 
@@ -519,6 +547,84 @@ def run_versus(args: argparse.Namespace) -> None:
     )
 
 
+# -- pooling the games of earlier runs ----------------------------------------------
+
+_SCORES = {"won": 1.0, "drew": 0.5, "lost": 0.0}
+
+
+def pool_logs(
+    lines: Sequence[str],
+) -> tuple[
+    dict[str, list[tuple[float, float, str]]], dict[tuple[str, str], list[tuple[float, str]]]
+]:
+    """The games printed by ``--stockfish`` and ``--selfplay`` runs, read back.
+
+    Returns ``(stockfish, ladder)``: by level, its (Stockfish Elo, score, ending) games;
+    by (stronger, weaker) pairing, its (score, ending) games. Other lines are skipped.
+
+    >>> sf, ladder = pool_logs([
+    ...     "    hard (White) vs 2100: won checkmate; running estimate inf (2100 to inf)",
+    ...     "      1. e4 e5 2. Nf3",
+    ...     "    hard (Black) vs 1900: drew threefold_repetition; running estimate 2300",
+    ...     "    medium (Black) vs casual, opening 6001: lost unfinished; running 0/1",
+    ... ])
+    >>> sf
+    {'hard': [(2100.0, 1.0, 'checkmate'), (1900.0, 0.5, 'threefold_repetition')]}
+    >>> ladder
+    {('medium', 'casual'): [(0.0, 'unfinished')]}
+    """
+    stockfish: dict[str, list[tuple[float, float, str]]] = {}
+    ladder: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    levels = "|".join(LEVELS)
+    sf_line = re.compile(rf"^\s+({levels}) \((?:White|Black)\) vs (\d+): (won|drew|lost) (\w+);")
+    pair_line = re.compile(
+        rf"^\s+({levels}) \((?:White|Black)\) vs ({levels}), opening \d+: "
+        r"(won|drew|lost) (\w+);"
+    )
+    for line in lines:
+        if match := sf_line.match(line):
+            level, elo, verdict, how = match.groups()
+            stockfish.setdefault(level, []).append((float(elo), _SCORES[verdict], how))
+        elif match := pair_line.match(line):
+            strong, weak, verdict, how = match.groups()
+            ladder.setdefault((strong, weak), []).append((_SCORES[verdict], how))
+    return stockfish, ladder
+
+
+def run_pool(paths: Sequence[str]) -> None:
+    """Print the pooled estimates of the games in the logs at ``paths``."""
+    lines: list[str] = []
+    for path in paths:
+        lines += Path(path).read_text(encoding="utf-8").splitlines()
+    stockfish, ladder = pool_logs(lines)
+    for level in LEVELS:
+        games = stockfish.get(level)
+        if not games:
+            continue
+        for elo in sorted({elo for elo, _, _ in games}):
+            scores = [score for e, score, _ in games if e == elo]
+            print(f"  {level:7} vs Stockfish {elo:.0f}: {sum(scores):g}/{len(scores)}")
+        ends: dict[str, int] = {}
+        for _, _, how in games:
+            ends[how] = ends.get(how, 0) + 1
+        est, low, high = elo_estimate([(elo, score) for elo, score, _ in games])
+        print(
+            f"{level:7} Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), "
+            f"{len(games)} games ({', '.join(f'{k} {v}' for k, v in sorted(ends.items()))})"
+        )
+    for (strong, weak), played in ladder.items():
+        scores = [score for score, _ in played]
+        mean, low, high = score_interval(scores)
+        mates = sum(1 for _, how in played if how == "checkmate")
+        capped = sum(1 for _, how in played if how == "unfinished")
+        print(
+            f"{strong:7} vs {weak:7}: {sum(scores):g}/{len(scores)} = {mean:.2f} "
+            f"(95 % {low:.2f} to {high:.2f}; Elo {elo_difference(mean):+.0f}, "
+            f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); "
+            f"ended by mate {mates} of {len(scores)}, unfinished {capped}"
+        )
+
+
 def main() -> None:
     """Parse the options and run the parts asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -553,6 +659,9 @@ def main() -> None:
         help="--stockfish: Stockfish at this depth a move instead of its clock "
         "(past 1 + its skill level, where a limited Stockfish picks its move)",
     )
+    parser.add_argument(
+        "--pool", nargs="+", metavar="LOG", help="no games: pool the games of these logs"
+    )
     parser.add_argument("--versus", metavar="REF", help="this tree against git commit REF")
     parser.add_argument("--nodes", type=int, default=4000, help="--versus: nodes per move")
     parser.add_argument("--games", type=int, default=32, help="--versus: games (even)")
@@ -564,8 +673,11 @@ def main() -> None:
         parser.error("--openings must be 1 or more and --first-opening 0 or more")
     if args.first_opening + args.openings > len(OPENINGS):
         parser.error(f"there are {len(OPENINGS)} openings")
+    if args.pool:
+        run_pool(args.pool)
+        return
     if not (args.stockfish or args.selfplay or args.versus):
-        parser.error("choose --stockfish, --selfplay, --versus REF or several")
+        parser.error("choose --stockfish, --selfplay, --versus REF, --pool LOG or several")
     if args.nodes < 1 or args.games < 2 or args.sf_nodes < 0 or args.sf_depth < 0:
         parser.error(
             "--nodes must be 1 or more, --games 2 or more, --sf-nodes and --sf-depth 0 or more"

@@ -265,6 +265,10 @@ def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
         ("chess", "8/8/3k4/8/8/8/8/3QK3 w - - 0 1", 60),
         # Queen and Eagle (a bent rider) against a bare King on the 12 x 12 board
         ("zanzibar-s", "12/12/12/12/12/5k6/12/12/12/3Q8/4K7/7G4 w - - 0 1", 20),
+        # a Rook on the 12 x 12 board (the flight squares taken count enough to cut the King
+        # off: with a lighter weight both ran into the move rule)
+        ("zanzibar-s", "12/12/12/12/R11/12/12/12/12/7K4/10k1/12 w - - 0 1", 100),
+        ("zanzibar-s", "12/12/12/11K/12/12/12/12/12/12/1R9k/12 w - - 0 1", 100),
     ],
 )
 def test_easy_mates_a_bare_king(name: str, fen: str, plies: int) -> None:

@@ -1,0 +1,72 @@
+"""bench/strength.py --pool: the games of earlier runs' logs, read back and pooled."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "strength.py"
+
+
+def _strength() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+LOG_A = """load average at start: 5.0 2.0 0.8
+orthodox chess against Stockfish 15.1 (UCI_LimitStrength), clock 60 s + 0.5 s
+    medium (White) vs 1800: won checkmate; running estimate inf (1800 to inf) after 1 games
+      1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6
+    medium (Black) vs 2000: lost checkmate; running estimate 1900 (1500 to 2300) after 2 games
+  medium  vs Stockfish 1800: 1/1 (won checkmate 1)
+medium  Elo estimate 1900 (95 % interval 1500 to 2300), 2 games
+"""
+LOG_B = """    medium (White) vs 2000: drew threefold_repetition; running estimate 2000 (1 to 2)
+    hard (Black) vs medium, opening 6001: won checkmate; running 1/1 (95 % 1.00 to 1.00)
+    hard (White) vs medium, opening 6001: lost unfinished; running 1/2 (95 % 0.00 to 1.00)
+"""
+
+
+def test_the_games_of_several_logs_are_pooled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    strength = _strength()
+    (tmp_path / "a.log").write_text(LOG_A, encoding="utf-8")
+    (tmp_path / "b.log").write_text(LOG_B, encoding="utf-8")
+    stockfish, ladder = strength.pool_logs((LOG_A + LOG_B).splitlines())
+    assert stockfish == {
+        "medium": [
+            (1800.0, 1.0, "checkmate"),
+            (2000.0, 0.0, "checkmate"),
+            (2000.0, 0.5, "threefold_repetition"),
+        ]
+    }
+    assert ladder == {("hard", "medium"): [(1.0, "checkmate"), (0.0, "unfinished")]}
+    strength.run_pool([str(tmp_path / "a.log"), str(tmp_path / "b.log")])
+    out = capsys.readouterr().out
+    est, low, high = strength.elo_estimate([(1800, 1.0), (2000, 0.0), (2000, 0.5)])
+    assert f"medium  Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), 3 games" in out
+    assert "medium  vs Stockfish 2000: 0.5/2" in out
+    assert "hard    vs medium : 1/2 = 0.50" in out
+    assert "ended by mate 1 of 2, unfinished 1" in out
+
+
+def test_a_clean_sweep_still_gets_an_interval() -> None:
+    """Two wins of two: the games' spread is zero, but two games do not settle 1.00-1.00."""
+    strength = _strength()
+    mean, low, high = strength.score_interval([1.0, 1.0])
+    assert mean == high == 1.0
+    assert 0.3 < low < 0.4  # Wilson's interval: 2 / (2 + 1.96 ** 2)
+    mean, low, high = strength.score_interval([0.0] * 12)
+    assert mean == low == 0.0 and 0.2 < high < 0.3
+    # with a spread, the normal interval as before
+    mean, low, high = strength.score_interval([1.0, 0.0, 1.0, 0.5])
+    assert (round(low, 2), high) == (0.16, 1.0)
