@@ -246,8 +246,8 @@ def test_lazy_evaluation_stops_at_material_only_above_its_bound() -> None:
     remembered), the full evaluation otherwise."""
     variant = load_variant("chess")
     ev = evaluator_for(variant)
-    # White is a Queen up; the pawns and Kings give the full score other terms as well
-    pos = Position(variant, "4k3/pp3ppp/8/8/8/8/PPP2PPP/3QK3 w - - 0 1")
+    # White is a Queen up in the middlegame; the other terms change the full score
+    pos = Position(variant, "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     pos.attach_table(ev.packed)
     ev._cache.clear()
     short = ev.evaluate_lazy(pos, 500)
@@ -257,3 +257,14 @@ def test_lazy_evaluation_stops_at_material_only_above_its_bound() -> None:
     ev._cache.clear()
     assert ev.evaluate_lazy(pos, short + 1) == full  # below the bound: the full score
     assert ev.evaluate_lazy(pos, -10_000) == full  # a remembered full score is returned
+
+
+def test_lazy_evaluation_is_full_in_an_endgame() -> None:
+    """In an endgame the ending terms (the mop-up of a bare King) can outweigh the lazy
+    margin, so evaluate_lazy gives the full score there whatever the bound."""
+    variant = load_variant("chess")
+    ev = evaluator_for(variant)
+    pos = Position(variant, "8/8/3k4/8/8/8/8/3QK3 w - - 0 1")
+    pos.attach_table(ev.packed)
+    ev._cache.clear()
+    assert ev.evaluate_lazy(pos, 100) == ev.evaluate(pos)

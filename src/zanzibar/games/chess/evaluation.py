@@ -734,7 +734,10 @@ class Evaluator:
             score = blend // max_phase if blend >= 0 else -(-blend // max_phase)
             if pos.turn < 0:
                 score = -score
-            if score >= bound:
+            # Not in an endgame: there the ending terms (the mop-up against a bare or
+            # hunted King, up to some 300) outweigh the margin, and skipping them let
+            # ``easy`` stalemate a bare King with Queen and Eagle.
+            if score >= bound and 2 * phase > max_phase:
                 return score
         return self.evaluate(pos)
 
