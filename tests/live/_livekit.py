@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from _orphans import clean_up_after, dismiss
+
 from _services import free_port, postgres_bindir, unavailable
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "cluster"
@@ -148,6 +150,9 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
         "ZANZIBAR_NODE_ARGS": f"{node_args} {os.environ.get('ZANZIBAR_LIVE_NODE_ARGS', '')}",
     }
     made = Cluster(directory / "c", base, env, nodes)
+    # Should this worker die without its finally (a crash, a hung worker ended by
+    # pytest-timeout), the watcher takes the cluster down.
+    watcher = clean_up_after(os.getpid(), directory, [str(SCRIPT), "down"], env)
     try:
         made.run("up", str(nodes), timeout=150)
         yield made
@@ -162,3 +167,4 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
             made.run("down", timeout=60)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
+            dismiss(watcher)
