@@ -368,7 +368,19 @@ class Position:
             elif move >> 24:
                 check = self._attacked_through(king, -self.turn, _changed(self.t, move, entry[4]))
             else:
-                check = self._attacked_through(king, -self.turn, (move & 0xFF, (move >> 8) & 0xFF))
+                frm = move & 0xFF
+                to = (move >> 8) & 0xFF
+                leave, screens = self._uncover[-self.turn][king]
+                # a check needs an uncovered line, a new hopper screen, or the piece moved
+                # attacking from where it landed (see gives_check)
+                if (
+                    leave >> frm & 1
+                    or screens >> to & 1
+                    or self._reach[self.board[to]][to] >> king & 1
+                ):
+                    check = self._attacked_through(king, -self.turn, (frm, to))
+                else:
+                    check = False
         else:
             check = self.is_attacked(king, -self.turn)
         self._check = check
@@ -451,7 +463,12 @@ class Position:
             return self.is_attacked(king, self.turn)
         if move >> 24:
             return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
-        return self._attacked_through(king, self.turn, (move & 0xFF, (move >> 8) & 0xFF))
+        frm = move & 0xFF
+        to = (move >> 8) & 0xFF
+        leave, screens = self._uncover[self.turn][king]
+        if not (leave >> frm & 1 or screens >> to & 1):
+            return False  # it left no line towards its King and screens no hopper there
+        return self._attacked_through(king, self.turn, (frm, to))
 
     # -- attacks -----------------------------------------------------------------
 
