@@ -35,7 +35,18 @@ Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
 with other commits instead, all in the same run (for instance the main branch
 before a change, to see that change's own gain, beside 52f7176).
 
-Last figures (2026-11-26 14:54-14:59 UTC, issue 15, two shared cores at load average
+Figures of 2026-11-27 (04:52-05:05 UTC, load average 17-20), ``--machinery --repeat 2
+--reference 52f7176 --reference 5958dc6``, nodes per CPU second of 52f7176 / 5958dc6 / this
+tree with the evaluation | with the static scores replayed: Zanzibar-S start 11.8 k / 13.2 k /
+14.1 k | 13.3 k / 26.4 k / 27.1 k, crowded Zanzibar-S middlegame 6.2 k / 13.6 k / 14.5 k | 6.6 k
+/ 19.9 k / 23.9 k, chess start 20.5 k / 22.7 k / 21.4 k | 26.0 k / 33.2 k / 37.3 k, Italian
+middlegame 18.8 k / 18.8 k / 18.2 k | 30.1 k / 26.2 k / 34.4 k, Kiwipete 16.6 k / 21.7 k / 23.2 k
+| 23.6 k / 28.5 k / 32.7 k: geometric means 1.32x with the evaluation against 52f7176 (1.02x
+against 5958dc6) and 1.76x without it (1.16x against 5958dc6: this load's noise, the instruction
+count below says 2 %). Instructions per node, the five positions at 3,000 nodes less a 1-node
+run under cachegrind: 5958dc6 165.5 k, this tree 162.2 k (1.02x; the check tests' quick pass).
+
+Earlier figures (2026-11-26 14:54-14:59 UTC, issue 15, two shared cores at load average
 13-18), ``--machinery --repeat 3``, nodes per CPU second of 52f7176 / this tree, with the
 evaluation and (after the bar) with the static scores replayed: Zanzibar-S start 19.7 k /
 28.3 k | 26.2 k / 44.9 k, crowded Zanzibar-S middlegame 9.3 k / 29.2 k | 12.4 k / 40.7 k,

@@ -156,3 +156,33 @@ def _checks_after(pos: Position, move: int) -> bool:
         return pos.is_check()
     finally:
         pos.pop()
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_left_king_exposed_equals_legality(name: str) -> None:
+    """Out of check, every pseudo-legal move pushed is reported exposed exactly when it is
+    not legal (the quick pass over moves that leave no line towards their King and make no
+    hopper screen included), and the check test after it agrees with a full attack test."""
+    variant = load_variant(name)
+    rng = random.Random(11)
+    exposed = 0
+    for _game in range(3):
+        pos = Position(variant)
+        for _ply in range(60):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            if not pos.is_check():
+                legal = set(moves)
+                for move in pseudo_moves(pos, pos.turn):
+                    pos.push(move)
+                    try:
+                        assert pos.left_king_exposed() == (move not in legal), (pos.fen(), move)
+                        exposed += move not in legal
+                        king = pos.king_square(pos.turn)
+                        assert pos.is_check() == pos.is_attacked(king, -pos.turn), pos.fen()
+                    finally:
+                        pos.pop()
+            captures = [m for m in moves if pos.is_capture(m)]
+            pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+    assert exposed > 0  # the games did meet moves that expose their King

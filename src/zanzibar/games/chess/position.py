@@ -133,6 +133,7 @@ class Position:
         "_see_values",
         "_stack",
         "_touch",
+        "_uncover",
         "board",
         "ep",
         "ep_victim",
@@ -163,6 +164,7 @@ class Position:
         self._capgen = fast.capgen
         self._capreach = fast.capreach
         self._touch = fast.touch
+        self._uncover = fast.uncover
         self._reach = fast.reach
         self._lines = fast.lines
         self._ep_mask = fast.ep_mask
@@ -366,7 +368,19 @@ class Position:
             elif move >> 24:
                 check = self._attacked_through(king, -self.turn, _changed(self.t, move, entry[4]))
             else:
-                check = self._attacked_through(king, -self.turn, (move & 0xFF, (move >> 8) & 0xFF))
+                frm = move & 0xFF
+                to = (move >> 8) & 0xFF
+                leave, screens = self._uncover[-self.turn][king]
+                # a check needs an uncovered line, a new hopper screen, or the piece moved
+                # attacking from where it landed (see gives_check)
+                if (
+                    leave >> frm & 1
+                    or screens >> to & 1
+                    or self._reach[self.board[to]][to] >> king & 1
+                ):
+                    check = self._attacked_through(king, -self.turn, (frm, to))
+                else:
+                    check = False
         else:
             check = self.is_attacked(king, -self.turn)
         self._check = check
@@ -376,7 +390,10 @@ class Position:
         """Would the (legal) ``move`` put the enemy King in check? Equal to pushing it and
         asking :meth:`is_check`, but a plain move (no flag, no promotion) is only tried
         on the board and the occupancy masks, without a whole push and pop: the search
-        asks this of every quiet move it prunes near the horizon.
+        asks this of every quiet move it prunes near the horizon. Nor is it tried when it
+        leaves no square of a line towards the King, lands on no hopper's line (to become
+        a screen) and its piece could not attack the King from its new square even on an
+        empty board (about half of the search's questions; ``_FastData.uncover``).
         """
         if move >> 16:
             self.push(move)
@@ -390,10 +407,17 @@ class Position:
             return False
         frm = move & 0xFF
         to = (move >> 8) & 0xFF
-        if self._fast and not (self._lines[us][king] >> frm & 1 or self._lines[us][king] >> to & 1):
-            return False  # neither square is on any line of attack towards the King
         b = self.board
         piece = b[frm]
+        if self._fast:
+            lines = self._lines[us][king]
+            if not (lines >> frm & 1 or lines >> to & 1):
+                return False  # neither square is on any line of attack towards the King
+            leave, screens = self._uncover[us][king]
+            if not (leave >> frm & 1 or screens >> to & 1 or self._reach[piece][to] >> king & 1):
+                # it uncovers no line and makes no screen, and its piece cannot attack the
+                # King from where it lands, even on an empty board: no check
+                return False
         captured = b[to]
         occ = self.occ
         side = self.side_occ
@@ -439,7 +463,12 @@ class Position:
             return self.is_attacked(king, self.turn)
         if move >> 24:
             return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
-        return self._attacked_through(king, self.turn, (move & 0xFF, (move >> 8) & 0xFF))
+        frm = move & 0xFF
+        to = (move >> 8) & 0xFF
+        leave, screens = self._uncover[self.turn][king]
+        if not (leave >> frm & 1 or screens >> to & 1):
+            return False  # it left no line towards its King and screens no hopper there
+        return self._attacked_through(king, self.turn, (frm, to))
 
     # -- attacks -----------------------------------------------------------------
 
@@ -1547,6 +1576,11 @@ class _FastData:
     #: ep_mask[colour][square]: mask of the squares from which that colour might take en
     #: passant on the square (a double step with no such piece about asks nothing more).
     ep_mask: list[list[int]]
+    #: uncover[colour][target]: (the squares a piece may leave to uncover an attack of that
+    #: colour on the target: rays, legs, corners; the squares of rays with a hopper, where
+    #: a piece arriving becomes a screen). A plain move leaving none of the first and
+    #: landing on none of the second checks only if its piece attacks from where it lands.
+    uncover: list[list[tuple[int, int]]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1777,8 +1811,20 @@ def _fast_data(t: Tables) -> _FastData:
     ep_mask: list[list[int]] = [[], [], []]
     for colour in (WHITE, BLACK):
         ep_mask[colour] = [_mask([src for src, _codes in row]) for row in t.ep_sources[colour]]
+    uncover: list[list[tuple[int, int]]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        uncover[colour] = [_uncovering(entry) for entry in att[colour]]
     data = _FastData(
-        gen, att, touch, [zero] * (2 * t.ntypes + 1), reach, capgen, capreach, lines, ep_mask
+        gen,
+        att,
+        touch,
+        [zero] * (2 * t.ntypes + 1),
+        reach,
+        capgen,
+        capreach,
+        lines,
+        ep_mask,
+        uncover,
     )
     _FAST[id(t)] = (t, data)
     return data
@@ -1795,6 +1841,23 @@ def _attack_lines(att: AttackSet) -> int:
     for corners, _inc, _first, _step, _reach, _codes3, sources in bents:
         mask |= corners | sources
     return mask
+
+
+def _uncovering(att: AttackSet) -> tuple[int, int]:
+    """See ``_FastData.uncover``: the squares of an attack set a piece may leave to open
+    it (not a leap's or a leg's source: leaving one takes an attacker away), and those of
+    its rays with a hopper."""
+    _leap_mask, _codes, rays, _lame_mask, lames, bents = att
+    leave = screens = 0
+    for ray_mask, _inc, _riders, hoppers in rays:
+        leave |= ray_mask
+        if hoppers:
+            screens |= ray_mask
+    for _src, mids, _codes2 in lames:
+        leave |= _mask(mids)
+    for corners, _inc, _first, _step, _reach, _codes3, _sources in bents:
+        leave |= corners
+    return leave, screens
 
 
 def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, square: int) -> Touching:
