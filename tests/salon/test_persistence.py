@@ -263,7 +263,7 @@ async def test_async_write_path_as_for_postgresql(tmp_path: Path, monkeypatch: A
     monkeypatch.setattr(persistence, "make_sync_writer_engine", lambda url, durable=False: None)
     path = tmp_path / "async.sqlite3"
     first = make_salon(path)
-    assert first.store._sync_engine is None and not first.store.inline
+    assert first.store.sync_engine is None and not first.store.inline
     await first.start()
     anna = await Client(first, "Anna").sign_in()
     table_id = (await anna.ok("table.create", game="race", seats=2))["table"]["id"]

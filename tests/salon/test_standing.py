@@ -156,6 +156,48 @@ async def test_a_two_player_zilch_game_gives_the_published_values(salon: Salon) 
     assert board["you"]["rank"] == 2 and board["you"]["games"] == 1
 
 
+async def test_rating_a_game_on_sqlite_reads_inline_in_few_statements(
+    salon: Salon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With SQLite's inline writer, the processor reads on the loop's own connection (no
+    aiosqlite round trips through the async engine), four statements for a game: the
+    pending games, the game's marker and last sequence, its facts, its players (and the
+    players' ratings when it counts)."""
+    if not salon.store.inline:
+        pytest.skip("the inline reads are SQLite's (PostgreSQL reads in one transaction)")
+    from sqlalchemy import event
+
+    anna, bruno = await account(salon, "Anna"), await account(salon, "Bruno")
+    await salon.standing.stop()  # rated below, counted
+    created = await anna.ok("table.create", game="zilch", preset="zilch5000", seats=2)
+    table_id = created["table"]["id"]
+    await bruno.ok("table.join", table=table_id)
+    await anna.ok("table.start", table=table_id)
+    await play_with_bot_brain(salon, table_id, {0: anna, 1: bruno})
+    await salon.settle()
+
+    async def no_async_read(*_args: Any, **_kwargs: Any) -> list[Any]:
+        raise AssertionError("read through aiosqlite")
+
+    statements: list[str] = []
+    engine = salon.store.sync_engine
+    assert engine is not None
+
+    def seen(_conn: Any, _cursor: Any, sql: str, *_rest: Any) -> None:
+        if sql.lstrip().upper().startswith("SELECT"):
+            statements.append(sql)
+
+    monkeypatch.setattr(salon.store, "read", no_async_read)
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert await salon.standing.process() == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+        monkeypatch.undo()
+    assert len(statements) == 5, statements  # and the two players' ratings (they count)
+    assert [r[0] for r in await ratings_rows(salon)] == ["zilch", "zilch"]
+
+
 # -- which games count -------------------------------------------------------------------
 
 

@@ -68,7 +68,8 @@ class Item(NamedTuple):
             raw = orjson.dumps(data).decode()
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-        return cls(seq, channel, raw)
+            return cls(seq, channel, raw)
+        return _Written(seq, channel, raw)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -83,7 +84,7 @@ class Item(NamedTuple):
         {'n': 1180591620717411303424, 'x': 1.5}
         """
         raw = self.raw
-        if _LONG_NUMBER.search(raw) is None:
+        if type(self) is _Written or _LONG_NUMBER.search(raw) is None:
             try:
                 fast: dict[str, Any] = orjson.loads(raw)
                 return fast
@@ -91,6 +92,24 @@ class Item(NamedTuple):
                 pass
         decoded: dict[str, Any] = json.loads(raw)
         return decoded
+
+
+class _Written(Item):
+    """An item whose text orjson wrote here (:meth:`Item.of`), read by orjson as written.
+
+    orjson writes no integer beyond 64 bits (it refuses them: ``json.dumps`` writes
+    those items, plain :class:`Item`) and reads back every integer it writes, so such
+    a text needs no look for long numbers (:attr:`Item.data`): a staged item is read
+    once for its fan-out. Stored and replayed items are plain :class:`Item` again.
+
+    >>> item = Item.of(1, "chat", {"n": 2**64 - 1, "m": -(2**63), "t": "1234567890123456789"})
+    >>> type(item).__name__, item.data == {"n": 2**64 - 1, "m": -(2**63), "t": "1234567890123456789"}
+    ('_Written', True)
+    >>> type(Item.of(1, "chat", {"n": 2**70})).__name__
+    'Item'
+    """
+
+    __slots__ = ()
 
 
 class History:

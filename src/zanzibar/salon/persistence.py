@@ -243,9 +243,9 @@ class Store:
         self.engine = make_engine(url, durable)
         #: Reads (and id sequences): autocommit on PostgreSQL, see :func:`reader_of`.
         self.reader = reader_of(self.engine)
-        self._sync_engine = make_sync_writer_engine(url, durable)
+        self.sync_engine = make_sync_writer_engine(url, durable)
         #: Inline SQLite writes (not durable); otherwise a writer thread for SQLite.
-        self.inline = self._sync_engine is not None and not durable
+        self.inline = self.sync_engine is not None and not durable
         self._thread: ThreadPoolExecutor | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.checkpoint_interval = 1.0
@@ -264,7 +264,7 @@ class Store:
     async def start(self) -> None:
         """Migrate the schema and start the writer."""
         await migrate(self.engine, self.url)
-        if self._sync_engine is not None:
+        if self.sync_engine is not None:
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="salon-db")
         if self.inline:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="salon-wal")
@@ -291,8 +291,8 @@ class Store:
             self._thread.shutdown(wait=wait)
             self._thread = None
         self._drop_writer_conn()
-        if self._sync_engine is not None:
-            self._sync_engine.dispose()
+        if self.sync_engine is not None:
+            self.sync_engine.dispose()
 
     async def abandon(self) -> None:
         """Drop everything without waiting: what a crash leaves behind (for tests)."""
@@ -321,7 +321,7 @@ class Store:
     async def _write_loop(self) -> None:
         while True:
             jobs = [await self._queue.get()]
-            if (self.inline or self._sync_engine is None) and self._queue.empty():
+            if (self.inline or self.sync_engine is None) and self._queue.empty():
                 # one turn of the loop more: the changes of the sockets and tables woken in
                 # this turn join this commit (a SQLite commit's own cost, over a third of
                 # a change's storage, is then shared; on PostgreSQL a commit's round trip
@@ -354,13 +354,13 @@ class Store:
                 log.exception("WAL checkpoint failed")
 
     def _checkpoint(self) -> None:
-        engine = self._sync_engine
+        engine = self.sync_engine
         assert engine is not None
         with engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def _run(self, jobs: list[_Job]) -> None:
-        if self._sync_engine is not None:
+        if self.sync_engine is not None:
             if self.inline:
                 failures = self._run_sync(jobs)
             else:
@@ -420,7 +420,7 @@ class Store:
 
     def _run_sync(self, jobs: list[_Job]) -> list[Exception | None]:
         """All jobs in one transaction (their inserts merged), else each job alone."""
-        engine = self._sync_engine
+        engine = self.sync_engine
         assert engine is not None
         try:
             if self._writer_conn is None:

@@ -39,7 +39,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from zanzibar.salon import models as m
@@ -47,6 +47,9 @@ from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.ratings import Skill, bot_anchor, family_of, rate
 
 log = logging.getLogger(__name__)
+
+#: Finished games looked up at once by :meth:`RatingProcessor.process`.
+PENDING_PAGE = 100
 
 #: Any constant: the PostgreSQL advisory lock held while one game is rated.
 RATING_LOCK = 0x7A726174
@@ -89,7 +92,23 @@ async def one_rater(store: Store) -> AsyncIterator[tuple[Read, Write]]:
         return
     locks = _SQLITE_LOCKS.setdefault(asyncio.get_running_loop(), {})
     async with locks.setdefault(str(engine.url), asyncio.Lock()):
-        yield store.read, store.write
+        yield reads_of(store), store.write
+
+
+def reads_of(store: Store) -> Read:
+    """How the processor reads: with SQLite's inline writer (``Store.inline``), on a plain
+    connection in the loop's thread, as that writer does. aiosqlite hands every step of
+    a statement (cursor, execute, fetch, close, the pool's rollback) to its thread and
+    back; a finished game's few indexed one-row reads cost far less here."""
+    engine = store.sync_engine
+    if not store.inline or engine is None:
+        return store.read
+
+    async def read(statement: Any) -> list[Any]:
+        with engine.connect() as conn:
+            return list(conn.execute(statement).fetchall())
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -193,16 +212,14 @@ class RatingProcessor:
         done = 0
         async with self._lock:
             while True:
-                pending = await self.store.read(
+                pending = await reads_of(self.store)(
                     select(m.games.c.id)
                     .join(m.game_standings, m.game_standings.c.game_id == m.games.c.id)
                     .outerjoin(m.rated_games, m.rated_games.c.game_id == m.games.c.id)
                     .where((m.games.c.status == "finished") & m.rated_games.c.game_id.is_(None))
                     .order_by(m.games.c.finished, m.games.c.id)
-                    .limit(100)
+                    .limit(PENDING_PAGE)
                 )
-                if not pending:
-                    return done
                 for (game_id,) in pending:
                     for attempt in range(5):
                         try:
@@ -218,18 +235,23 @@ class RatingProcessor:
                     else:
                         raise RuntimeError(f"game {game_id} could not be rated")
                     done += marked
+                if len(pending) < PENDING_PAGE:
+                    # all of them: a game finished since has woken the task again (kick)
+                    return done
 
     async def _rate_stored(self, game_id: int) -> bool:
         """Rate one stored game in one transaction (or mark it as not counting); False if
         another process did it first."""
         async with one_rater(self.store) as (read, write):
-            already = await read(
-                select(m.rated_games.c.game_id).where(m.rated_games.c.game_id == game_id)
+            ((already, last),) = await read(
+                select(
+                    exists().where(m.rated_games.c.game_id == game_id),
+                    select(func.max(m.rated_games.c.seq)).scalar_subquery(),
+                )
             )
             if already:
                 return False  # rated by another process meanwhile (its table changed owner)
-            seq_rows = await read(select(func.max(m.rated_games.c.seq)))
-            seq = int(seq_rows[0][0] or 0) + 1
+            seq = int(last or 0) + 1
             game, places, players, flag = await self._game_facts(read, game_id)
             family = family_of(game.game, dict(game.options))
             ok = counts(flag, family, players)
@@ -257,17 +279,18 @@ class RatingProcessor:
     async def _game_facts(
         self, read: Read, game_id: int
     ) -> tuple[Any, list[int], list[Player], bool | None]:
-        game = (await read(select(m.games).where(m.games.c.id == game_id)))[0]
-        standing = await read(
-            select(m.game_standings.c.places).where(m.game_standings.c.game_id == game_id)
-        )
-        places = [int(p) for p in standing[0][0]]
+        # the game, its finishing order and its table's choice in one read (each one row)
+        game = (
+            await read(
+                select(m.games, m.game_standings.c.places, m.table_rated.c.rated)
+                .join(m.game_standings, m.game_standings.c.game_id == m.games.c.id)
+                .outerjoin(m.table_rated, m.table_rated.c.table_id == m.games.c.table_id)
+                .where(m.games.c.id == game_id)
+            )
+        )[0]
+        places = [int(p) for p in game.places]
         players = await load_players(read, [game_id])
-        flags = await read(
-            select(m.table_rated.c.rated).where(m.table_rated.c.table_id == game.table_id)
-        )
-        flag = flags[0][0] if flags else None
-        return game, places, players.get(game_id, []), flag
+        return game, places, players.get(game_id, []), game.rated
 
     async def _current(
         self, read: Read, family: str, users: Sequence[int]
