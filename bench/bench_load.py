@@ -603,6 +603,35 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def descendants_cpu(pid: int) -> float:
+    """CPU seconds of every live descendant of a process (and of the children they reaped).
+
+    A server's bot moves that take long go to worker processes (``salon/bots.py``: the
+    fork server and its workers, grandchildren of the server): their CPU is the server's
+    cost too, and which moves go there depends on how long the last ones took, so a
+    starved server sends more of them there than a quiet one.
+    """
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        child = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(child)
+        cpu[child] = sum(int(f) for f in fields[11:15]) / ticks
+    total, todo = 0.0, list(children.get(pid, ()))
+    while todo:
+        child = todo.pop()
+        total += cpu.get(child, 0.0)
+        todo.extend(children.get(child, ()))
+    return total
+
+
 def cluster_counters(directory: Path) -> dict[str, Any]:
     """PostgreSQL commits and Redis commands so far, read with their own clients.
 
@@ -669,6 +698,7 @@ def cluster_processes(directory: Path) -> dict[str, Any]:
     for pid_file in sorted(directory.glob("n*.pid")):
         pid = int(pid_file.read_text().split()[0])
         found[f"node {pid_file.stem}"] = lambda pid=pid: cpu_seconds(pid)
+        found[f"  its bot workers ({pid_file.stem})"] = lambda pid=pid: descendants_cpu(pid)
     postmaster = directory / "pg" / "data" / "postmaster.pid"
     if postmaster.exists():
         pid = int(postmaster.read_text().split()[0])
@@ -741,6 +771,8 @@ class CpuSampler:
         self.samples: list[tuple[float, float]] = []
         #: (time, system CPU seconds): the kernel's share (sockets, files)
         self.system: list[tuple[float, float]] = []
+        #: (time, CPU seconds of its descendants): the bot worker processes
+        self.workers: list[tuple[float, float]] = []
         self.machine: list[tuple[float, float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -753,6 +785,7 @@ class CpuSampler:
                 user, system = cpu_split(self.pid)
                 self.samples.append((now, user + system))
                 self.system.append((now, system))
+                self.workers.append((now, descendants_cpu(self.pid)))
                 self.machine.append((time.time(), *machine_cpu()))
             except (OSError, IndexError, ValueError):
                 return
@@ -763,9 +796,12 @@ class CpuSampler:
         self._stop.set()
         self._thread.join(timeout=5)
 
-    def between(self, start: float, end: float, system: bool = False) -> float:
-        """CPU seconds used between two wall-clock times (nearest samples); or system only."""
-        samples = self.system if system else self.samples
+    def between(
+        self, start: float, end: float, system: bool = False, workers: bool = False
+    ) -> float:
+        """CPU seconds used between two wall-clock times (nearest samples); or system only;
+        or its bot workers'."""
+        samples = self.workers if workers else self.system if system else self.samples
         inside = [cpu for t, cpu in samples if start <= t <= end]
         return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
 
@@ -925,11 +961,19 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         side.machine_busy = sampler.machine_busy(start, end)
         side.pressure = cpu_pressure()
         system = sampler.between(start, end, system=True)
+        workers = sampler.between(start, end, workers=True)
         print(
             f"server CPU in the window: {side.server_cpu:.1f} s over {end - start:.1f} s "
             f"({100 * side.server_cpu / (end - start):.0f}% of one core; in the kernel "
             f"{system:.1f} s, sockets and files)"
         )
+        if workers == workers:
+            per = f", {workers / side.actions * 1000:.3f} ms per action" if side.actions else ""
+            print(
+                f"its bot worker processes: {workers:.1f} s{per} (counted in the CPU per "
+                f"action below; without them {side.cpu_per_action * 1000:.2f} ms)"
+            )
+            side.server_cpu += workers
         if side.actions and side.server_cpu == side.server_cpu:
             print(
                 f"server CPU per player action (with the bot moves, broadcasts and storage it "
