@@ -607,9 +607,10 @@ def descendants_cpu(pid: int) -> float:
     """CPU seconds of every live descendant of a process (and of the children they reaped).
 
     A server's bot moves that take long go to worker processes (``salon/bots.py``: the
-    fork server and its workers, grandchildren of the server): their CPU is the server's
-    cost too, and which moves go there depends on how long the last ones took, so a
-    starved server sends more of them there than a quiet one.
+    fork server and its workers, grandchildren of the server), started at the first such
+    move: their CPU is the server's cost too. Printed apart, not in the CPU per action:
+    in a window of seconds it is mostly the pool's start (the fork server importing the
+    games, ~0.5 s of CPU, then each worker), once per process, not per action.
     """
     children: dict[int, list[int]] = {}
     cpu: dict[int, float] = {}
@@ -692,13 +693,17 @@ def cluster_counters(directory: Path) -> dict[str, Any]:
 KINDS = "Redis calls by command"
 
 
+#: The name of a node's bot worker processes (printed, not summed: :func:`descendants_cpu`).
+WORKERS = "  its bot workers"
+
+
 def cluster_processes(directory: Path) -> dict[str, Any]:
     """What ``scripts/cluster`` runs in ``directory``: name -> a function giving its CPU seconds."""
     found: dict[str, Any] = {}
     for pid_file in sorted(directory.glob("n*.pid")):
         pid = int(pid_file.read_text().split()[0])
         found[f"node {pid_file.stem}"] = lambda pid=pid: cpu_seconds(pid)
-        found[f"  its bot workers ({pid_file.stem})"] = lambda pid=pid: descendants_cpu(pid)
+        found[f"{WORKERS} ({pid_file.stem})"] = lambda pid=pid: descendants_cpu(pid)
     postmaster = directory / "pg" / "data" / "postmaster.pid"
     if postmaster.exists():
         pid = int(postmaster.read_text().split()[0])
@@ -970,10 +975,9 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         if workers == workers:
             per = f", {workers / side.actions * 1000:.3f} ms per action" if side.actions else ""
             print(
-                f"its bot worker processes: {workers:.1f} s{per} (counted in the CPU per "
-                f"action below; without them {side.cpu_per_action * 1000:.2f} ms)"
+                f"its bot worker processes: {workers:.1f} s{per} (not in the CPU per action "
+                f"below: mostly their start, when it falls in the window)"
             )
-            side.server_cpu += workers
         if side.actions and side.server_cpu == side.server_cpu:
             print(
                 f"server CPU per player action (with the bot moves, broadcasts and storage it "
@@ -994,7 +998,7 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         )
         for name in cluster.processes:
             cpu = cluster.between(name, start, end)
-            if cpu == cpu:
+            if cpu == cpu and not name.startswith(WORKERS):
                 total += cpu
             per = f", {cpu / side.actions * ms:.3f} ms per player action" if side.actions else ""
             print(f"  {name:26} {cpu:6.1f} s ({100 * cpu / (end - start):4.0f}% of one core){per}")
