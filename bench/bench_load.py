@@ -603,6 +603,36 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def descendants_cpu(pid: int) -> float:
+    """CPU seconds of every live descendant of a process (and of the children they reaped).
+
+    A server's bot moves that take long go to worker processes (``salon/bots.py``: the
+    fork server and its workers, grandchildren of the server), started at the first such
+    move: their CPU is the server's cost too. Printed apart, not in the CPU per action:
+    in a window of seconds it is mostly the pool's start (the fork server importing the
+    games, ~0.5 s of CPU, then each worker), once per process, not per action.
+    """
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        child = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(child)
+        cpu[child] = sum(int(f) for f in fields[11:15]) / ticks
+    total, todo = 0.0, list(children.get(pid, ()))
+    while todo:
+        child = todo.pop()
+        total += cpu.get(child, 0.0)
+        todo.extend(children.get(child, ()))
+    return total
+
+
 def cluster_counters(directory: Path) -> dict[str, Any]:
     """PostgreSQL commits and Redis commands so far, read with their own clients.
 
@@ -663,12 +693,17 @@ def cluster_counters(directory: Path) -> dict[str, Any]:
 KINDS = "Redis calls by command"
 
 
+#: The name of a node's bot worker processes (printed, not summed: :func:`descendants_cpu`).
+WORKERS = "  its bot workers"
+
+
 def cluster_processes(directory: Path) -> dict[str, Any]:
     """What ``scripts/cluster`` runs in ``directory``: name -> a function giving its CPU seconds."""
     found: dict[str, Any] = {}
     for pid_file in sorted(directory.glob("n*.pid")):
         pid = int(pid_file.read_text().split()[0])
         found[f"node {pid_file.stem}"] = lambda pid=pid: cpu_seconds(pid)
+        found[f"{WORKERS} ({pid_file.stem})"] = lambda pid=pid: descendants_cpu(pid)
     postmaster = directory / "pg" / "data" / "postmaster.pid"
     if postmaster.exists():
         pid = int(postmaster.read_text().split()[0])
@@ -741,6 +776,8 @@ class CpuSampler:
         self.samples: list[tuple[float, float]] = []
         #: (time, system CPU seconds): the kernel's share (sockets, files)
         self.system: list[tuple[float, float]] = []
+        #: (time, CPU seconds of its descendants): the bot worker processes
+        self.workers: list[tuple[float, float]] = []
         self.machine: list[tuple[float, float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -753,6 +790,7 @@ class CpuSampler:
                 user, system = cpu_split(self.pid)
                 self.samples.append((now, user + system))
                 self.system.append((now, system))
+                self.workers.append((now, descendants_cpu(self.pid)))
                 self.machine.append((time.time(), *machine_cpu()))
             except (OSError, IndexError, ValueError):
                 return
@@ -763,9 +801,12 @@ class CpuSampler:
         self._stop.set()
         self._thread.join(timeout=5)
 
-    def between(self, start: float, end: float, system: bool = False) -> float:
-        """CPU seconds used between two wall-clock times (nearest samples); or system only."""
-        samples = self.system if system else self.samples
+    def between(
+        self, start: float, end: float, system: bool = False, workers: bool = False
+    ) -> float:
+        """CPU seconds used between two wall-clock times (nearest samples); or system only;
+        or its bot workers'."""
+        samples = self.workers if workers else self.system if system else self.samples
         inside = [cpu for t, cpu in samples if start <= t <= end]
         return inside[-1] - inside[0] if len(inside) > 1 else float("nan")
 
@@ -925,11 +966,18 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         side.machine_busy = sampler.machine_busy(start, end)
         side.pressure = cpu_pressure()
         system = sampler.between(start, end, system=True)
+        workers = sampler.between(start, end, workers=True)
         print(
             f"server CPU in the window: {side.server_cpu:.1f} s over {end - start:.1f} s "
             f"({100 * side.server_cpu / (end - start):.0f}% of one core; in the kernel "
             f"{system:.1f} s, sockets and files)"
         )
+        if workers == workers:
+            per = f", {workers / side.actions * 1000:.3f} ms per action" if side.actions else ""
+            print(
+                f"its bot worker processes: {workers:.1f} s{per} (not in the CPU per action "
+                f"below: mostly their start, when it falls in the window)"
+            )
         if side.actions and side.server_cpu == side.server_cpu:
             print(
                 f"server CPU per player action (with the bot moves, broadcasts and storage it "
@@ -950,7 +998,7 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         )
         for name in cluster.processes:
             cpu = cluster.between(name, start, end)
-            if cpu == cpu:
+            if cpu == cpu and not name.startswith(WORKERS):
                 total += cpu
             per = f", {cpu / side.actions * ms:.3f} ms per player action" if side.actions else ""
             print(f"  {name:26} {cpu:6.1f} s ({100 * cpu / (end - start):4.0f}% of one core){per}")

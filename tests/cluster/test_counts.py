@@ -110,8 +110,8 @@ async def test_a_sync_reads_only_what_was_noted_or_counted_elsewhere(redis_url: 
         b.note("mu", "8")  # account 8 sends one message on b
         await b.sync()
         assert sent[-1] == ["8"] and charged == [("3", 4)]  # 3 read as dirty, not sent
-        await b.sync()  # nothing new: nothing charged twice, no key sent
-        assert sent[-1] == [] and charged == [("3", 4)]
+        await b.sync()  # nothing new: nothing charged twice; 8 held (b alone follows it)
+        assert sent[-1] == ["8"] and charged == [("3", 4)]
         a.note("mu", "3", 1)
         await a.sync()
         b._full_at = 0.0  # idle_period elapsed: every followed key read again
@@ -162,3 +162,65 @@ async def test_a_sync_of_a_key_with_events_reads_its_tally_once(redis_url: str) 
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_key_no_other_node_follows_keeps_its_events_until_shared(redis_url: str) -> None:
+    """An account followed on one node alone costs no Redis command per event: its events
+    wait on that node (the full sync sends them), and go at once, in the same single call,
+    when another node joins the tally or counts events of it, so that node is charged them
+    at its next sync as before."""
+    from zanzibar.cluster.redis_limits import RedisCounts
+
+    a = RedisCounts(redis_url, "a", idle_period=3600)
+    b = RedisCounts(redis_url, "b", idle_period=3600)
+    charged: list[tuple[str, int]] = []
+    b.register("mu", lambda key, n: charged.append((key, n)))
+
+    async def calls() -> dict[str, int]:
+        stats = await a.redis.info("commandstats")
+        return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+
+    try:
+        a.note("mu", "5")
+        await a.sync()  # its first event: the tally's baseline, a alone follows it
+        assert await a.redis.hget("zc:mu:5", "a") == b"1"
+        await a.redis.config_resetstat()
+        for _ in range(3):
+            a.note("mu", "5")
+            await a.sync()
+        got = await calls()
+        assert "hincrby" not in got and "hgetall" not in got, got
+        assert got.get("evalsha") == 3, got  # one call per sync: its dirty set only
+        assert await a.redis.hget("zc:mu:5", "a") == b"1"  # the three wait on a
+        b.note("mu", "5", 0)  # a socket of account 5 on b: b joins the tally
+        await b.sync()
+        a.note("mu", "5")
+        await a.sync()  # a finds 5 dirty: its four events go in this call
+        assert await a.redis.hget("zc:mu:5", "a") == b"5"
+        await b.sync()
+        assert charged == [("5", 4)]
+        a.note("mu", "5", 2)  # shared now: sent at the next sync
+        await a.sync()
+        await b.sync()
+        assert charged == [("5", 4), ("5", 2)]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_held_events_go_with_the_full_sync(redis_url: str) -> None:
+    from zanzibar.cluster.redis_limits import RedisCounts
+
+    a = RedisCounts(redis_url, "a", idle_period=3600)
+    try:
+        a.note("chat", "2")
+        await a.sync()
+        a.note("chat", "2", 6)
+        await a.sync()
+        assert await a.redis.hget("zc:chat:2", "a") == b"1"
+        a._full_at = 0.0  # the idle period elapsed: every key sent, held ones too
+        await a.sync()
+        assert await a.redis.hget("zc:chat:2", "a") == b"7"
+        assert await a.redis.pttl("zc:chat:2") > 0
+    finally:
+        await a.close()

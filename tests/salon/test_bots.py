@@ -645,3 +645,27 @@ async def test_the_last_thinker_to_close_stops_the_worker_processes(
     assert bots._pool is fresh
     await second.close()  # closing twice changes nothing
     assert bots._pool is fresh
+
+
+class Sleeper:
+    """A bot whose moves take wall-clock time but almost no CPU (as a quick move does on a
+    busy machine, waiting for a CPU)."""
+
+    def __init__(self) -> None:
+        self.threads: list[str] = []
+
+    def choose(self, state: int) -> int:
+        self.threads.append(threading.current_thread().name)
+        time.sleep(INLINE_BOT_SECONDS * 5)
+        return state + 1
+
+
+async def test_a_move_is_timed_by_its_cpu_not_by_the_wall_clock() -> None:
+    """A quick bot whose moves waited (for a CPU, here asleep) still plays inline: the
+    wall clock sent such moves to the worker processes on a busy machine."""
+    bot = Sleeper()
+    thinker = Thinker()
+    for state in range(3):
+        await thinker.choose("g", "waits", bot, state)
+    main = threading.current_thread().name
+    assert bot.threads[0] != main and bot.threads[1:] == [main, main]

@@ -90,26 +90,29 @@ class RedisRateLimits:
         await self.redis.aclose()
 
 
-# KEYS: the tallies (hash node -> events) to sync.
-# ARGV[1]: this node, ARGV[2]: ttl in ms, ARGV[3]: '1' on a full sync, ARGV[3 + i]: this
-# node's events of KEYS[i] since the last sync. A tally's fields are its followers: a node
-# is one from its first sync of the key (``HINCRBY`` by its events, by 0 for a new key).
-# A node's events mark the key dirty for its other followers (zc:d:{node}, a set); the
-# keys dirty for this node are read too. The ttls are renewed when a node sends the key
-# with no events (a new key), when its field was not there (a new tally, or Redis forgot
-# it), and on a full sync (every idle period, far within the ttl): not at every event.
-# (The followers were a set of their own, ``{key}:f``: one SMEMBERS more per key and
-# sync, two more commands per renewal.) Returns, per key of KEYS, the events every other
-# node counted (cumulative: the caller keeps the difference), then pairs (dirty key, its
-# others' events).
+# KEYS: the tallies (hash node -> events) to sync: the first ARGV[4] of them always, the
+# others ("held": keys this node alone followed at its last read of them) only if they are
+# in this node's dirty set (another node joined them or counted events of them since).
+# ARGV[1]: this node, ARGV[2]: ttl in ms, ARGV[3]: '1' on a full sync, ARGV[4]: how many
+# keys are synced whatever, ARGV[4 + i]: this node's events of KEYS[i] since it sent them.
+# A tally's fields are its followers: a node is one from its first sync of the key
+# (``HINCRBY`` by its events, ``HSETNX`` to 0 without). A node's events, and its joining a
+# tally, mark the key dirty for its other followers (zc:d:{node}, a set); the keys dirty
+# for this node are read first. The ttls are renewed when a node sends the key with no
+# events, when its field was new (a new tally, or Redis forgot it), and on a full sync
+# (every idle period, far within the ttl): not at every event. Returns, per key of KEYS,
+# the events every other node counted (cumulative: the caller keeps the difference), -1
+# when no other node follows it, -2 for a held key left alone (nothing sent or read);
+# then pairs (dirty key not in KEYS, its others' events or -1).
 _SYNC = """
-local node, ttl, full = ARGV[1], ARGV[2], ARGV[3] == '1'
+local node, ttl, full, always = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4])
 local function others(key, mark)
-  local sum = 0
+  local sum, any = 0, false
   local values = redis.call('HGETALL', key)
   for j = 1, #values, 2 do
     local other = values[j]
     if other ~= node then
+      any = true
       sum = sum + tonumber(values[j + 1])
       if mark then
         redis.call('SADD', 'zc:d:' .. other, key)
@@ -117,20 +120,33 @@ local function others(key, mark)
       end
     end
   end
-  return sum
-end
-local out, asked = {}, {}
-for i, key in ipairs(KEYS) do
-  local n = tonumber(ARGV[i + 3])
-  if redis.call('HINCRBY', key, node, n) == n or full or n == 0 then
-    redis.call('PEXPIRE', key, ttl)
-  end
-  out[i] = others(key, n ~= 0)
-  asked[key] = true
+  if any then return sum end
+  return -1
 end
 local mine = 'zc:d:' .. node
 local dirty = redis.call('SMEMBERS', mine)
 if #dirty > 0 then redis.call('DEL', mine) end
+local is_dirty = {}
+for _, key in ipairs(dirty) do is_dirty[key] = true end
+local out, asked = {}, {}
+for i, key in ipairs(KEYS) do
+  asked[key] = true
+  if i <= always or is_dirty[key] then
+    local n = tonumber(ARGV[i + 4])
+    local new
+    if n == 0 then
+      new = redis.call('HSETNX', key, node, 0) == 1
+    else
+      new = redis.call('HINCRBY', key, node, n) == n
+    end
+    if new or full or n == 0 then
+      redis.call('PEXPIRE', key, ttl)
+    end
+    out[i] = others(key, n ~= 0 or new)
+  else
+    out[i] = -2
+  end
+end
 for _, key in ipairs(dirty) do
   if not asked[key] then
     out[#out + 1] = key
@@ -167,6 +183,17 @@ class RedisCounts:
     restart a node is a follower again at its next event of the key), and
     every :attr:`idle_period` a sync sends every key followed.
 
+    A key no other node followed at its last read (an account whose sockets
+    all sit on this node: nearly every one) is *held*: its events stay here,
+    costing no Redis command, until the next full sync, or until a sync finds
+    it dirty (another node joined its tally, which marks it for its followers,
+    or counted events of it): that same script call then sends them. Only the
+    key's name travels meanwhile. The node that joined is charged them at its
+    next sync (events of the account in the last :attr:`idle_period` at most,
+    made before it joined: stricter than the baseline below, never looser).
+    Two nodes that both hold a key (a tally Redis forgot, joined by both before
+    either wrote its field) find each other at the next full sync.
+
     A key's first event here syncs at once, to set the baseline of the others'
     tally: what they counted before it is not charged here (a tally is not a
     window: it cannot tell an old event from a recent one), so an account gets
@@ -194,6 +221,8 @@ class RedisCounts:
         self._pending: dict[tuple[str, str], int] = {}
         self._others: dict[tuple[str, str], int] = {}
         self._active: dict[tuple[str, str], float] = {}
+        #: Keys no other node followed at their last read: their events wait here.
+        self._alone: set[tuple[str, str]] = set()
         self._full_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -210,31 +239,48 @@ class RedisCounts:
         self._active[pair] = time.monotonic()
 
     async def sync(self) -> None:
-        """Send this node's new events, charge the other nodes' (one script call per 500 keys)."""
+        """Send this node's new events, charge the other nodes' (one script call per 500 keys).
+
+        A key no other node followed at its last read is *held*: its events stay here
+        (nobody else needs them) and go with the next full sync, or at once in the sync
+        that finds it dirty (another node joined it or counted events of it).
+        """
         now = time.monotonic()
         for pair in [p for p, at in self._active.items() if now - at > self.follow]:
             del self._active[pair]
             self._others.pop(pair, None)
+            self._alone.discard(pair)
         if not self._active:
             return
         full = now - self._full_at >= self.idle_period
         if full:
-            pairs = list(self._active)
+            pairs, held = list(self._active), []
         else:  # noted here since the last sync (a new key, an event); dirty keys come back
-            pairs = [pair for pair in self._pending if pair in self._active]
-        pending = {pair: self._pending.pop(pair, 0) for pair in pairs}
+            noted = [pair for pair in self._pending if pair in self._active]
+            pairs = [pair for pair in noted if pair not in self._alone]
+            held = [pair for pair in noted if pair in self._alone]
+        pending = {pair: self._pending.pop(pair, 0) for pair in pairs + held}
         read: dict[tuple[str, str], int] = {}
         try:
-            for start in range(0, max(len(pairs), 1), SYNC_CHUNK):
-                chunk = pairs[start : start + SYNC_CHUNK]
-                args: list[str | int] = [self.node, int(self.follow * 1000), int(full)]
+            # (keys, whether they are sent whatever): one call at least, for the dirty set
+            calls = [(pairs[i : i + SYNC_CHUNK], True) for i in range(0, len(pairs), SYNC_CHUNK)]
+            calls += [(held[i : i + SYNC_CHUNK], False) for i in range(0, len(held), SYNC_CHUNK)]
+            for chunk, always in calls or [([], True)]:
+                args: list[str | int] = [
+                    self.node,
+                    int(self.follow * 1000),
+                    int(full),
+                    len(chunk) if always else 0,
+                ]
                 got = await self._sync(
                     keys=[f"zc:{name}:{key}" for name, key in chunk],
                     args=args + [pending[p] for p in chunk],
                 )
-                for pair in chunk:  # stored: never sent twice
-                    pending[pair] = 0
-                read.update(zip(chunk, (int(n) for n in got), strict=False))
+                for pair, value in zip(chunk, (int(n) for n in got), strict=False):
+                    if value == -2:  # held: nothing sent, nobody else follows it
+                        continue
+                    pending[pair] = 0  # stored: never sent twice
+                    read[pair] = value
                 dirty = got[len(chunk) :]
                 for at in range(0, len(dirty) - 1, 2):
                     found = _pair_of(dirty[at])
@@ -247,6 +293,11 @@ class RedisCounts:
         if full:
             self._full_at = now
         for pair, others in read.items():
+            if others < 0:  # nobody else follows it: held from now on
+                self._alone.add(pair)
+                others = 0
+            else:
+                self._alone.discard(pair)
             before = self._others.get(pair)
             self._others[pair] = others
             if before is None or others <= before:  # first sync, or Redis forgot

@@ -15,7 +15,9 @@ How a move is placed:
   whatever the bot caches on its first move, an endgame table say, stays
   here); a level whose moves take on average (an exponential moving average,
   so a slow first move that fills a cache is soon forgotten) less than
-  :data:`INLINE_BOT_SECONDS` then plays inline;
+  :data:`INLINE_BOT_SECONDS` of CPU then plays inline (CPU time, not the wall
+  clock: on a busy machine a quick move waits for a CPU, which is no reason to
+  send it to another process);
 * slower levels go to the process pool when the bot was made by
   :func:`bot_for` for a game of the registry (the worker rebuilds the same bot
   from game, level, options and seed, and keeps it for the next moves of that
@@ -142,9 +144,9 @@ def _think(recipe: BotRecipe, state: Any) -> tuple[Any, float]:
             _worker_bots.popitem(last=False)
     else:
         _worker_bots.move_to_end(recipe)
-    started = time.perf_counter()
+    started = time.thread_time()
     action = bot.choose(state)
-    return action, time.perf_counter() - started
+    return action, time.thread_time() - started
 
 
 #: Modules the fork server imports once, so that every worker starts with them loaded
@@ -310,11 +312,16 @@ class Thinker:
         self,
         threads: bool = True,
         processes: bool = True,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = time.thread_time,
     ) -> None:
         #: False: always inline (tests, or a machine with one core to spare).
         self.threads = threads
-        #: What a move's duration is read from (tests give a clock that only the bot moves).
+        #: What a move's duration is read from: the CPU time of the thread that makes it,
+        #: not the wall clock, which on a busy machine also counts the time the thread
+        #: waited for a CPU (or for the GIL) and sent quick bots to the worker processes,
+        #: where a move costs far more CPU (the state pickled both ways, and the bot made
+        #: again when a worker serves more tables than the :data:`WORKER_CACHE` bots it
+        #: keeps: docs/deploy.md, fifth round). Tests give a clock that only the bot moves.
         self.clock = clock
         #: False: slow bots think in threads of this process, never in worker processes.
         self.processes = processes
