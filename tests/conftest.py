@@ -4,6 +4,7 @@ The servers start on first use only (a run without live tests starts none);
 see ``tests/_services.py`` for how and why.
 
 Every test also speaks through the catalogue strictly: a missing message or variable raises.
+Numpy's BLAS runs one thread per test process (xdist's workers already fill the cores).
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from collections.abc import Iterator
 import pytest
 
 os.environ.setdefault("ZANZIBAR_L10N_STRICT", "1")  # server subprocesses inherit it
+# One BLAS thread per test process (set before numpy loads OpenBLAS): with -n 2 on two cores,
+# the Zilch solve's matrix products spun a second thread against the other worker and ran
+# three times slower (and past pytest's 300 s limit on a loaded machine).
+for _blas in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_blas, "1")
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)

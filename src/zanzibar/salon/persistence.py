@@ -66,6 +66,7 @@ from zanzibar.salon.batching import Op as Op
 from zanzibar.salon.batching import keep_returned as _keep_returned
 from zanzibar.salon.batching import merge_inserts as merge_inserts
 from zanzibar.salon.batching import plain_insert_table, returned_to
+from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.history import JSONText
 from zanzibar.salon.pg_writer import PgWriter
 
@@ -275,9 +276,8 @@ class Store:
         if self._writer is not None:
             if not self._writer.done():
                 await self._queue.join()
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
+            # bounded (fields.STOP_WAIT_S): a writer that misses its cancel must not hold the stop
+            await end_tasks([self._writer], grace=0.0)
             self._writer = None
         self._close_sync(wait=True)
         await self._pg.close()
@@ -297,9 +297,8 @@ class Store:
     async def abandon(self) -> None:
         """Drop everything without waiting: what a crash leaves behind (for tests)."""
         if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
+            # bounded (fields.STOP_WAIT_S): a writer that misses its cancel must not hold the stop
+            await end_tasks([self._writer], grace=0.0)
             self._writer = None
         self._close_sync(wait=True)
         await self._pg.close()

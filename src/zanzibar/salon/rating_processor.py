@@ -43,6 +43,7 @@ from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from zanzibar.salon import models as m
+from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.persistence import Op, Store
 from zanzibar.salon.ratings import Skill, bot_anchor, family_of, rate
 
@@ -186,9 +187,7 @@ class RatingProcessor:
     async def stop(self) -> None:
         """Stop the task (whatever it did not rate is rated at the next start)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await end_tasks([self._task], grace=0.0)  # bounded (fields.STOP_WAIT_S)
             self._task = None
 
     def kick(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 from pathlib import Path
 
 import numpy as np
@@ -143,6 +145,15 @@ def test_immediate_end_rule_solves() -> None:
 #: The first player's winning chance under seed 004's rules, as main's solver gave it
 #: before issue 15's speed-up (computed once with that code, tolerance 1e-10).
 SEED_004_FIRST_PLAYER = 0.5425201599928388
+
+
+def test_the_tests_run_numpy_on_one_blas_thread() -> None:
+    """tests/conftest.py: one OpenBLAS thread per xdist worker. With two, the solve below
+    took three times as long beside the other worker (its spinning thread fought it)."""
+    libs = Path(np.__file__).parent.parent / "numpy.libs"
+    (openblas,) = libs.glob("libscipy_openblas64_*.so")  # the library numpy's wheel bundles
+    threads = ctypes.CDLL(str(openblas)).scipy_openblas_get_num_threads64_()
+    assert threads == 1, (threads, os.environ.get("OPENBLAS_NUM_THREADS"))
 
 
 @pytest.mark.slow
