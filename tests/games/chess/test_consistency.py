@@ -12,12 +12,13 @@ Positions come from seeded random games of Zanzibar-S, Metamachy and Shako.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from zanzibar.games.chess.moves import CASTLE, KING_JUMP
 from zanzibar.games.chess.position import Position
-from zanzibar.games.chess.variant import load_variant
+from zanzibar.games.chess.variant import Variant, load_variant
 
 
 def pseudo_moves(pos: Position, colour: int) -> list[int]:
@@ -124,30 +125,36 @@ def test_gives_check_equals_push_and_is_check(name: str) -> None:
     """The search's check test without a push agrees with pushing and asking, for every
     legal move along random games (captures preferred, so lines open); so does the quick
     test by :meth:`Position.check_lines` for the plain moves it clears."""
-    variant = load_variant(name)
-    rng = random.Random(7)
     checks = passed = 0
+    for pos, moves in _random_games(load_variant(name), seed=7):
+        fen = pos.fen()
+        lines = pos.check_lines()
+        for move in moves:
+            expected = _checks_after(pos, move)
+            assert pos.gives_check(move) == expected, (fen, move)
+            checks += expected
+            if not move >> 16 and not (lines >> (move & 0xFF) & 1 or lines >> (move >> 8) & 1):
+                # the search passes such a plain move as non-checking without asking
+                assert not expected, (fen, move)
+                passed += 1
+        assert pos.fen() == fen
+    assert checks > 0  # the games did meet checking moves
+    assert passed > 0  # and moves that the King's lines of attack alone clear
+
+
+def _random_games(variant: Variant, seed: int) -> Iterator[tuple[Position, list[int]]]:
+    """Three random games of at most 60 plies (captures preferred, so lines open): each
+    position with its legal moves, before the walk plays one of them."""
+    rng = random.Random(seed)
     for _game in range(3):
         pos = Position(variant)
         for _ply in range(60):
             moves = pos.legal_moves()
             if not moves:
                 break
-            fen = pos.fen()
-            lines = pos.check_lines()
-            for move in moves:
-                expected = _checks_after(pos, move)
-                assert pos.gives_check(move) == expected, (fen, move)
-                checks += expected
-                if not move >> 16 and not (lines >> (move & 0xFF) & 1 or lines >> (move >> 8) & 1):
-                    # the search passes such a plain move as non-checking without asking
-                    assert not expected, (fen, move)
-                    passed += 1
-            assert pos.fen() == fen
+            yield pos, moves
             captures = [m for m in moves if pos.is_capture(m)]
             pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
-    assert checks > 0  # the games did meet checking moves
-    assert passed > 0  # and moves that the King's lines of attack alone clear
 
 
 def _checks_after(pos: Position, move: int) -> bool:
@@ -163,26 +170,18 @@ def test_left_king_exposed_equals_legality(name: str) -> None:
     """Out of check, every pseudo-legal move pushed is reported exposed exactly when it is
     not legal (the quick pass over moves that leave no line towards their King and make no
     hopper screen included), and the check test after it agrees with a full attack test."""
-    variant = load_variant(name)
-    rng = random.Random(11)
     exposed = 0
-    for _game in range(3):
-        pos = Position(variant)
-        for _ply in range(60):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            if not pos.is_check():
-                legal = set(moves)
-                for move in pseudo_moves(pos, pos.turn):
-                    pos.push(move)
-                    try:
-                        assert pos.left_king_exposed() == (move not in legal), (pos.fen(), move)
-                        exposed += move not in legal
-                        king = pos.king_square(pos.turn)
-                        assert pos.is_check() == pos.is_attacked(king, -pos.turn), pos.fen()
-                    finally:
-                        pos.pop()
-            captures = [m for m in moves if pos.is_capture(m)]
-            pos.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+    for pos, moves in _random_games(load_variant(name), seed=11):
+        if pos.is_check():
+            continue
+        legal = set(moves)
+        for move in pseudo_moves(pos, pos.turn):
+            pos.push(move)
+            try:
+                assert pos.left_king_exposed() == (move not in legal), (pos.fen(), move)
+                exposed += move not in legal
+                king = pos.king_square(pos.turn)
+                assert pos.is_check() == pos.is_attacked(king, -pos.turn), pos.fen()
+            finally:
+                pos.pop()
     assert exposed > 0  # the games did meet moves that expose their King
