@@ -40,6 +40,16 @@ async def guest(salon: Salon, name: str) -> Client:
     return await Client(salon, name).sign_in("en")
 
 
+async def play_a_zilch_game(salon: Salon, host: Client, guest: Client) -> None:
+    """A whole two-player Zilch 5000 game at a new table of ``host``, settled."""
+    created = await host.ok("table.create", game="zilch", preset="zilch5000", seats=2)
+    table_id = created["table"]["id"]
+    await guest.ok("table.join", table=table_id)
+    await host.ok("table.start", table=table_id)
+    await play_with_bot_brain(salon, table_id, {0: host, 1: guest})
+    await salon.settle()
+
+
 async def ratings_rows(salon: Salon) -> list[tuple[Any, ...]]:
     rows = await salon.store.read(
         select(m.ratings).order_by(m.ratings.c.family, m.ratings.c.user_id)
@@ -169,12 +179,7 @@ async def test_rating_a_game_on_sqlite_reads_inline_in_few_statements(
 
     anna, bruno = await account(salon, "Anna"), await account(salon, "Bruno")
     await salon.standing.stop()  # rated below, counted
-    created = await anna.ok("table.create", game="zilch", preset="zilch5000", seats=2)
-    table_id = created["table"]["id"]
-    await bruno.ok("table.join", table=table_id)
-    await anna.ok("table.start", table=table_id)
-    await play_with_bot_brain(salon, table_id, {0: anna, 1: bruno})
-    await salon.settle()
+    await play_a_zilch_game(salon, anna, bruno)
 
     async def no_async_read(*_args: Any, **_kwargs: Any) -> list[Any]:
         raise AssertionError("read through aiosqlite")
@@ -290,12 +295,7 @@ async def test_games_finished_before_a_crash_are_rated_at_the_next_start(tmp_pat
     await salon.start()
     anna, bruno = await account(salon, "Anna"), await account(salon, "Bruno")
     await salon.standing.stop()  # as if the process died before rating
-    created = await anna.ok("table.create", game="zilch", preset="zilch5000", seats=2)
-    table_id = created["table"]["id"]
-    await bruno.ok("table.join", table=table_id)
-    await anna.ok("table.start", table=table_id)
-    await play_with_bot_brain(salon, table_id, {0: anna, 1: bruno})
-    await salon.settle()
+    await play_a_zilch_game(salon, anna, bruno)
     assert await ratings_rows(salon) == []
     await salon.crash()
     again = make_salon(tmp_path / "salon.sqlite3")
@@ -382,12 +382,7 @@ async def test_two_processes_rate_each_game_once(
         await salon.standing.stop()  # nothing rated while the games are played
         anna, bruno, chloe = [await account(salon, n) for n in ("Anna", "Bruno", "Chloé")]
         for host, guest_ in ((anna, bruno), (bruno, chloe), (chloe, anna), (anna, bruno)):
-            created = await host.ok("table.create", game="zilch", preset="zilch5000", seats=2)
-            table_id = created["table"]["id"]
-            await guest_.ok("table.join", table=table_id)
-            await host.ok("table.start", table=table_id)
-            await play_with_bot_brain(salon, table_id, {0: host, 1: guest_})
-            await salon.settle()
+            await play_a_zilch_game(salon, host, guest_)
         first, second = RatingProcessor(salon.store), RatingProcessor(other)
         caplog.set_level(logging.INFO, logger="zanzibar")
         done = await asyncio.gather(first.process(), second.process())
