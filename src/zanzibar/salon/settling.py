@@ -46,7 +46,19 @@ async def settle(
             await asyncio.wait(lobby_busy, timeout=deadline - time.monotonic())
             quiet_rounds = 0
         elif pending:
-            await asyncio.gather(*(c.drained() for c in pending))
+            await _drain(pending, deadline)
             quiet_rounds = 0
         else:
             quiet_rounds += 1
+
+
+async def _drain(pending: list[Connection], deadline: float) -> None:
+    """Wait for these connections' queues to empty, no later than the deadline: a socket
+    whose ``send`` never returns (a client that stops reading) must not hold ``settle``
+    past its timeout, which then says so."""
+    drains = [asyncio.ensure_future(c.drained()) for c in pending]
+    try:
+        await asyncio.wait(drains, timeout=max(0.0, deadline - time.monotonic()))
+    finally:
+        for drain in drains:
+            drain.cancel()
