@@ -9,7 +9,7 @@ import pytest
 
 from zanzibar.engine.errors import IllegalActionError
 from zanzibar.games import get_rules
-from zanzibar.games.chess.bots import ChessBot, bot_levels, make_bot
+from zanzibar.games.chess.bots import LEVELS, ChessBot, bot_levels, make_bot
 from zanzibar.games.chess.moves import promotion
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.rules import ChessRules
@@ -192,7 +192,9 @@ def test_medium_mates_the_easy_bot() -> None:
         pos = Position(variant)
         bots = [
             ChessBot(variant, "medium", seed, node_limit=1500),
-            ChessBot(variant, "easy", 50 + seed),
+            # its own cap as a node budget: the time limit would let a busy machine
+            # change its moves (this test once failed at load 20)
+            ChessBot(variant, "easy", 50 + seed, node_limit=LEVELS["easy"].nodes),
         ]
         _play(pos, bots, 160)
         result = pos.outcome()
