@@ -665,25 +665,40 @@ class Position:
         to = (move >> 8) & 0xFF
         occ = self.occ
         promo = (move >> 16) & 0xFF
-        gains = [value[self.captured_code(move)]]
-        on_square = value[promo] if promo else value[b[frm]]
+        piece = b[frm]
+        flag = move >> 24
+        # captured_code(), written out
+        if flag & EN_PASSANT:
+            gain = value[b[self.ep_victim]]
+        elif flag & CASTLE:
+            gain = 0
+        else:
+            gain = value[b[to]]
         if promo:
-            gains[0] += value[promo] - value[b[frm]]
-        removed = [(frm, b[frm])]
-        b[frm] = 0
-        self.occ = occ & ~(1 << frm)
+            on_square = value[promo]
+            gain += on_square - value[piece]
+        else:
+            on_square = value[piece]
         side = -self.turn
         floor = _cheapest(value)
         # Asked for the sign only, any first recapturer worth less than the capturer's
         # margin over its victim settles it (see below): the first such one found will do.
-        first_floor = max(floor, on_square - gains[0] - 1) if sign_only else floor
+        first_floor = max(floor, on_square - gain - 1) if sign_only else floor
+        b[frm] = 0
+        self.occ = occ & ~(1 << frm)
+        src = -1
+        try:
+            src = self._least_attacker(to, side, value, first_floor)
+        finally:
+            if src < 0:  # nobody takes back (the common case): the board restored at once
+                b[frm] = piece
+                self.occ = occ
+        if src < 0:
+            return gain
+        gains = [gain]
+        removed = [(frm, piece)]
         try:
             while True:
-                src = self._least_attacker(
-                    to, side, value, first_floor if len(gains) == 1 else floor
-                )
-                if src < 0:
-                    break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
                 if max(-gains[-2], gains[-1]) < 0:
                     break  # neither side would go on: the result is settled
@@ -694,6 +709,9 @@ class Position:
                 b[src] = 0
                 self.occ &= ~(1 << src)
                 side = -side
+                src = self._least_attacker(to, side, value, floor)
+                if src < 0:
+                    break
         finally:
             for square, code in removed:
                 b[square] = code
