@@ -52,7 +52,10 @@ Kiwipete 23.2 k / 17.9 k / 20.4 k | 27.7 k / 19.6 k / 35.0 k: geometric means 1.
 evaluation and 1.67x without it against 52f7176; 0.82x and 0.95x against c31ed9e, which is this
 load's noise, not a loss (the same trees and 0.7 % fewer instructions; three alternating pairs
 of c31ed9e's engine and this one, 30,000 nodes on the five positions, CPU seconds 9.42 / 8.27,
-9.16 / 8.81, 8.05 / 7.72: 1.07x). The issue's 4x is not reached (README, Benchmarks).
+9.16 / 8.81, 8.05 / 7.72: 1.07x). Two more cuts after this run (the SEE's cheapest worth kept, no
+captured-square term in a quiet push): the five positions at 5,000 nodes less a 1-node run, 163.1 k
+instructions per node at 28794ee, 161.7 k now (0.9 % fewer in all). The issue's 4x is not reached
+(README, Benchmarks).
 
 Figures of 2026-11-27 (04:52-05:05 UTC, load average 17-20), ``--machinery --repeat 2
 --reference 52f7176 --reference 5958dc6``, nodes per CPU second of 52f7176 / 5958dc6 / this

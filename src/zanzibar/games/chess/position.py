@@ -130,6 +130,7 @@ class Position:
         "_ok",
         "_reach",
         "_see_cache",
+        "_see_floor",
         "_see_values",
         "_stack",
         "_touch",
@@ -193,6 +194,8 @@ class Position:
         #: see() results by position hash, move and question (see :meth:`see`)
         self._see_cache: dict[int, int] = {}
         self._see_values: list[int] | None = None
+        #: the cheapest piece's worth in ``_see_values`` (see :meth:`_see`)
+        self._see_floor = 0
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -648,6 +651,7 @@ class Position:
         if value is not self._see_values:
             cache.clear()
             self._see_values = value
+            self._see_floor = _cheapest(value)
         key = (move << 1 | sign_only) << 64 | self.hash
         hit = cache.get(key)
         if hit is not None:
@@ -680,7 +684,7 @@ class Position:
         else:
             on_square = value[piece]
         side = -self.turn
-        floor = _cheapest(value)
+        floor = self._see_floor if value is self._see_values else _cheapest(value)
         # Asked for the sign only, any first recapturer worth less than the capturer's
         # margin over its victim settles it (see below): the first such one found will do.
         first_floor = max(floor, on_square - gain - 1) if sign_only else floor
@@ -1282,8 +1286,11 @@ class Position:
             reset = True
             self.occ = occ ^ (1 << frm)
             side[-us] ^= 1 << to
+            # (the captured piece's term; ``psq`` itself is kept for the stack)
+            moved = psq - pk[captured][to]
         else:
             self.occ = occ ^ (1 << frm | 1 << to)
+            moved = psq
         promo = (move >> 16) & 0xFF
         placed = promo * us if promo else piece
         b[to] = placed
@@ -1296,7 +1303,7 @@ class Position:
             self.tracked[to] = placed
         elif tracks[captured]:
             del self.tracked[to]
-        self.psq = psq - pk[piece][frm] - pk[captured][to] + pk[placed][to]
+        self.psq = moved - pk[piece][frm] + pk[placed][to]
         new_ep = -1
         if flag:
             if flag & EN_PASSANT:
