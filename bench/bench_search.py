@@ -35,6 +35,28 @@ Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
 with other commits instead, all in the same run (for instance the main branch
 before a change, to see that change's own gain, beside 52f7176).
 
+Figures of 2026-11-27 (08:06-08:25 UTC, load average 6-13; four small cuts on the node's path,
+the same trees: the Kings' safety and the pair term without per-piece tests and dicts, a
+static exchange nobody answers returned at once, the quiet moves' tuples made by ``zip``).
+``--instructions --nodes 3000 --reference c31ed9e --reference 52f7176``, instructions per node
+of c31ed9e / 52f7176 / this tree: Zanzibar-S start 182 k / 176 k / 182 k, crowded Zanzibar-S
+middlegame 185 k / 799 k / 185 k, chess start 134 k / 199 k / 133 k, Italian middlegame 161 k /
+173 k / 160 k, Kiwipete 154 k / 241 k / 152 k: geometric means 1.01x fewer than c31ed9e and
+1.61x fewer than 52f7176 (at 3,000 nodes the tables filled on first sight weigh more than at
+10,000, where 52f7176 took 1.99x more). ``--machinery --repeat 2`` with the same references in
+the same window (nodes per CPU second with the evaluation | with the scores replayed, c31ed9e /
+52f7176 / this tree): Zanzibar-S start 17.2 k / 10.9 k / 13.8 k | 26.2 k / 11.5 k / 21.8 k, crowded
+middlegame 19.4 k / 5.5 k / 13.6 k | 21.4 k / 5.3 k / 17.4 k, chess start 26.2 k / 17.9 k /
+20.8 k | 33.1 k / 26.0 k / 31.2 k, Italian 20.6 k / 18.5 k / 19.4 k | 26.1 k / 25.7 k / 25.0 k,
+Kiwipete 23.2 k / 17.9 k / 20.4 k | 27.7 k / 19.6 k / 35.0 k: geometric means 1.34x with the
+evaluation and 1.67x without it against 52f7176; 0.82x and 0.95x against c31ed9e, which is this
+load's noise, not a loss (the same trees and 0.7 % fewer instructions; three alternating pairs
+of c31ed9e's engine and this one, 30,000 nodes on the five positions, CPU seconds 9.42 / 8.27,
+9.16 / 8.81, 8.05 / 7.72: 1.07x). Two more cuts after this run (the SEE's cheapest worth kept, no
+captured-square term in a quiet push): the five positions at 5,000 nodes less a 1-node run, 163.1 k
+instructions per node at 28794ee, 161.7 k now (0.9 % fewer in all). The issue's 4x is not reached
+(README, Benchmarks).
+
 Figures of 2026-11-27 (04:52-05:05 UTC, load average 17-20), ``--machinery --repeat 2
 --reference 52f7176 --reference 5958dc6``, nodes per CPU second of 52f7176 / 5958dc6 / this
 tree with the evaluation | with the static scores replayed: Zanzibar-S start 11.8 k / 13.2 k /

@@ -476,13 +476,16 @@ class Evaluator:
     _pair: tuple[int, int] = field(default=(0, 0), repr=False)
     _open_file: tuple[int, int] = field(default=(0, 0), repr=False)
     _half_open_file: tuple[int, int] = field(default=(0, 0), repr=False)
-    _not_attackers: list[frozenset[int]] = field(default_factory=list, repr=False)
     _king_masks: list[list[tuple[int, int, int, int]]] = field(default_factory=list, repr=False)
     _file_masks: list[int] = field(default_factory=list, repr=False)
     _file_mask_of: list[int] = field(default_factory=list, repr=False)
     #: the rounded (mg, eg) mobility terms by the riders' count total
     _mob_terms: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
     _colour_bit_of: list[int] = field(default_factory=list, repr=False)
+    #: by code: where its two square-colour bits go in the pair term's mask (see evaluate)
+    _pair_shift: list[int] = field(default_factory=list, repr=False)
+    #: (shift, is White) of each colour-bound code (the pair term)
+    _pair_codes: list[tuple[int, bool]] = field(default_factory=list, repr=False)
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
@@ -532,6 +535,12 @@ class Evaluator:
         kinds = self.piece_kind or [0] * len(self.packed)
         self.piece_kind = [k if f else 0 for k, f in zip(kinds, self.rider_flags, strict=False)]
         self._has_kinds = any(self.piece_kind)
+        self._pair_shift = [2 * i for i in range(len(self.piece_kind))]
+        self._pair_codes = [
+            (self._pair_shift[code], code > 0)
+            for code in range(-(len(self.piece_kind) // 2), len(self.piece_kind) // 2 + 1)
+            if self.piece_kind[code] == COLOUR_BOUND
+        ]
         self._pair = (round(w["PAIR_MG"]), round(w["PAIR_EG"]))
         self._open_file = (round(w["OPEN_FILE_MG"]), round(w["OPEN_FILE_EG"]))
         self._half_open_file = (round(w["HALF_OPEN_FILE_MG"]), round(w["HALF_OPEN_FILE_EG"]))
@@ -557,12 +566,6 @@ class Evaluator:
                 ]
                 for c in (1, -1)
             ),
-        ]
-        #: _not_attackers[colour]: codes not counted as attackers of that colour's King
-        self._not_attackers = [
-            frozenset(),
-            self.pawn_codes | {-self.royal_code},
-            self.pawn_codes | {self.royal_code},
         ]
 
     def evaluate(self, pos: Position) -> int:
@@ -614,7 +617,9 @@ class Evaluator:
                 colour_of = self._colour_bit_of
                 white_pawns = entry[2]
                 black_pawns = entry[3]
-                colours: dict[int, int] = {}
+                pair_shift = self._pair_shift
+                # each colour-bound code's square colours seen, two bits per code
+                colours = 0
                 for square, code in pos.tracked.items():
                     lines_mask, counts = rows[code][square]  # type: ignore[index]
                     key = occ & lines_mask
@@ -644,15 +649,16 @@ class Evaluator:
                             mg -= bonus[0]
                             eg -= bonus[1]
                     elif kind:  # COLOUR_BOUND
-                        colours[code] = colours.get(code, 0) | colour_of[square]
-                for code, seen in colours.items():
-                    if seen == 3:
-                        if code > 0:
-                            mg += self._pair[0]
-                            eg += self._pair[1]
-                        else:
-                            mg -= self._pair[0]
-                            eg -= self._pair[1]
+                        colours |= colour_of[square] << pair_shift[code]
+                if colours:
+                    for shift, white in self._pair_codes:
+                        if colours >> shift & 3 == 3:
+                            if white:
+                                mg += self._pair[0]
+                                eg += self._pair[1]
+                            else:
+                                mg -= self._pair[0]
+                                eg -= self._pair[1]
             else:
                 for square, code in pos.tracked.items():
                     lines_mask, counts = rows[code][square]  # type: ignore[index]
@@ -821,30 +827,49 @@ class Evaluator:
         masks = self._king_masks
         shelter = self._shelter_by_count
         shield = self._shield
+        board = pos.board
+        value = self.value_by_code
         total = 0
-        for colour, pawns in ((1, white_pawns), (-1, black_pawns)):
-            king = kings[colour]
-            if king < 0:
-                continue
-            zone, shield1, shield2, near_mask = masks[colour][king]
-            score = shelter[(side_occ[colour] & zone).bit_count()]
-            score += shield * ((pawns & shield1).bit_count() + (pawns & shield2).bit_count() / 2)
-            near = side_occ[-colour] & near_mask
+        # Both Kings written out (nearly every node). The enemy pieces that count as
+        # attackers are those near the King but its pawns and King: a mask, not a test
+        # of each piece's code.
+        white_king, black_king = kings[1], kings[-1]
+        if white_king >= 0:
+            zone, shield1, shield2, near_mask = masks[1][white_king]
+            score = shelter[(side_occ[1] & zone).bit_count()]
+            score += shield * (
+                (white_pawns & shield1).bit_count() + (white_pawns & shield2).bit_count() / 2
+            )
+            near = side_occ[-1] & near_mask & ~black_pawns
+            if near and black_king >= 0:
+                near &= ~(1 << black_king)
             if near:
-                board = pos.board
-                value = self.value_by_code
-                skip = self._not_attackers[colour]
-                units = count = 0
+                count = near.bit_count()
+                units = 0
                 while near:
                     low = near & -near
-                    code = board[low.bit_length() - 1]
-                    if code not in skip:
-                        units += value[code]
-                        count += 1
+                    units += value[board[low.bit_length() - 1]]
                     near ^= low
-                if count:
-                    score -= self._king_attack * units * min(count, 4) / 400
-            total += round(score) if colour > 0 else -round(score)
+                score -= self._king_attack * units * min(count, 4) / 400
+            total += round(score)
+        if black_king >= 0:
+            zone, shield1, shield2, near_mask = masks[-1][black_king]
+            score = shelter[(side_occ[-1] & zone).bit_count()]
+            score += shield * (
+                (black_pawns & shield1).bit_count() + (black_pawns & shield2).bit_count() / 2
+            )
+            near = side_occ[1] & near_mask & ~white_pawns
+            if near and white_king >= 0:
+                near &= ~(1 << white_king)
+            if near:
+                count = near.bit_count()
+                units = 0
+                while near:
+                    low = near & -near
+                    units += value[board[low.bit_length() - 1]]
+                    near ^= low
+                score -= self._king_attack * units * min(count, 4) / 400
+            total -= round(score)
         return total
 
     def _mobility(self, pos: Position) -> float:

@@ -130,6 +130,7 @@ class Position:
         "_ok",
         "_reach",
         "_see_cache",
+        "_see_floor",
         "_see_values",
         "_stack",
         "_touch",
@@ -193,6 +194,8 @@ class Position:
         #: see() results by position hash, move and question (see :meth:`see`)
         self._see_cache: dict[int, int] = {}
         self._see_values: list[int] | None = None
+        #: the cheapest piece's worth in ``_see_values`` (see :meth:`_see`)
+        self._see_floor = 0
         self._load(data)
 
     # -- loading and saving ------------------------------------------------------
@@ -648,6 +651,7 @@ class Position:
         if value is not self._see_values:
             cache.clear()
             self._see_values = value
+            self._see_floor = _cheapest(value)
         key = (move << 1 | sign_only) << 64 | self.hash
         hit = cache.get(key)
         if hit is not None:
@@ -665,25 +669,40 @@ class Position:
         to = (move >> 8) & 0xFF
         occ = self.occ
         promo = (move >> 16) & 0xFF
-        gains = [value[self.captured_code(move)]]
-        on_square = value[promo] if promo else value[b[frm]]
+        piece = b[frm]
+        flag = move >> 24
+        # captured_code(), written out
+        if flag & EN_PASSANT:
+            gain = value[b[self.ep_victim]]
+        elif flag & CASTLE:
+            gain = 0
+        else:
+            gain = value[b[to]]
         if promo:
-            gains[0] += value[promo] - value[b[frm]]
-        removed = [(frm, b[frm])]
-        b[frm] = 0
-        self.occ = occ & ~(1 << frm)
+            on_square = value[promo]
+            gain += on_square - value[piece]
+        else:
+            on_square = value[piece]
         side = -self.turn
-        floor = _cheapest(value)
+        floor = self._see_floor if value is self._see_values else _cheapest(value)
         # Asked for the sign only, any first recapturer worth less than the capturer's
         # margin over its victim settles it (see below): the first such one found will do.
-        first_floor = max(floor, on_square - gains[0] - 1) if sign_only else floor
+        first_floor = max(floor, on_square - gain - 1) if sign_only else floor
+        b[frm] = 0
+        self.occ = occ & ~(1 << frm)
+        src = -1
+        try:
+            src = self._least_attacker(to, side, value, first_floor)
+        finally:
+            if src < 0:  # nobody takes back (the common case): the board restored at once
+                b[frm] = piece
+                self.occ = occ
+        if src < 0:
+            return gain
+        gains = [gain]
+        removed = [(frm, piece)]
         try:
             while True:
-                src = self._least_attacker(
-                    to, side, value, first_floor if len(gains) == 1 else floor
-                )
-                if src < 0:
-                    break  # the first time: nobody takes back (the common case)
                 gains.append(on_square - gains[-1])
                 if max(-gains[-2], gains[-1]) < 0:
                     break  # neither side would go on: the result is settled
@@ -694,6 +713,9 @@ class Position:
                 b[src] = 0
                 self.occ &= ~(1 << src)
                 side = -side
+                src = self._least_attacker(to, side, value, floor)
+                if src < 0:
+                    break
         finally:
             for square, code in removed:
                 b[square] = code
@@ -1264,8 +1286,11 @@ class Position:
             reset = True
             self.occ = occ ^ (1 << frm)
             side[-us] ^= 1 << to
+            # (the captured piece's term; ``psq`` itself is kept for the stack)
+            moved = psq - pk[captured][to]
         else:
             self.occ = occ ^ (1 << frm | 1 << to)
+            moved = psq
         promo = (move >> 16) & 0xFF
         placed = promo * us if promo else piece
         b[to] = placed
@@ -1278,7 +1303,7 @@ class Position:
             self.tracked[to] = placed
         elif tracks[captured]:
             del self.tracked[to]
-        self.psq = psq - pk[piece][frm] - pk[captured][to] + pk[placed][to]
+        self.psq = moved - pk[piece][frm] + pk[placed][to]
         new_ep = -1
         if flag:
             if flag & EN_PASSANT:

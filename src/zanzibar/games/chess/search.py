@@ -143,6 +143,11 @@ LMR_DIVISOR = 2.25
 HISTORY_MAX = 16_384
 
 
+#: Endless runs of False and of 0, zipped with the quiet moves in ``Searcher._staged``.
+_FALSES = itertools.repeat(False)
+_ZEROS = itertools.repeat(0)
+
+
 def _lmr_table() -> list[list[int]]:
     """Reductions by depth and move number (both capped at 63)."""
     table = [[0] * 64 for _ in range(64)]
@@ -603,8 +608,8 @@ class Searcher:
             moves = pos.legal_moves()
             if not moves:
                 return -MATE + ply
-            staged: Iterable[tuple[int, bool, int]] = (
-                (m, False, 0) for m in self._ordered(pos, moves, 0, ply)
+            staged: Iterable[tuple[int, bool, int]] = zip(
+                self._ordered(pos, moves, 0, ply), _FALSES, _ZEROS, strict=False
             )
         else:
             staged = self._staged(pos, tt_move, ply, counter)
@@ -816,8 +821,8 @@ class Searcher:
             and move != killer1
             and move != counter
         ]
-        for move in self._order_quiet(quiet, pos.turn):
-            yield move, False, 0
+        # (move, False, 0) tuples made by zip in C, not by a loop here (many are passed over)
+        yield from zip(self._order_quiet(quiet, pos.turn), _FALSES, _ZEROS, strict=False)
 
     def _order_quiet(self, quiet: list[int], turn: int) -> list[int]:
         """Quiet moves by history: those with a positive one first, those with none in the
