@@ -68,6 +68,19 @@ WRITER_SETTINGS = (
 #: Fenced writes merged into one statement at most (asyncpg takes 32,767 parameters).
 MERGED_ROWS = 500
 
+#: Seconds at least between the starts of two group commits of a node's writer while its
+#: commits gather several changes (the last batch held more than one job): changes then
+#: arrive faster than commits, and waiting out the rest of this spacing lets the next
+#: commit take more of them. Each commit costs PostgreSQL a fixed part whatever it holds
+#: (a statement's executor, its transaction, the WAL flush at COMMIT, the socket): on a
+#: quiet three-node cluster at 1,000 players, 0.69 commits per player action cost the
+#: server ~0.45 ms per action, a fifth of the cluster's CPU (docs/deploy.md, "Sixth round").
+#: It caps a node at 100 commits a second under load and adds at most this to an action's
+#: latency; a lone writer (every batch of one job, as in a quiet salon or a test writing
+#: in sequence) never waits. Durability is unchanged: every change is acknowledged only
+#: once committed. SQLite commits inline, without the spacing.
+COMMIT_SPACING = 0.010
+
 
 @dataclass(frozen=True)
 class PgStatement:
