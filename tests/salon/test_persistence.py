@@ -268,10 +268,11 @@ def _user(i: int) -> dict[str, Any]:
     }
 
 
-async def test_commits_are_spaced_while_they_gather_several_changes(tmp_path: Path) -> None:
-    """Once a batch held several jobs, the next commit starts ``commit_spacing`` after the
-    last one: what is queued meanwhile shares it. A writer alone (batches of one) never
-    waits. On PostgreSQL by default (pg_writer.COMMIT_SPACING), not on SQLite."""
+async def test_commits_are_spaced_while_changes_come_faster_than_commits(tmp_path: Path) -> None:
+    """Once a batch held several jobs (or one came while it committed), the next commit
+    starts ``commit_spacing`` after the last one: what is queued meanwhile shares it. A
+    writer alone (one job at a time) never waits. On PostgreSQL by default
+    (pg_writer.COMMIT_SPACING), not on SQLite."""
     import asyncio
 
     from sqlalchemy import insert

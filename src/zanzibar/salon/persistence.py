@@ -256,8 +256,8 @@ class Store:
         self._pg = PgWriter(self.engine)
         #: Commits made, jobs written and seconds spent writing, for benchmarks.
         self.commits, self.jobs, self.busy_seconds = 0, 0, 0.0
-        #: Seconds at least between two commits' starts while batches gather several jobs
-        #: (PostgreSQL: pg_writer.COMMIT_SPACING); the last start; the last batch's size > 1.
+        #: Seconds at least between two commits' starts while jobs come faster than commits
+        #: (PostgreSQL: pg_writer.COMMIT_SPACING); the last start; whether they do.
         self.commit_spacing = 0.0 if self.sync_engine is not None else COMMIT_SPACING
         self._last_start, self._gathering = 0.0, False
 
@@ -329,7 +329,6 @@ class Store:
             while not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
             started = self._last_start = time.perf_counter()
-            self._gathering = len(jobs) > 1
             try:
                 await self._run(jobs)
             except Exception as exc:  # never let the writer die: fail these jobs instead
@@ -337,7 +336,8 @@ class Store:
                 for job in jobs:
                     if not job.done.done():
                         job.done.set_exception(exc)
-            finally:
+            finally:  # several jobs, or one more came while this one committed: gather
+                self._gathering = len(jobs) > 1 or not self._queue.empty()
                 self.busy_seconds += time.perf_counter() - started
                 for _ in jobs:
                     self._queue.task_done()
