@@ -455,7 +455,12 @@ class World:
         another process can line up.
         """
         setting_up = time.perf_counter()
-        await self.set_up()
+        try:
+            await self.set_up()
+        except BaseException:
+            if go is not None and hasattr(go, "abort"):
+                go.abort()  # the other load processes' wait fails too, instead of for 900 s
+            raise
         self.result.setup_seconds = time.perf_counter() - setting_up
         if ready is not None:
             ready.set()
