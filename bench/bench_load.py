@@ -143,6 +143,8 @@ class WorkerResult:
     client_cpu: float = 0.0
     close_seconds: float = 0.0
     setup_seconds: float = 0.0
+    #: The slowest actions: (latency, Unix time sent, the table's node, table), worst first.
+    slowest: list[tuple[float, float, str, Any]] = field(default_factory=list)
 
 
 class Player:
@@ -298,6 +300,10 @@ class World:
         self.hosts: dict[Any, Player] = {}
         self.restarting: set[Any] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        #: Each table's node (its plan's server), for the slowest actions' report.
+        self.table_server: dict[Any, str] = {}
+        #: Unix time less perf_counter time, to put the slowest actions on the Unix clock.
+        self.unix_offset = time.time() - time.perf_counter()
 
     def spawn(self, coroutine: Any) -> None:
         """Run a task, keeping a reference until it is done."""
@@ -378,6 +384,7 @@ class World:
         if reply["type"] != "ok":
             raise RuntimeError(f"table.create refused: {reply}")
         table = reply["table"]["id"]
+        self.table_server[table] = plan.server or self.server
         host.table, host.seat = table, reply["table"]["you"]["seat"]
         self.hosts[table] = host
         self.members[table] = group
@@ -412,8 +419,12 @@ class World:
             await asyncio.sleep(0.05)
 
     def latencies(self) -> tuple[list[float], int]:
-        """Action -> first resulting event at every seat; and how many were incomplete."""
+        """Action -> first resulting event at every seat; and how many were incomplete.
+
+        The slowest ones go to ``result.slowest`` with their time, node and table.
+        """
         out: list[float] = []
+        slow: list[tuple[float, float, str, Any]] = []
         incomplete = 0
         for table, base_seq, started in self.sent:
             members = self.members[table]
@@ -428,6 +439,10 @@ class World:
                 incomplete += 1
                 continue
             out.append(max(found.values()) - started)
+            slow.append(
+                (out[-1], started + self.unix_offset, self.table_server.get(table, ""), table)
+            )
+        self.result.slowest = sorted(slow, key=lambda x: -x[0])[:SLOWEST_KEPT]
         return out, incomplete
 
     async def run(
@@ -436,10 +451,16 @@ class World:
         """Set up, warm up, measure for ``duration`` seconds.
 
         ``ready.set()`` once everyone is seated; then, if ``go`` is given, wait for
-        ``go`` (an Event) before the warm-up, so that another process can line up.
+        ``go`` (an Event, or the load processes' Barrier) before the warm-up, so that
+        another process can line up.
         """
         setting_up = time.perf_counter()
-        await self.set_up()
+        try:
+            await self.set_up()
+        except BaseException:
+            if go is not None and hasattr(go, "abort"):
+                go.abort()  # the other load processes' wait fails too, instead of for 900 s
+            raise
         self.result.setup_seconds = time.perf_counter() - setting_up
         if ready is not None:
             ready.set()
@@ -478,6 +499,8 @@ class World:
 
 
 GAME = "421"
+#: The slowest actions each load process keeps for ``--slowest``.
+SLOWEST_KEPT = 50
 
 
 def worker(
@@ -933,7 +956,14 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         if len(jobs) == 1:
             results = [worker(*jobs[0])]
         else:
-            with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+            context = multiprocessing.get_context("spawn")
+            with context.Manager() as manager, context.Pool(len(jobs)) as pool:
+                # every load process seats all its players before any starts its warm-up:
+                # otherwise one measured while the other was still signing its players in
+                # (a node's heaviest work), and the CPU window (their overlap) held fewer
+                # actions than were counted
+                lined_up = manager.Barrier(len(jobs))
+                jobs = [(*job[:8], lined_up, *job[9:]) for job in jobs]
                 results = pool.map(_worker_entry, jobs)
         if sampler is not None:
             sampler.stop()
@@ -1032,6 +1062,10 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
             )
     if stalls is not None and end > start:
         print_stalls(stalls, start, end)
+    if args.cluster_dir and end > start:
+        print_node_logs(args.cluster_dir, start, end)
+    if args.slowest:
+        print_slowest(args.slowest, results, start)
     for r in results:
         for error in r.errors[:5]:
             print(f"note: {error}")
@@ -1078,6 +1112,50 @@ def print_stalls(stalls: list[tuple[float, str]], start: float, end: float) -> N
         f"{sum(lag for lag, _ in inside) / 1000:.1f} s in all; the longest:"
     )
     print("  " + max(inside)[1][:400])
+
+
+LOG_LINE = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) (\w+) (\S+): (.*)$")
+
+
+def print_node_logs(directory: Path, start: float, end: float) -> None:
+    """Per node of ``scripts/cluster``: its event-loop stalls over 100 ms in the window
+    (logged at ``--log-level info``: ``ZANZIBAR_NODE_ARGS="--log-level info"``), and its
+    warnings and errors (lost leases, failed renewals...), counted, the first few shown."""
+    for log_path in sorted(directory.glob("n*.log")):
+        stalls = logged_stalls(log_path)
+        name = log_path.stem
+        if stalls is None:
+            print(f"node {name}: no stall watch in its log (run the nodes at --log-level info)")
+        else:
+            print(f"node {name}: ", end="")
+            print_stalls(stalls, start, end)
+        warnings = []
+        for line in log_path.read_text(errors="replace").splitlines():
+            match = LOG_LINE.match(line)
+            if not match or match.group(3) not in {"WARNING", "ERROR", "CRITICAL"}:
+                continue
+            when = time.mktime(time.strptime(match.group(1), "%Y-%m-%d %H:%M:%S"))
+            if start <= when + int(match.group(2)) / 1000 <= end + 1:
+                warnings.append(line)
+        if warnings:
+            print(f"node {name}: {len(warnings)} warnings or errors in the window; the first:")
+            for line in warnings[:3]:
+                print("  " + line[:300])
+
+
+def print_slowest(count: int, results: list[WorkerResult], start: float) -> None:
+    """The ``count`` slowest actions: latency, when (seconds into the window and on the
+    Unix clock, to match the nodes' logs), the table's node and the table."""
+    slowest = sorted((x for r in results for x in r.slowest), key=lambda x: -x[0])[:count]
+    if not slowest:
+        return
+    print(f"the {len(slowest)} slowest actions (action -> every seat):")
+    for latency, when, server, table in slowest:
+        stamp = time.strftime("%H:%M:%S", time.localtime(when)) + f".{int(when * 1000) % 1000:03d}"
+        print(
+            f"  {latency * 1000:8.1f} ms  at {when - start:6.2f} s ({stamp})  table {table} "
+            f"on {server or 'the server'}"
+        )
 
 
 def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]) -> None:
@@ -1190,6 +1268,13 @@ def main(argv: list[str] | None = None) -> int:
         help="measure the CPU of the nodes, PostgreSQL and Redis that scripts/cluster runs in D",
     )
     parser.add_argument("--seed", type=int, default=421)
+    parser.add_argument(
+        "--slowest",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the N slowest actions (when, which node and table), to match the logs",
+    )
     parser.add_argument(
         "--protocol",
         type=int,

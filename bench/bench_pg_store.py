@@ -10,7 +10,10 @@ PostgreSQL server's backends spent on it beside ("change pg": read from
 PostgreSQL (``--db``, e.g. the one ``scripts/cluster up 1`` starts), the
 reference being the package at ``--reference`` (``bench/reference.py``),
 alternating round by round; CPU seconds of the child (``time.process_time``),
-best round of each side. Every row it writes is a new guest user with an id far
+best round of each side. ``--stream TABLES,RATE,SECONDS`` measures instead a steady
+stream of changes of many tables, as a node's load makes them: CPU of the node and of
+the server per change, commits per change and the wait from write to commit
+(``--spacing``: the writer's commit spacing, salon/pg_writer.py). Every row it writes is a new guest user with an id far
 above the salon's (``--base``), so run it on a scratch database.
 
     .venv/bin/python bench/bench_pg_store.py --db postgresql+asyncpg://zanzibar@127.0.0.1:55432/zanzibar
@@ -36,10 +39,17 @@ import reference
 REFERENCE_COMMIT = "b7e2e3d"
 
 KINDS = ("read", "id", "commit", "group of 8", "change", "change pg")
+#: The stream (``--stream``): changes of many tables at a steady rate, as a node's load makes.
+STREAM = ("stream", "stream pg", "commits/change", "wait p50", "wait p99")
 
 
-async def measure(url: str, base: int) -> dict[str, float]:
-    """Milliseconds of this process's CPU per operation of each kind."""
+async def measure(
+    url: str, base: int, stream: str = "", spacing: float | None = None
+) -> dict[str, float]:
+    """Milliseconds of this process's CPU per operation of each kind (``stream``:
+    "TABLES,RATE,SECONDS": those tables' changes, each table's one after the other,
+    arriving at RATE a second in all (Poisson), instead of the kinds; ``spacing``: the
+    writer's commit spacing instead of its default, where it has one)."""
     from sqlalchemy import insert, select, text
 
     from zanzibar.cluster.pg_ids import ids_for
@@ -48,6 +58,8 @@ async def measure(url: str, base: int) -> dict[str, float]:
     from zanzibar.salon.tablestore import FENCE
 
     store = Store(url)
+    if spacing is not None and hasattr(store, "commit_spacing"):
+        store.commit_spacing = spacing
     await store.start()
     ids = await ids_for(store)
     made = [base]
@@ -71,18 +83,24 @@ async def measure(url: str, base: int) -> dict[str, float]:
     await store.write([(insert(m.tables), table)])
     version = [1]
 
-    async def change() -> None:
-        v = version[0]
+    async def change(table_id: int = base) -> None:
+        v = version[0] if table_id == base else versions[table_id]
         seats = [{"user": base + 1, "name": "bench", "bot": None, "score": v}]
-        fence = {"seats": seats, "version": v + 1, "fence_id": base}
+        fence = {"seats": seats, "version": v + 1, "fence_id": table_id}
         fence |= {"fence_epoch": 1, "fence_version": v}
         item = {"kind": "rolled", "dice": [4, 2, 1], "by": "bench"}
         items = [
-            {"table_id": base, "seq": 2 * v + k, "channel": "game", "item": item, "created": 2.0}
+            {"table_id": table_id, "seq": 2 * v + k, "channel": "game", "item": item}
+            | {"created": 2.0}
             for k in (0, 1)
         ]
         await store.write([(FENCE, fence), (insert(m.history), items)])
-        version[0] = v + 1
+        if table_id == base:
+            version[0] = v + 1
+        else:
+            versions[table_id] = v + 1
+
+    versions: dict[int, int] = {}
 
     one = select(m.users.c.id).where(m.users.c.id == base + 1)
     steps: dict[str, tuple[int, Callable[[], Awaitable[Any]]]] = {
@@ -97,7 +115,11 @@ async def measure(url: str, base: int) -> dict[str, float]:
         " WHERE datname = current_database() AND pid <> pg_backend_pid()"
     )
     out: dict[str, float] = {}
+    if stream:
+        steps = {}
     try:
+        if stream:
+            out |= await _stream(store, stream, table, change, versions, backends)
         for kind, (count, step) in steps.items():
             await step()  # warm: statement caches, the pool
             pids = [r[0] for r in await store.read(backends)]
@@ -111,6 +133,56 @@ async def measure(url: str, base: int) -> dict[str, float]:
     finally:
         await store.stop()
     return out
+
+
+async def _stream(
+    store: Any,
+    spec: str,
+    table: dict[str, Any],
+    change: Any,
+    versions: dict[int, int],
+    backends: Any,
+) -> dict[str, float]:
+    """Changes of many tables at a steady rate: CPU of this process and of the server per
+    change, and commits per change (the group commit's gathering at that rate)."""
+    import random
+
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+
+    count, rate, seconds = (float(x) for x in spec.split(","))
+    ids = [int(table["id"]) + 1 + k for k in range(int(count))]
+    await store.write([(insert(m.tables), [table | {"id": i} for i in ids])])
+    versions.update(dict.fromkeys(ids, 1))
+    rng = random.Random(421)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+
+    waits: list[float] = []
+
+    async def one_table(table_id: int) -> int:
+        made = 0
+        while True:
+            await asyncio.sleep(rng.expovariate(rate / count))
+            if loop.time() > deadline:
+                return made
+            sent = loop.time()
+            await change(table_id)
+            waits.append(loop.time() - sent)
+            made += 1
+
+    pids = [r[0] for r in await store.read(backends)]
+    server, commits, started = _cpu_of(pids), store.commits, time.process_time()
+    made = sum(await asyncio.gather(*(one_table(i) for i in ids)))
+    return {
+        "stream": 1000 * (time.process_time() - started) / made,
+        "stream pg": 1000 * (_cpu_of(pids) - server) / made,
+        "commits/change": (store.commits - commits) / made,
+        # ms from a change's write to its commit (wall clock: follows the machine's load)
+        "wait p50": 1000 * sorted(waits)[len(waits) // 2],
+        "wait p99": 1000 * sorted(waits)[int(len(waits) * 0.99)],
+    }
 
 
 def _cpu_of(pids: list[int]) -> float:
@@ -131,11 +203,21 @@ def main() -> int:
     parser.add_argument("--reference", default=REFERENCE_COMMIT)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--base", type=int, default=10_000_000)
+    parser.add_argument(
+        "--stream",
+        default="",
+        metavar="TABLES,RATE,SECONDS",
+        help="instead: changes of TABLES tables, RATE a second in all, for SECONDS (a node's load)",
+    )
+    parser.add_argument(
+        "--spacing", type=float, default=None, help="the writer's commit spacing (seconds)"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(asyncio.run(measure(args.db, args.base))))
+        print(json.dumps(asyncio.run(measure(args.db, args.base, args.stream, args.spacing))))
         return 0
+    kinds = STREAM if args.stream else KINDS
     old = reference.extract(args.reference) if args.reference != "none" else None
     sides = [("this tree", reference.current_source())]
     if old is not None:
@@ -145,23 +227,26 @@ def main() -> int:
         for round_no in range(args.rounds):
             for index, (label, source) in enumerate(sides):
                 base = args.base + (round_no * len(sides) + index) * 100_000
+                extra = ["--stream", args.stream] if args.stream else []
+                if args.spacing is not None:
+                    extra += ["--spacing", str(args.spacing)]
                 got = reference.run_child(
-                    source, Path(__file__), ["--db", args.db, "--base", str(base)]
+                    source, Path(__file__), ["--db", args.db, "--base", str(base), *extra]
                 )
                 print(
                     f"round {round_no + 1} {label:10s} "
-                    + "  ".join(f"{kind} {got[kind]:.3f}" for kind in KINDS)
+                    + "  ".join(f"{kind} {got[kind]:.3f}" for kind in kinds)
                 )
                 mine = best.setdefault(label, dict(got))
-                for kind in KINDS:
+                for kind in kinds:
                     mine[kind] = min(mine[kind], got[kind])
     finally:
         if old is not None:
             reference.discard(old)
     print("\nms of the process's CPU per operation (best round of each side)")
-    print(f"{'':12s}" + "".join(f"{kind:>12s}" for kind in KINDS))
+    print(f"{'':12s}" + "".join(f"{kind:>15s}" for kind in kinds))
     for label, figures in best.items():
-        print(f"{label:12s}" + "".join(f"{figures[kind]:12.3f}" for kind in KINDS))
+        print(f"{label:12s}" + "".join(f"{figures[kind]:15.3f}" for kind in kinds))
     return 0
 
 

@@ -256,6 +256,50 @@ async def test_store_batches_many_writes_in_few_commits(db_url: str) -> None:
         await store.stop()
 
 
+def _user(i: int) -> dict[str, Any]:
+    return {
+        "id": i,
+        "name": f"u{i}",
+        "name_key": f"u{i}",
+        "password_hash": None,
+        "lang": "en",
+        "guest": True,
+        "created": 0.0,
+    }
+
+
+async def test_commits_are_spaced_while_changes_come_faster_than_commits(tmp_path: Path) -> None:
+    """Once a batch held several jobs (or one came while it committed), the next commit
+    starts ``commit_spacing`` after the last one: what is queued meanwhile shares it. A
+    writer alone (one job at a time) never waits. On PostgreSQL by default
+    (pg_writer.COMMIT_SPACING), not on SQLite."""
+    import asyncio
+
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+    from zanzibar.salon.pg_writer import COMMIT_SPACING
+
+    assert Store("postgresql+asyncpg://z@127.0.0.1:1/z").commit_spacing == COMMIT_SPACING > 0
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'spaced.sqlite3'}")
+    assert store.commit_spacing == 0.0
+    await store.start()
+    try:
+        store.commit_spacing = 600.0  # a wait would outlast the test's patience below
+        for i in (1, 2, 3):  # one after the other: batches of one, no wait
+            await asyncio.wait_for(store.write([(insert(m.users), _user(i))]), 60)
+        assert store.commits == 3
+        store.commit_spacing = 1.0
+        await asyncio.gather(*(store.write([(insert(m.users), _user(i))]) for i in (4, 5)))
+        assert store.commits == 4  # one batch of two: the writer now spaces its commits
+        first = asyncio.ensure_future(store.write([(insert(m.users), _user(6))]))
+        await asyncio.sleep(0.05)  # queued while the first waits out the spacing
+        await asyncio.gather(first, store.write([(insert(m.users), _user(7))]))
+        assert store.commits == 5 and store.jobs == 7  # both in one commit
+    finally:
+        await store.stop()
+
+
 async def test_async_write_path_as_for_postgresql(tmp_path: Path, monkeypatch: Any) -> None:
     """Databases other than SQLite are written through the async engine; check that path."""
     from zanzibar.salon import persistence

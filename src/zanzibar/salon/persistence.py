@@ -22,13 +22,10 @@ per table (``salon/batching.py``); reads run in autocommit (no BEGIN and
 ROLLBACK around a lone SELECT) and nothing pings a connection before use
 (:func:`make_engine` says why, and what happens after a restart).
 
-On that SQLite writer, what SQLAlchemy costs per statement (cache keys,
-execution contexts, result objects: over 100 µs, several times SQLite's own
-work for a one-row insert) is paid once per kind of insert instead of once
-per statement: a plain insert is compiled once per table and set of columns
-(SQLAlchemy's own SQL and its own bind processors, so the stored values are
-the same) and then run straight on the DBAPI cursor. The writer also keeps
-its connection instead of taking one from the pool for every batch.
+On that SQLite writer, what SQLAlchemy costs per statement (over 100 µs) is
+paid once per kind of insert: a plain insert is compiled once per table and
+set of columns (SQLAlchemy's SQL and bind processors: the same stored values)
+and run straight on the DBAPI cursor of the writer's kept connection.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
 process being killed (``kill -9``), which is the salon's requirement; only a
@@ -68,7 +65,7 @@ from zanzibar.salon.batching import merge_inserts as merge_inserts
 from zanzibar.salon.batching import plain_insert_table, returned_to
 from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.history import JSONText
-from zanzibar.salon.pg_writer import PgWriter
+from zanzibar.salon.pg_writer import COMMIT_SPACING, PgWriter
 
 log = logging.getLogger(__name__)
 
@@ -258,9 +255,11 @@ class Store:
         #: The PostgreSQL writer: its own connection (kept, as SQLite's), compiled statements.
         self._pg = PgWriter(self.engine)
         #: Commits made, jobs written and seconds spent writing, for benchmarks.
-        self.commits = 0
-        self.jobs = 0
-        self.busy_seconds = 0.0
+        self.commits, self.jobs, self.busy_seconds = 0, 0, 0.0
+        #: Seconds at least between two commits' starts while jobs come faster than commits
+        #: (PostgreSQL: pg_writer.COMMIT_SPACING); the last start; whether they do.
+        self.commit_spacing = 0.0 if self.sync_engine is not None else COMMIT_SPACING
+        self._last_start, self._gathering = 0.0, False
 
     async def start(self) -> None:
         """Migrate the schema and start the writer."""
@@ -320,15 +319,16 @@ class Store:
     async def _write_loop(self) -> None:
         while True:
             jobs = [await self._queue.get()]
-            if (self.inline or self.sync_engine is None) and self._queue.empty():
-                # one turn of the loop more: the changes of the sockets and tables woken in
-                # this turn join this commit (a SQLite commit's own cost, over a third of
-                # a change's storage, is then shared; on PostgreSQL a commit's round trip
-                # and transaction), for one turn's latency
+            wait = self._last_start + self.commit_spacing - time.perf_counter()
+            if self._gathering and wait > 0:  # changes come faster than commits: gather them
+                await asyncio.sleep(wait)
+            elif (self.inline or self.sync_engine is None) and self._queue.empty():
+                # one turn of the loop more: the changes woken in this turn join this commit
+                # (its own cost shared: a SQLite commit's, PostgreSQL's round trip and flush)
                 await asyncio.sleep(0)
             while not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
-            started = time.perf_counter()
+            started = self._last_start = time.perf_counter()
             try:
                 await self._run(jobs)
             except Exception as exc:  # never let the writer die: fail these jobs instead
@@ -336,7 +336,8 @@ class Store:
                 for job in jobs:
                     if not job.done.done():
                         job.done.set_exception(exc)
-            finally:
+            finally:  # several jobs, or one more came while this one committed: gather
+                self._gathering = len(jobs) > 1 or not self._queue.empty()
                 self.busy_seconds += time.perf_counter() - started
                 for _ in jobs:
                     self._queue.task_done()
