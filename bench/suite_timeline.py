@@ -10,8 +10,9 @@ CPU seconds its process and the children it reaped spent meanwhile. This prints:
 - per worker: tests, busy seconds (the sum of its tests' spans), gaps between its tests
   (waiting for the controller's next tests), its start-up (the run's start to its first
   test) and its idle tail (its last test's end to the run's end);
-- wait = wall - CPU per test, summed by directory, and the tests that wait the longest:
-  time spent sleeping, polling or waiting on other processes. Processes a test starts
+- wait = wall - CPU - queued per test (queued: the seconds the worker's main thread was
+  runnable but waiting for a CPU, i.e. the machine's load), summed by directory, and the
+  tests that wait the longest: time spent sleeping, polling or waiting on other processes. Processes a test starts
   detached (the live tests' cluster nodes, PostgreSQL's postmaster) are not counted in its
   CPU: for those tests "wait" includes the nodes' work;
 - the cores the workers kept busy, minute by minute (each test's CPU spread over its span);
@@ -73,13 +74,14 @@ def main() -> None:
     for r in tests:
         r["wall"] = r["end"] - r["start"]
         r["cpu_all"] = r["cpu"] + r["children"]
-        r["wait"] = max(0.0, r["wall"] - r["cpu_all"])
+        r["queued"] = r.get("runqueue", 0.0)
+        r["wait"] = max(0.0, r["wall"] - r["cpu_all"] - r["queued"])
     print(f"{len(tests)} tests, run span {span:.0f} s")
     by_worker: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in tests:
         by_worker[r["worker"]].append(r)
     print(
-        f"{'worker':8} {'tests':>6} {'busy s':>8} {'CPU s':>8} {'wait s':>8} {'gaps s':>7} "
+        f"{'worker':8} {'tests':>6} {'busy s':>8} {'CPU s':>8} {'queued':>7} {'wait s':>8} {'gaps s':>7} "
         f"{'start-up':>8} {'tail s':>7}"
     )
     for worker, rows in sorted(by_worker.items()):
@@ -87,7 +89,7 @@ def main() -> None:
         gaps = sum(max(0.0, b["start"] - a["end"]) for a, b in itertools.pairwise(rows))
         print(
             f"{worker:8} {len(rows):6d} {busy:8.0f} {sum(r['cpu_all'] for r in rows):8.0f} "
-            f"{sum(r['wait'] for r in rows):8.0f} {gaps:7.1f} {rows[0]['start'] - start:8.1f} "
+            f"{sum(r['queued'] for r in rows):7.0f} {sum(r['wait'] for r in rows):8.0f} {gaps:7.1f} {rows[0]['start'] - start:8.1f} "
             f"{end - rows[-1]['end']:7.1f}"
         )
     wall = sum(r["wall"] for r in tests)
@@ -96,18 +98,19 @@ def main() -> None:
         f"all: wall {wall:.0f} s in tests, CPU {cpu:.0f} s ({cpu / wall:.0%}), "
         f"wait {wall - cpu:.0f} s"
     )
-    print("\nby directory:  tests   wall s   CPU s   wait s")
-    areas: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    print("\nby directory:  tests   wall s   CPU s   queued   wait s")
+    areas: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
     for r in tests:
         a = areas[area(r["test"])]
         a[0] += 1
         a[1] += r["wall"]
         a[2] += r["cpu_all"]
-        a[3] += r["wait"]
-    for name, (n, w, c, wt) in sorted(areas.items(), key=lambda kv: -kv[1][1]):
-        print(f"  {name:24} {n:5.0f} {w:8.0f} {c:7.0f} {wt:8.0f}")
+        a[3] += r["queued"]
+        a[4] += r["wait"]
+    for name, (n, w, c, q, wt) in sorted(areas.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {name:24} {n:5.0f} {w:8.0f} {c:7.0f} {q:8.0f} {wt:8.0f}")
     for title, key in (("longest", "wall"), ("most waiting", "wait")):
-        print(f"\n{title} (wall s, CPU s, wait s, worker, start s):")
+        print(f"\n{title} (wall s, CPU s, queued s, wait s, worker, start s):")
         for r in sorted(tests, key=lambda r: -r[key])[: args.top]:
             print(
                 f"  {r['wall']:6.1f} {r['cpu_all']:6.1f} {r['wait']:6.1f} {r['worker']:>5} "
