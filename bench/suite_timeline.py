@@ -94,9 +94,10 @@ def main() -> None:
         )
     wall = sum(r["wall"] for r in tests)
     cpu = sum(r["cpu_all"] for r in tests)
+    queued = sum(r["queued"] for r in tests)
     print(
-        f"all: wall {wall:.0f} s in tests, CPU {cpu:.0f} s ({cpu / wall:.0%}), "
-        f"wait {wall - cpu:.0f} s"
+        f"all: wall {wall:.0f} s in tests, CPU {cpu:.0f} s ({cpu / wall:.0%}), queued for a CPU "
+        f"{queued:.0f} s, wait {sum(r['wait'] for r in tests):.0f} s"
     )
     print("\nby directory:  tests   wall s   CPU s   queued   wait s")
     areas: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
