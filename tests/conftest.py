@@ -9,9 +9,14 @@ Numpy's BLAS runs one thread per test process (xdist's workers already fill the 
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import sys
+import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +77,60 @@ def redis_url(redis_server: RedisServer) -> str:
     finally:
         client.close()
     return redis_server.url()
+
+
+# -- the suite's timeline (ZANZIBAR_TEST_TIMELINE=DIR; bench/suite_timeline.py reads it) ------
+# Each pytest process (each xdist worker) appends one JSON line per test to DIR/<worker>.jsonl:
+# its start and end (wall clock, setup to teardown), the CPU seconds this process and its
+# reaped children spent meanwhile, and the seconds its main thread waited for a CPU while
+# runnable (the machine's load, not the test's own waiting). Off unless the variable is set.
+_TIMELINE = os.environ.get("ZANZIBAR_TEST_TIMELINE", "")
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _runqueue_seconds() -> float:
+    """Seconds this thread waited for a CPU while runnable (Linux schedstat; 0 elsewhere)."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _timeline_write(record: dict[str, object]) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    path = Path(_TIMELINE) / f"{worker}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as out:
+        out.write(json.dumps({"worker": worker, **record}) + "\n")
+
+
+if _TIMELINE:
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+        start, (own, children), queued = time.time(), _cpu_seconds(), _runqueue_seconds()
+        yield
+        end, (own2, children2) = time.time(), _cpu_seconds()
+        queued = _runqueue_seconds() - queued
+        _timeline_write(
+            {
+                "test": item.nodeid,
+                "start": start,
+                "end": end,
+                "cpu": own2 - own,
+                "children": children2 - children,
+                "runqueue": queued,
+            }
+        )
+
+    def pytest_sessionstart(session: pytest.Session) -> None:
+        _timeline_write({"event": "start", "at": time.time()})
+
+    def pytest_sessionfinish(session: pytest.Session) -> None:
+        _timeline_write({"event": "finish", "at": time.time()})

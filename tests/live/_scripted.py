@@ -35,7 +35,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,6 +143,9 @@ class Player:
         #: ``history`` messages that answered no join of ours (a re-follow after a failover).
         self.pushed_histories = 0
         self.news = asyncio.Event()
+        #: How many times news came: :func:`news_since` waits for it to grow, so news that
+        #: came between a look at the state and the wait is not missed.
+        self.news_count = 0
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._pending: dict[int, asyncio.Future[Message]] = {}
@@ -246,7 +249,7 @@ class Player:
                 self._ws = None
                 self.reconnects += 1
                 self._fail_pending()
-            self.news.set()
+            self._news()
 
     # -- incoming --------------------------------------------------------------------
 
@@ -269,7 +272,7 @@ class Player:
             if isinstance(table_id, int) and kind in ITEM_TYPES | {"history", "game.view", "table"}:
                 # about a table whose create is being answered: kept for create() to apply
                 self._early.setdefault(table_id, []).append(message)
-            self.news.set()
+            self._news()
             return
         if kind == "table":
             assert isinstance(table, dict)
@@ -298,7 +301,7 @@ class Player:
                 self._take(follow, message, "live")
         elif kind == "game.view":
             follow.view = message
-        self.news.set()
+        self._news()
 
     def _take(self, follow: Follow, item: Message, how: str) -> None:
         """One numbered item: it must be the next one (no gap, no repeat)."""
@@ -512,11 +515,38 @@ class Player:
             )
         return reply
 
+    def _news(self) -> None:
+        self.news_count += 1
+        self.news.set()
+
     async def wait_news(self, timeout: float) -> None:
         """Until something arrives (or the socket closes), at most ``timeout`` seconds."""
         self.news.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.news.wait(), timeout)
+
+
+async def news_since(players: Sequence[Player], counts: Sequence[int], timeout: float) -> None:
+    """Until one of ``players`` has had news since its ``news_count`` was the one in
+    ``counts`` (read before looking at what they know), at most ``timeout`` seconds.
+
+    Unlike a :meth:`Player.wait_news` of each, news that came after that look and before
+    the wait is not missed (which cost a whole ``timeout`` per miss), and the first news of
+    any of them ends the wait.
+    """
+    deadline = time.monotonic() + timeout
+    while not any(p.news_count > c for p, c in zip(players, counts, strict=True)):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        for player in players:  # no await since the counts were compared: nothing missed
+            player.news.clear()
+        waits = [asyncio.ensure_future(p.news.wait()) for p in players]
+        try:
+            await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
 
 async def guest_session(url: str, name: str, lang: str = "en", tries: float = 30.0) -> Message:

@@ -31,7 +31,7 @@ import httpx
 import pytest
 from _invariants import problems, read_stored, replay
 from _livekit import Cluster
-from _scripted import Message, Player, guest_session, item_key
+from _scripted import Message, Player, guest_session, item_key, news_since
 
 pytestmark = pytest.mark.live
 
@@ -139,6 +139,7 @@ async def play_to_the_end(
     deadline = time.monotonic() + 240
     while True:
         assert time.monotonic() < deadline, f"table {table}: the game is not over in 240 s"
+        counts = [p.news_count for p in players]  # before the look: later news wakes the wait
         views = [p.follows[table].view for p in players]
         if any(v and v["view"].get("over") for v in views):
             return
@@ -158,7 +159,7 @@ async def play_to_the_end(
                 said = True
                 assert (await mid_game())["type"] == "ok"
         if not acted:
-            await asyncio.gather(*(p.wait_news(0.5) for p in players))
+            await news_since(players, counts, 0.5)
 
 
 async def read_history(player: Player, table: int) -> dict[int, tuple[Any, ...]]:
