@@ -115,9 +115,12 @@ async def _flood(server: ServerProcess) -> None:
             assert bounded, (real_seconds, one_hash, flood_seconds)
         else:
             # refused without waiting for the queue (8 hashes a worker): under half of that,
-            # on a machine as busy as when one hash was timed
+            # on a machine as busy as when one hash was timed, or well before the flood's
+            # end on a busier one (a clean-clone CI run: refused after 2.5 s of a 12 s flood,
+            # one hash timed at 0.26 s while the other worker was between tests)
             assert real.json()["code"] == "rate_limited", real.json()
-            assert real_seconds < 4 * one_hash + 1.0, (real_seconds, one_hash, flood_seconds)
+            quick = real_seconds < 4 * one_hash + 1.0 or real_seconds < 0.5 * flood_seconds
+            assert quick, (real_seconds, one_hash, flood_seconds)
             retry = await http.post("/api/login", json={"name": "Real", "password": "right-pw"})
             assert retry.is_success
         grown = _peak_rss_mib(server.process.pid) - before
