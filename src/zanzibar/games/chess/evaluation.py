@@ -830,19 +830,23 @@ class Evaluator:
         board = pos.board
         value = self.value_by_code
         total = 0
-        # Both Kings written out (nearly every node). The enemy pieces that count as
-        # attackers are those near the King but its pawns and King: a mask, not a test
-        # of each piece's code.
         white_king, black_king = kings[1], kings[-1]
-        if white_king >= 0:
-            zone, shield1, shield2, near_mask = masks[1][white_king]
-            score = shelter[(side_occ[1] & zone).bit_count()]
+        # The enemy pieces that count as attackers are those near the King but its pawns
+        # and King: a mask, not a test of each piece's code.
+        for colour, king, own_pawns, enemy_king, enemy_pawns in (
+            (1, white_king, white_pawns, black_king, black_pawns),
+            (-1, black_king, black_pawns, white_king, white_pawns),
+        ):
+            if king < 0:
+                continue
+            zone, shield1, shield2, near_mask = masks[colour][king]
+            score = shelter[(side_occ[colour] & zone).bit_count()]
             score += shield * (
-                (white_pawns & shield1).bit_count() + (white_pawns & shield2).bit_count() / 2
+                (own_pawns & shield1).bit_count() + (own_pawns & shield2).bit_count() / 2
             )
-            near = side_occ[-1] & near_mask & ~black_pawns
-            if near and black_king >= 0:
-                near &= ~(1 << black_king)
+            near = side_occ[-colour] & near_mask & ~enemy_pawns
+            if near and enemy_king >= 0:
+                near &= ~(1 << enemy_king)
             if near:
                 count = near.bit_count()
                 units = 0
@@ -851,25 +855,7 @@ class Evaluator:
                     units += value[board[low.bit_length() - 1]]
                     near ^= low
                 score -= self._king_attack * units * min(count, 4) / 400
-            total += round(score)
-        if black_king >= 0:
-            zone, shield1, shield2, near_mask = masks[-1][black_king]
-            score = shelter[(side_occ[-1] & zone).bit_count()]
-            score += shield * (
-                (black_pawns & shield1).bit_count() + (black_pawns & shield2).bit_count() / 2
-            )
-            near = side_occ[1] & near_mask & ~white_pawns
-            if near and white_king >= 0:
-                near &= ~(1 << white_king)
-            if near:
-                count = near.bit_count()
-                units = 0
-                while near:
-                    low = near & -near
-                    units += value[board[low.bit_length() - 1]]
-                    near ^= low
-                score -= self._king_attack * units * min(count, 4) / 400
-            total -= round(score)
+            total += colour * round(score)
         return total
 
     def _mobility(self, pos: Position) -> float:
