@@ -225,18 +225,7 @@ async def test_store_batches_many_writes_in_few_commits(db_url: str) -> None:
     try:
         import asyncio
 
-        rows = [
-            {
-                "id": i,
-                "name": f"u{i}",
-                "name_key": f"u{i}",
-                "password_hash": None,
-                "lang": "en",
-                "guest": True,
-                "created": 0.0,
-            }
-            for i in range(1, 201)
-        ]
+        rows = [_user(i) for i in range(1, 201)]
         await asyncio.gather(*(store.write([(insert(m.users), row)]) for row in rows))
         assert store.jobs == 200
         assert store.commits < 200
