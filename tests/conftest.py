@@ -13,9 +13,10 @@ import json
 import os
 import resource
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+import _hang_dump  # noqa: E402
 from _services import PostgresServer, RedisServer  # noqa: E402
 from zanzibar.l10n import set_strict  # noqa: E402
 
@@ -110,14 +112,12 @@ def _timeline_write(record: dict[str, object]) -> None:
         out.write(json.dumps({"worker": worker, **record}) + "\n")
 
 
-if _TIMELINE:
+def _timeline_record(item: pytest.Item) -> Callable[[], None]:
+    """Start one test's timeline record; the returned call writes it at the test's end."""
+    start, (own, children), queued = time.time(), _cpu_seconds(), _runqueue_seconds()
 
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-        start, (own, children), queued = time.time(), _cpu_seconds(), _runqueue_seconds()
-        yield
+    def finish() -> None:
         end, (own2, children2) = time.time(), _cpu_seconds()
-        queued = _runqueue_seconds() - queued
         _timeline_write(
             {
                 "test": item.nodeid,
@@ -125,12 +125,51 @@ if _TIMELINE:
                 "end": end,
                 "cpu": own2 - own,
                 "children": children2 - children,
-                "runqueue": queued,
+                "runqueue": _runqueue_seconds() - queued,
             }
         )
+
+    return finish
+
+
+if _TIMELINE:
 
     def pytest_sessionstart(session: pytest.Session) -> None:
         _timeline_write({"event": "start", "at": time.time()})
 
     def pytest_sessionfinish(session: pytest.Session) -> None:
         _timeline_write({"event": "finish", "at": time.time()})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Each test's timeline record (if asked) and the print of its asyncio tasks if it hangs.
+
+    The second is tests/_hang_dump.py: a few seconds before pytest-timeout ends a test.
+    """
+    finish = _timeline_record(item) if _TIMELINE else None
+    marker = item.get_closest_marker("timeout")
+    limit = _hang_dump.timeout_of(marker.args if marker else (), item.config.getini("timeout"))
+    timer = _hang_dump.arm(item.nodeid, limit)
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+        if finish is not None:
+            finish()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controlling process makes the folder where hung tests' dumps go (workers inherit it)."""
+    if not hasattr(config, "workerinput") and _hang_dump.DIR_VARIABLE not in os.environ:
+        os.environ[_hang_dump.DIR_VARIABLE] = tempfile.mkdtemp(prefix="zanzibar-hangs-")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Show what the workers printed about tests that hung (their stderr is lost)."""
+    texts = _hang_dump.collected_reports(os.environ.get(_hang_dump.DIR_VARIABLE, ""))
+    if texts:
+        terminalreporter.section("tests that neared their timeout")
+        for text in texts:
+            terminalreporter.write(text)
