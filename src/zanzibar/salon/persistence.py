@@ -66,6 +66,7 @@ from zanzibar.salon.batching import plain_insert_table, returned_to
 from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.history import JSONText
 from zanzibar.salon.pg_writer import COMMIT_SPACING, PgWriter
+from zanzibar.salon.sqlite_close import install as install_sqlite_close
 
 log = logging.getLogger(__name__)
 
@@ -116,26 +117,25 @@ def _sqlite_pragmas(engine: Engine, durable: bool) -> None:
         cursor.close()
 
 
-#: A node's pooled PostgreSQL connections kept open, and the most opened beyond them at once.
-#: Kept, not opened and closed under load: a new connection is a backend process forked by
-#: PostgreSQL and a handshake (the pool's default of 5 churned connections at 300 players).
+#: A node's pooled PostgreSQL connections kept open, and the most opened beyond them at once;
+#: kept, since a new one is a forked backend and a handshake (5 churned at 300 players).
 POOL_SIZE = 15
 POOL_OVERFLOW = 5
 
 
 def make_engine(url: str, durable: bool = False) -> AsyncEngine:
-    """An async engine; SQLite gets WAL, a busy timeout and foreign keys.
+    """An async engine; SQLite gets WAL, a busy timeout, foreign keys and a close that
+    cannot hang (salon/sqlite_close.py).
 
-    A database server (PostgreSQL) gets a pool of :data:`POOL_SIZE` kept
-    connections and no ``pool_pre_ping``: a ping is three round trips per
-    checkout on asyncpg (BEGIN, a query, ROLLBACK), paid by every read and
-    every commit. A connection found dead after a server restart instead
-    fails its first statement, which invalidates the whole pool (SQLAlchemy
-    then replaces every connection older than the failure), and the store
-    runs a read, or a write that failed before its commit, once more on a
-    fresh one (:func:`again_after_disconnect`).
-    """
+    A database server (PostgreSQL) gets a pool of :data:`POOL_SIZE` kept connections and
+    no ``pool_pre_ping``: a ping is three round trips per checkout on asyncpg (BEGIN, a
+    query, ROLLBACK), paid by every read and every commit. A connection found dead after
+    a server restart instead fails its first statement, which invalidates the whole pool
+    (SQLAlchemy then replaces every connection older than the failure), and the store
+    runs a read, or a write that failed before its commit, once more on a fresh one
+    (:func:`again_after_disconnect`)."""
     if make_url(url).get_backend_name() == "sqlite":
+        install_sqlite_close()
         # dump_json on every engine: a history item's JSONText is stored as it is
         engine = create_async_engine(url, json_serializer=dump_json)
         _sqlite_pragmas(engine.sync_engine, durable)
