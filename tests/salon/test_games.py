@@ -151,3 +151,41 @@ async def test_each_item_is_made_once_per_audience(salon: Salon, client_factory:
     lines = [c.of_type("chat", table_id)[-1] for c in (anna, bob, eve, zoe)]
     assert lines[0]["text"] == "bien joué"
     assert all(line is lines[0] for line in lines)
+
+
+def test_tables_share_an_event_s_message_and_each_says_its_own_names() -> None:
+    """The same event at two tables is one message, made once (``tables.message_of``);
+    each table's followers still read their own players' names, the named seat "you"."""
+    from zanzibar.games import get_rules
+    from zanzibar.salon.tables import GameInfo, Table
+
+    rules = get_rules("421")
+    roll = {
+        "kind": "roll",
+        "seat": 1,
+        "data": {"dice": [4, 2, 1], "kept": [], "limit": 3, "roll": 1},
+    }
+    said = {}
+    for table_id, names, users in ((1, ("Anna", "Bob"), (10, 11)), (2, ("Zoé", "Hugo"), (20, 21))):
+        table = Table(table_id, rules, None, {}, 2, [])
+        table.games[5] = GameInfo(5, names, users)
+        item = table.stage("game", {"game_id": 5, "log": 3, "event": roll})
+        table.commit_staged()
+        assert table.viewers(item, item.data) == {users[1]: 1}
+        said[table_id] = (
+            table.message(item, "en", users[1])["text"],
+            table.message(item, "en", users[0])["text"],
+            table.message(item, "fr", None)["text"],
+            table.msgs[item.seq],
+        )
+    assert said[1][:3] == (
+        "You rolled 4 2 1, a 421 (roll 1 of 3).",
+        "Bob rolled 4 2 1, a 421 (roll 1 of 3).",
+        "Bob a lancé 4 2 1, un 421 (lancer 1 sur 3).",
+    )
+    assert said[2][:3] == (
+        "You rolled 4 2 1, a 421 (roll 1 of 3).",
+        "Hugo rolled 4 2 1, a 421 (roll 1 of 3).",
+        "Hugo a lancé 4 2 1, un 421 (lancer 1 sur 3).",
+    )
+    assert said[1][3] is said[2][3]

@@ -78,6 +78,9 @@ class Catalogue:
         self.templates: dict[Any, str | None] = {}
         #: Per (language, message id): its bundle, pattern and plain variables (Voice._plan).
         self.plans: dict[tuple[str, str], Any] = {}
+        #: Per (language, strictness, message, listener's seat): how to fill its template
+        #: for any names (Voice._said_once).
+        self.recipes: dict[Any, Any] = {}
         digest = hashlib.sha256()
         parser = FluentParser(with_spans=False)
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):

@@ -110,17 +110,15 @@ class Voice:
         elif listener.seat is not None and listener.seat not in seats:
             listener = Listener(None, listener.names)  # not named: hears what a spectator hears
         if not remember:
-            return self._format(msg.id, self._args(msg.args, listener))
-        try:
-            key: Any = (self.lang, self.strict, msg, listener)
-            hash(key)
-        except TypeError:
-            key = None
+            return self._said_once(msg, listener)
         said = self.catalogue.said
-        if key is not None:
+        key: Any = (self.lang, self.strict, msg, listener)
+        try:  # hashed once: the message's and the listener's hashes are Python calls
             known = said.get(key)
-            if known is not None:
-                return known
+        except TypeError:  # a listener's names in a list, say: not remembered
+            key = known = None
+        if known is not None:
+            return known
         args = self._args(msg.args, listener)
         words = _words_key(self.lang, self.strict, msg.id, args)
         text = said.get(words) if words is not None else None
@@ -133,6 +131,93 @@ class Voice:
         if words is not None:
             said[words] = text
         return text
+
+    def _said_once(self, msg: Msg, listener: Listener) -> str:
+        """A sentence said once for good (``remember=False``), from its message's recipe.
+
+        A message's words depend on the listener's names only through the seats'
+        names; where each of those is a blank of the message's template (a variable
+        Fluent only prints: :meth:`Catalogue.plain_variables`), the template and the
+        other blanks' words are the same whatever the names. The recipe (the template,
+        then per blank its words or the seat whose name goes there) is made once per
+        language, message and listener's seat (``listener``: as :meth:`say` made it),
+        and each sentence is the template filled in: a table's "Anna rolled 4 2 1" and
+        another's "Bruno rolled 4 2 1" read one recipe. A message without one (a
+        seat's name Fluent does more than print, a seat inside another message or a
+        list, an argument of another kind) is said step by step: the same words.
+        """
+        recipes = self.catalogue.recipes
+        key = (self.lang, self.strict, msg, listener.seat)
+        try:
+            recipe = recipes.get(key)
+        except TypeError:  # an argument that cannot be part of a key
+            recipe = _NO_RECIPE
+        if recipe is None:
+            recipe = self._recipe(msg, listener)
+            if len(recipes) >= _SAID_MAX:
+                recipes.clear()
+            recipes[key] = recipe
+        if recipe is not _NO_RECIPE:
+            template, parts = recipe
+            name = listener.name
+            text = _fill(template, [p if type(p) is str else name(p) for p in parts])
+            if len(text) <= MAX_PART_LENGTH:
+                return text
+        return self._format(msg.id, self._args(msg.args, listener))
+
+    def _recipe(self, msg: Msg, listener: Listener) -> Any:
+        """``msg``'s template for ``listener``'s seat and what fills each blank: words, or
+        the index of the seat whose name goes there (``_NO_RECIPE``: none; see
+        :meth:`_said_once`). Built as :meth:`_args` and :meth:`_format` build the key of
+        the template, in one pass; the first sentence of a template makes it."""
+        lang, catalogue = self.lang, self.catalogue
+        plan = catalogue.plans.get((lang, msg.id))
+        if plan is None:
+            plan = self._plan(msg.id)
+        if plan is _MISSING or not plan[2]:
+            return _NO_RECIPE
+        plain: frozenset[str] = plan[2]
+        args = msg.args
+        names: list[str] = []
+        parts: list[str | int] = []  # a blank's words, or the seat whose name goes there
+        rest: list[tuple[str, type, Any]] = []
+        whos: set[str] = set()
+        for key, value in args.items():  # in _args's order, each as _format takes it
+            kind = type(value)
+            if kind is Seat:
+                who = "who" if key == "name" else f"{key}_who"
+                if key not in plain or who in args or who in whos:
+                    return _NO_RECIPE
+                whos.add(who)
+                names.append(key)
+                parts.append(value.index)
+                you = "you" if value.index == listener.seat else "name"
+                if who in plain:
+                    names.append(who)
+                    parts.append(you)
+                else:
+                    rest.append((who, str, you))
+                continue
+            if kind is Msg and not value.seats():  # the same words for every listener
+                value, kind = self.say(value, listener), str
+            elif kind is not str and kind is not int:
+                return _NO_RECIPE
+            if key not in plain:
+                rest.append((key, kind, value))
+            elif kind is int:  # written as _format writes it
+                names.append(key)
+                parts.append(catalogue.number_text(lang, value))
+            else:
+                names.append(key)
+                parts.append(value)
+        if not names:
+            return _NO_RECIPE
+        words = (lang, self.strict, msg.id, tuple(names), tuple(rest))
+        templates = catalogue.templates
+        if words not in templates:  # the first sentence of its kind makes the template
+            self._format(msg.id, self._args(msg.args, listener))
+        template = templates.get(words)
+        return _NO_RECIPE if template is None else (template, tuple(parts))
 
     def text(self, msg_id: str, /, **args: Any) -> str:
         """Shortcut: ``say(Msg(msg_id, **args))`` for a listener-free message."""
@@ -187,6 +272,52 @@ class Voice:
         return value
 
     def _format(self, msg_id: str, args: dict[str, Any]) -> str:
+        """The sentence of ``msg_id`` with these (resolved) arguments.
+
+        Most sentences come from a template already made (:meth:`_templated`):
+        this finds it in one pass over the arguments (each plain number written,
+        each plain text a blank, the rest part of the template's key) and fills
+        it in. Anything else (no template yet, a missing message, an argument that
+        cannot be part of a key) is said by :meth:`_format_fully`, the same words
+        (the same key, built the same way, finds the same template).
+        """
+        lang = self.lang
+        catalogue = self.catalogue
+        plan = catalogue.plans.get((lang, msg_id))
+        if plan is None or plan is _MISSING or not plan[2]:
+            return self._format_fully(msg_id, args)
+        plain = plan[2]
+        names: list[str] = []
+        values: list[str] = []
+        rest: list[tuple[str, type, Any]] = []
+        for k, v in args.items():
+            kind = type(v)
+            if k in plain:
+                if kind is int:  # a plain number: its text (as _format_fully writes it)
+                    names.append(k)
+                    values.append(catalogue.number_text(lang, v))
+                    continue
+                if kind is str:
+                    names.append(k)
+                    values.append(v)
+                    continue
+            rest.append((k, kind, v))
+        if not names:
+            return self._format_fully(msg_id, args)
+        try:
+            template = catalogue.templates.get(
+                (lang, self.strict, msg_id, tuple(names), tuple(rest))
+            )
+        except TypeError:  # an argument that cannot be part of a key
+            template = None
+        if template is None:
+            return self._format_fully(msg_id, args)
+        text = _fill(template, values)
+        # Fluent refuses a placeable longer than this: let it say (and refuse) such a text.
+        return text if len(text) <= MAX_PART_LENGTH else self._format_fully(msg_id, args)
+
+    def _format_fully(self, msg_id: str, args: dict[str, Any]) -> str:
+        """:meth:`_format` step by step: the plan, the numbers, the template made if new."""
         plan = self.catalogue.plans.get((self.lang, msg_id))
         if plan is None:
             plan = self._plan(msg_id)
@@ -334,6 +465,8 @@ _SEQUENCES = (tuple, list)
 _MISSING: Any = object()
 #: ``Catalogue.templates`` has no entry for a key yet.
 _UNKNOWN: Any = object()
+#: ``Catalogue.recipes``: the message is said step by step (``Voice._said_once``).
+_NO_RECIPE: Any = object()
 #: Marks a blank while Fluent says a template (private-use characters, never in a catalogue).
 _MARK = re.compile("\ue000([0-9]+)\ue001")
 

@@ -55,6 +55,22 @@ class Command:
     applied_at: int | None = None
     stored: bool = False
 
+    def without_id(self) -> Command:
+        """The same command with no id (a first try applied here: nothing to remember).
+
+        ``dataclasses.replace`` did the same through the class's fields, some 1.7 %
+        of the salon's Python per player action; this copies the instance's dict.
+
+        >>> cmd = Command("game.action", cmd_id="n1:7", fresh=True)
+        >>> bare = cmd.without_id()
+        >>> bare.cmd_id, bare.fresh, bare.type, cmd.cmd_id
+        (None, True, 'game.action', 'n1:7')
+        """
+        bare = object.__new__(Command)
+        bare.__dict__.update(self.__dict__)
+        bare.cmd_id = None
+        return bare
+
 
 @dataclass
 class Change:

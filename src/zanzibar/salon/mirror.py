@@ -139,10 +139,13 @@ class Mirror:
         # The engine's default view is in no language and differs only for the seat to
         # act (its legal actions): everyone else, in any language, shares one message.
         default_view = type(table.rules).view is GameRules.view
+        acting = None
+        if default_view and targets:  # the shared view, made once (not for no follower)
+            acting = game_view(table, match, None, "", views)["to_act"]
+        seat_of = table.seat_of
         for conn in targets:
-            seat = table.seat_of(conn.user_id)
+            seat = seat_of(conn.user_id)
             if default_view:
-                acting = game_view(table, match, None, "", views)["to_act"]
                 key: tuple[int | None, str] = (seat if seat == acting else None, "")
             else:
                 key = (seat, conn.lang)

@@ -25,7 +25,8 @@ ROLLBACK around a lone SELECT) and nothing pings a connection before use
 On that SQLite writer, what SQLAlchemy costs per statement (over 100 µs) is
 paid once per kind of insert: a plain insert is compiled once per table and
 set of columns (SQLAlchemy's SQL and bind processors: the same stored values)
-and run straight on the DBAPI cursor of the writer's kept connection.
+and run straight on the DBAPI cursor of the writer's kept connection
+(``salon/sqlite_ops.py``).
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
 process being killed (``kill -9``), which is the salon's requirement; only a
@@ -40,7 +41,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +55,6 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.sql import Executable
-from sqlalchemy.sql.dml import Insert, Update
 
 from zanzibar.salon.batching import BUILT_ONCE as BUILT_ONCE
 from zanzibar.salon.batching import FENCE as FENCE
@@ -62,11 +62,12 @@ from zanzibar.salon.batching import Fenced as Fenced
 from zanzibar.salon.batching import Op as Op
 from zanzibar.salon.batching import keep_returned as _keep_returned
 from zanzibar.salon.batching import merge_inserts as merge_inserts
-from zanzibar.salon.batching import plain_insert_table, returned_to
 from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.history import JSONText
 from zanzibar.salon.pg_writer import COMMIT_SPACING, PgWriter
 from zanzibar.salon.sqlite_close import install as install_sqlite_close
+from zanzibar.salon.sqlite_ops import InsertPlans as InsertPlans
+from zanzibar.salon.sqlite_ops import check_fence, execute_sync, on_cursor
 
 log = logging.getLogger(__name__)
 
@@ -88,12 +89,6 @@ def _log_failure(exc: Exception) -> None:
         log.warning("fenced write refused: %s", exc)
     else:
         log.error("database write failed", exc_info=exc)
-
-
-def _check_fence(statement: Executable, rowcount: int, rows: int = 1) -> None:
-    """A fenced write changes exactly one row per parameter set (``rows`` of them)."""
-    if statement.get_execution_options().get(FENCE) and rowcount != rows:
-        raise Fenced(f"a fenced write changed {rowcount} rows instead of {rows}")
 
 
 def alembic_config(url: str) -> Config:
@@ -409,7 +404,7 @@ class Store:
                     await conn.begin()
                     for statement, params in ops:
                         result = await conn.execute(statement, params)
-                        _check_fence(statement, result.rowcount)
+                        check_fence(statement, result.rowcount)
                         _keep_returned(statement, result)
                 except Exception as exc:
                     if again_after_disconnect(exc, attempt):
@@ -428,12 +423,12 @@ class Store:
             conn = self._writer_conn
             with conn.begin():
                 if len(jobs) == 1:
-                    _execute_sync(conn, jobs[0].ops, self._inserts)
+                    execute_sync(conn, jobs[0].ops, self._inserts)
                 else:
                     # foreign keys are checked at commit: merged inserts may come early
                     # (on the DBAPI cursor: SQLAlchemy's execution costs more than the pragma)
-                    _on_cursor(conn, "PRAGMA defer_foreign_keys=ON", [()])
-                    _execute_sync(conn, merge_inserts([job.ops for job in jobs]), self._inserts)
+                    on_cursor(conn, "PRAGMA defer_foreign_keys=ON", [()])
+                    execute_sync(conn, merge_inserts([job.ops for job in jobs]), self._inserts)
             self.commits += 1
             self.jobs += len(jobs)
             return [None] * len(jobs)
@@ -463,138 +458,3 @@ class Store:
                 if not again_after_disconnect(exc, attempt):
                     raise
         raise AssertionError("unreachable")
-
-
-@dataclass(frozen=True)
-class InsertPlan:
-    """A plain insert compiled once: its SQL, and per parameter its key and bind processor."""
-
-    sql: str
-    keys: tuple[str, ...]
-    processors: tuple[Callable[[Any], Any] | None, ...]
-
-    def rows(self, params: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
-        """The DBAPI parameters of these rows, processed as SQLAlchemy would."""
-        pairs = list(zip(self.keys, self.processors, strict=True))
-        return [
-            tuple(row[key] if proc is None else proc(row[key]) for key, proc in pairs)
-            for row in params
-        ]
-
-
-class InsertPlans:
-    """The writer's compiled plain inserts, per table and set of columns.
-
-    A plan is made only where SQLAlchemy's SQL binds exactly the given keys
-    (no column default of its own to fill in, positional parameters), else
-    the insert goes through ``Connection.execute`` as usual.
-    """
-
-    def __init__(self) -> None:
-        self._plans: dict[tuple[Any, Any, tuple[str, ...]], InsertPlan | None] = {}
-
-    def plan(
-        self, conn: Connection, statement: Insert | Update, keys: tuple[str, ...]
-    ) -> InsertPlan | None:
-        dialect = conn.dialect
-        # an insert is known by its table; an update (built once, a module constant) by itself
-        target = statement.table if isinstance(statement, Insert) else statement
-        cache_key = (dialect, target, keys)
-        if cache_key in self._plans:
-            return self._plans[cache_key]
-        plan: InsertPlan | None = None
-        compiled = statement.compile(dialect=dialect, column_keys=list(keys))
-        order = compiled.positiontup
-        binds = compiled.binds
-        if (
-            order is not None
-            and sorted(order) == sorted(keys)
-            and all(key in binds for key in order)
-        ):
-            processors = tuple(
-                binds[key].type.dialect_impl(dialect).bind_processor(dialect) for key in order
-            )
-            plan = InsertPlan(compiled.string, tuple(order), processors)
-        if len(self._plans) > 256:  # bounded: the salon has a handful of kinds of insert
-            self._plans.clear()
-        self._plans[cache_key] = plan
-        return plan
-
-
-def _execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None = None) -> None:
-    for statement, params in ops:
-        if params is None or returned_to(statement) is not None:
-            result = conn.execute(statement, params)
-            _check_fence(statement, result.rowcount)
-            _keep_returned(statement, result)
-        elif plans is not None and (
-            _fast_insert(conn, statement, params, plans)
-            or _fast_update(conn, statement, params, plans)
-        ):
-            continue
-        elif isinstance(params, list) and statement.get_execution_options().get(FENCE):
-            for one in params:  # merged fenced writes: each changes its row
-                _check_fence(statement, conn.execute(statement, one).rowcount)
-        else:
-            _check_fence(statement, conn.execute(statement, params).rowcount)
-
-
-def _fast_update(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
-    """Run a built-once UPDATE of one parameter set on the DBAPI cursor (False: not one).
-
-    The fence is checked on the cursor's row count, as for ``conn.execute``.
-    Only statements marked :func:`built_once` qualify (the table's fenced write,
-    :data:`zanzibar.salon.tablestore.FENCE`): a plan is kept per statement
-    object, and a statement built per call would only fill the cache.
-    """
-    if not isinstance(statement, Update) or not statement.get_execution_options().get(BUILT_ONCE):
-        return False
-    rows = [params] if isinstance(params, dict) else params
-    if not isinstance(rows, list) or not rows or statement._values or statement._returning:
-        return False
-    if not all(isinstance(row, dict) and row.keys() == rows[0].keys() for row in rows):
-        return False
-    plan = plans.plan(conn, statement, tuple(rows[0]))
-    if plan is None:
-        return False
-    # merged fenced writes (merge_inserts): executemany sums the row counts
-    rowcount = _on_cursor(conn, plan.sql, plan.rows(rows))
-    _check_fence(statement, rowcount, len(rows))
-    return True
-
-
-def _on_cursor(conn: Connection, sql: str, parameters: list[Any]) -> int:
-    """Run ``sql`` on the DBAPI cursor, once or for many rows; the row count.
-
-    A DBAPI error is raised as SQLAlchemy raises it (``IntegrityError``, ...).
-    """
-    dbapi_error = conn.dialect.loaded_dbapi.Error
-    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        if len(parameters) == 1:
-            cursor.execute(sql, parameters[0])
-        else:
-            cursor.executemany(sql, parameters)
-        return int(cursor.rowcount)
-    except dbapi_error as exc:
-        raise DBAPIError.instance(sql, parameters, exc, dbapi_error, dialect=conn.dialect) from exc
-    finally:
-        cursor.close()
-
-
-def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
-    """Run a plain insert of rows with the same keys straight on the DBAPI cursor (False: not one)."""
-    if plain_insert_table(statement) is None:
-        return False
-    rows = params if isinstance(params, list) else [params]
-    if not rows or not all(isinstance(row, dict) for row in rows):
-        return False
-    first = rows[0].keys()
-    if any(row.keys() != first for row in rows):
-        return False
-    assert isinstance(statement, Insert)
-    plan = plans.plan(conn, statement, tuple(first))
-    if plan is None:
-        return False
-    _on_cursor(conn, plan.sql, plan.rows(rows))
-    return True

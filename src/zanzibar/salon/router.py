@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import replace
 
 from zanzibar.cluster.ports import Lease, Leases, Link
 from zanzibar.l10n.msg import Msg
@@ -254,7 +253,7 @@ class Router:
         where = await self.locate(table_id)
         if isinstance(where, TableActor):
             if cmd.fresh:  # applied here at its first try: never resent, nothing to remember
-                cmd = replace(cmd, cmd_id=None)
+                cmd = cmd.without_id()
             await where.call(transition, cmd)
             return
         if self.forward is None or table_id is None or cmd.conn is None:

@@ -11,9 +11,12 @@ history and sent. If storing fails they are dropped with the change.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import orjson
 
 from zanzibar.engine.errors import ZanzibarError
 from zanzibar.engine.events import Event
@@ -48,6 +51,20 @@ class GameInfo:
             if holder == user:
                 return seat
         return None
+
+    @functools.cached_property
+    def players(self) -> tuple[tuple[int, int], ...]:
+        """(seat, user) of each player at his first seat (one who held two reads from the
+        first), found once per game: every game item asks who reads it from a seat.
+
+        >>> GameInfo(1, ("A", "B", "C"), (7, None, 7)).players
+        ((0, 7),)
+        """
+        return tuple(
+            (seat, user)
+            for seat, user in enumerate(self.users)
+            if user is not None and self.seat_of(user) == seat
+        )
 
 
 @dataclass
@@ -205,11 +222,9 @@ class Table:
         if info is None:
             return {}
         named = self._named(item.seq, data)
-        return {
-            user: seat
-            for seat, user in enumerate(info.users)
-            if user is not None and (named is None or seat in named) and info.seat_of(user) == seat
-        }
+        if named is None:
+            return {user: seat for seat, user in info.players}
+        return {user: seat for seat, user in info.players if seat in named}
 
     def _named(self, seq: int, data: dict[str, Any]) -> frozenset[int] | None:
         """The seats a game item's message names (None: the game words events itself)."""
@@ -230,7 +245,7 @@ class Table:
         if msg is None:
             if len(self.msgs) >= TEXT_CACHE_SIZE:
                 self.msgs.clear()
-            msg = self.msgs[seq] = self.rules.message_of(self._event(seq, data))
+            msg = self.msgs[seq] = message_of(self.rules, data["event"])
         return msg
 
     def _event(self, seq: int, data: dict[str, Any]) -> Event:
@@ -445,6 +460,38 @@ class Table:
             "pause_until": self.pause_until,
             "dropped": dropped or None,
         }
+
+
+#: Messages of game events by (rules, the event's JSON text), for every table.
+_MESSAGES: dict[tuple[GameRules[Any, Any], bytes], Msg] = {}
+
+
+def message_of(rules: GameRules[Any, Any], event: dict[str, Any]) -> Msg:
+    """``rules.message_of`` of a stored event (its JSON), made once per game and event for
+    every table of the salon.
+
+    A history item is words from its JSON alone (a replay reads it years later), so the
+    same event's JSON is the same message wherever it happens: "Anna rolled 4 2 1" at
+    one table and "Hugo rolled 4 2 1" at another are one message (a seat, not a name),
+    decoded and made once; and its sentence's recipe (``Voice._said_once``) is found
+    by that one message. An event orjson cannot write (an integer beyond 64 bits) is
+    made each time; so are those of rules that cannot be a key.
+
+    >>> from zanzibar.games import get_rules
+    >>> roll = {"kind": "roll", "seat": 0, "data": {"dice": [4, 2, 1], "roll": 1, "limit": 3}}
+    >>> message_of(get_rules("421"), roll) is message_of(get_rules("421"), dict(roll))
+    True
+    """
+    try:
+        key = (rules, orjson.dumps(event))
+        msg = _MESSAGES.get(key)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError (so is unhashable rules)
+        return rules.message_of(Event.from_json(event))
+    if msg is None:
+        if len(_MESSAGES) >= 4 * TEXT_CACHE_SIZE:  # bounded: the events of a few games
+            _MESSAGES.clear()
+        msg = _MESSAGES[key] = rules.message_of(Event.from_json(event))
+    return msg
 
 
 #: Event kinds that close a round, for games without an ``is_round_end`` method

@@ -71,7 +71,8 @@ def change_ops(table: Table, change: Change, now: float, row: dict[str, Any]) ->
         )
     else:
         stored = table.stored_row
-        values = {k: v for k, v in row.items() if stored.get(k) != v}
+        # most changes (a move) leave the row as it was: one comparison of the two dicts
+        values = {} if row == stored else {k: v for k, v in row.items() if stored.get(k) != v}
         values["version"] = table.version + 1
         values["fence_id"] = table.id
         values["fence_epoch"] = table.epoch
