@@ -584,6 +584,9 @@ def start_server(
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
+            # in a session of its own, as scripts/cluster's nodes: where the kernel shares CPU
+            # out by session (autogroup), it does not split one share with the load processes
+            start_new_session=True,
         )
     for _ in range(1200):
         for line in log_path.read_text(errors="replace").splitlines():
