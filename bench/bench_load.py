@@ -50,7 +50,12 @@ table lives on the node that created it until the table router lands), and
 ``--cluster-dir D`` (the directory ``scripts/cluster`` keeps) finds the
 processes to measure: the CPU of every node, of PostgreSQL (the postmaster,
 its live backends and those that ended) and of redis-server, each per player
-action. ``--server URL --cluster-dir D`` measures one node of a cluster.
+action, and how long each node's event loop waited for a CPU in the window
+(its main thread's run-queue wait). With ``--slowest N`` too, the slowest
+actions are grouped in holds (one node's actions sent close together) and
+each hold is printed with what its node logged meanwhile at ``--log-level
+info`` (event-loop stalls, with their wait for a CPU; changes that waited
+over 100 ms for their commit). ``--server URL --cluster-dir D`` measures one node of a cluster.
 
 The server, the load generator and anything else running share the
 machine's CPUs: the last lines say how busy the machine was and how long
@@ -579,6 +584,9 @@ def start_server(
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
+            # in a session of its own, as scripts/cluster's nodes: where the kernel shares CPU
+            # out by session (autogroup), it does not split one share with the load processes
+            start_new_session=True,
         )
     for _ in range(1200):
         for line in log_path.read_text(errors="replace").splitlines():
@@ -595,6 +603,12 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc)."""
     user, system = cpu_split(pid)
     return user + system
+
+
+def run_queue_seconds(pid: int) -> float:
+    """Seconds the main thread of a process has waited in the run queue for a CPU
+    (Linux ``/proc/PID/task/PID/schedstat``, second field)."""
+    return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
 
 
 def cpu_split(pid: int) -> tuple[float, float]:
@@ -718,6 +732,8 @@ KINDS = "Redis calls by command"
 
 #: The name of a node's bot worker processes (printed, not summed: :func:`descendants_cpu`).
 WORKERS = "  its bot workers"
+#: The name under which a node's main thread's wait for a CPU is sampled (not CPU: apart).
+WAITED = "  its event loop waited"
 
 
 def cluster_processes(directory: Path) -> dict[str, Any]:
@@ -727,6 +743,7 @@ def cluster_processes(directory: Path) -> dict[str, Any]:
         pid = int(pid_file.read_text().split()[0])
         found[f"node {pid_file.stem}"] = lambda pid=pid: cpu_seconds(pid)
         found[f"{WORKERS} ({pid_file.stem})"] = lambda pid=pid: descendants_cpu(pid)
+        found[f"{WAITED} ({pid_file.stem})"] = lambda pid=pid: run_queue_seconds(pid)
     postmaster = directory / "pg" / "data" / "postmaster.pid"
     if postmaster.exists():
         pid = int(postmaster.read_text().split()[0])
@@ -1028,6 +1045,12 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         )
         for name in cluster.processes:
             cpu = cluster.between(name, start, end)
+            if name.startswith(WAITED):  # a wait, not CPU: how starved the node's loop was
+                print(
+                    f"  {name:26} {cpu:6.1f} s for a CPU ({100 * cpu / (end - start):4.0f}% of "
+                    f"the window; its main thread runnable but not running)"
+                )
+                continue
             if cpu == cpu and not name.startswith(WORKERS):
                 total += cpu
             per = f", {cpu / side.actions * ms:.3f} ms per player action" if side.actions else ""
@@ -1066,6 +1089,8 @@ def run_side(args: argparse.Namespace, label: str, source: Path | None) -> Side:
         print_node_logs(args.cluster_dir, start, end)
     if args.slowest:
         print_slowest(args.slowest, results, start)
+        if args.cluster_dir:
+            print_holds(args.cluster_dir, results)
     for r in results:
         for error in r.errors[:5]:
             print(f"note: {error}")
@@ -1156,6 +1181,56 @@ def print_slowest(count: int, results: list[WorkerResult], start: float) -> None
             f"  {latency * 1000:8.1f} ms  at {when - start:6.2f} s ({stamp})  table {table} "
             f"on {server or 'the server'}"
         )
+
+
+#: Slow actions of one node sent less than this apart belong to one hold of that node.
+HOLD_GAP = 0.5
+
+
+def print_holds(directory: Path, results: list[WorkerResult]) -> None:
+    """The slowest actions as holds: per node, those sent close together (one stretch in
+    which the node answered nothing in time), each with what the node logged meanwhile
+    (``--log-level info``: its event-loop stalls, how long its loop waited for a CPU, the
+    changes that waited over 100 ms for their commit)."""
+    env = (directory / "env").read_text() if (directory / "env").exists() else ""
+    base = re.search(r"^BASE_PORT=(\d+)$", env, re.M)
+    if base is None:
+        return
+    slow = sorted(x for r in results for x in r.slowest)  # (latency, ...): by time below
+    holds: list[list[tuple[float, float, str, Any]]] = []
+    for action in sorted(slow, key=lambda x: (x[2], x[1])):
+        last = holds[-1][-1] if holds else None
+        if last is not None and last[2] == action[2] and action[1] - last[1] < HOLD_GAP:
+            holds[-1].append(action)
+        else:
+            holds.append([action])
+    holds.sort(key=lambda hold: -max(a[0] for a in hold))
+    print("the slowest actions' holds, worst first (node, actions, what its log says meanwhile):")
+    for hold in holds[:5]:
+        port = urlparse(hold[0][2]).port or 0
+        name = f"n{port - int(base.group(1))}"
+        begin, until = hold[0][1], max(a[1] + a[0] for a in hold)
+        print(
+            f"  {name}: {len(hold)} of the slowest actions sent within "
+            f"{(hold[-1][1] - begin) * 1000:.0f} ms, answered {min(a[0] for a in hold) * 1000:.0f}"
+            f"-{max(a[0] for a in hold) * 1000:.0f} ms later"
+        )
+        log_path = directory / f"{name}.log"
+        lines = log_path.read_text(errors="replace").splitlines() if log_path.exists() else []
+        said = []
+        for line in lines:
+            match = LOG_LINE.match(line)
+            if not match or not ("stalled" in line or "slow write" in line):
+                continue
+            when = time.mktime(time.strptime(match.group(1), "%Y-%m-%d %H:%M:%S"))
+            when += int(match.group(2)) / 1000
+            if begin - 0.2 <= when <= until + 0.2:
+                said.append(f"    {when - begin:+6.2f} s  {match.group(5)[:220]}")
+        print(
+            "\n".join(said[:10]) if said else "    (nothing: no stall over 100 ms, no slow write)"
+        )
+        if len(said) > 10:
+            print(f"    ... {len(said) - 10} more lines")
 
 
 def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]) -> None:

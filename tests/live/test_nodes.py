@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -69,6 +71,18 @@ def test_every_node_is_healthy_and_the_proxy_spreads_over_them(cluster: Cluster)
         )
     seen = {httpx.get(cluster.proxy + "api/health", timeout=10).json()["node"] for _ in range(6)}
     assert seen == {"n1", "n2", "n3"}
+
+
+def test_each_node_runs_in_a_session_of_its_own(cluster: Cluster) -> None:
+    """As PostgreSQL and redis-server do: where the kernel shares CPU time out by session
+    (autogroup), the nodes must not split one share with whatever else runs in the session
+    that started them (the load bench, a test run). The pid file still names the node."""
+    for i in range(1, NODES + 1):
+        pid = int((cluster.directory / f"n{i}.pid").read_text())
+        assert os.getsid(pid) == pid, f"node {i} shares the session {os.getsid(pid)}"
+        assert os.getsid(pid) != os.getsid(0)
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert b"serve" in command and f"n{i}".encode() in command, command
 
 
 def test_an_account_made_on_one_node_signs_in_on_the_others(cluster: Cluster) -> None:

@@ -289,6 +289,36 @@ async def test_commits_are_spaced_while_changes_come_faster_than_commits(tmp_pat
         await store.stop()
 
 
+async def test_a_change_that_waited_long_for_its_commit_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A node's tables all wait for its writer: a change held back (here by the spacing of
+    commits, in a salon by a slow commit ahead of it) is logged at info, with how long it
+    waited in the queue and how long its commit took, to match with the latency tail."""
+    import asyncio
+    import logging
+
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+
+    caplog.set_level(logging.INFO, logger="zanzibar.salon.persistence")
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'slow.sqlite3'}")
+    await store.start()
+    try:
+        store.commit_spacing = 0.6  # longer than SLOW_WRITE_S: the third change waits that long
+        await asyncio.gather(*(store.write([(insert(m.users), _user(i))]) for i in (1, 2)))
+        await store.write([(insert(m.users), _user(3))])
+    finally:
+        await store.stop()
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("slow write")]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("slow write: a commit of 1 changes took ")
+    waited = int(lines[0].split("the oldest waited ")[1].split(" ms")[0])
+    assert waited >= 500  # the spacing's sleep, never shorter than asked
+    assert lines[0].endswith("(0 more queued meanwhile)")
+
+
 async def test_async_write_path_as_for_postgresql(tmp_path: Path, monkeypatch: Any) -> None:
     """Databases other than SQLite are written through the async engine; check that path."""
     from zanzibar.salon import persistence

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 import time
 
 import pytest
@@ -91,6 +93,8 @@ def test_collections_during_a_stall_are_counted_by_generation() -> None:
     assert stall is not None
     assert stall.gc_generations == {2: 1}
     assert 0.14 <= stall.gc_seconds < 1.0
+    # the collection's CPU time too: a busy loop, so some of it (a crowded machine gives less)
+    assert 0 < stall.gc_cpu <= stall.gc_seconds + 0.05
     assert "garbage collection" in stall.describe()
     assert "1 of generation 2" in stall.describe()
 
@@ -134,6 +138,53 @@ def test_the_description_of_a_stall() -> None:
         "event loop stalled 346 ms (main thread CPU 20 ms);"
         " running: zanzibar/salon/lobby.py:214 summaries"
     )
+    stall = Stall(0.3, 0.03, 0.2, {1: 1}, [], waited=0.26, gc_cpu=0.025)
+    assert stall.describe() == (
+        "event loop stalled 300 ms (main thread CPU 30 ms, waited for a CPU 260 ms;"
+        " garbage collection 200 ms (CPU 25 ms) in 1 of generation 1)"
+    )
+
+
+def test_the_time_spent_waiting_for_a_cpu_is_told_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # what the kernel counts of the main thread's time in the run queue: 0.25 s more at each read
+    # (a loop held 0.4 s, 0.25 s of it waiting for a CPU, as on an oversubscribed machine)
+    reads = iter(x * 0.25 for x in range(1000))
+    monkeypatch.setattr("zanzibar.server.stalls.run_queue_wait", lambda fd: next(reads))
+    watch = asyncio.run(_blocked_loop())
+    stall = watch.last
+    assert stall is not None and stall.waited is not None
+    assert stall.waited == pytest.approx(0.25)
+    assert ", waited for a CPU 250 ms" in stall.describe()
+
+
+def test_where_the_kernel_says_nothing_the_wait_is_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("zanzibar.server.stalls.run_queue_wait", lambda fd: None)
+    watch = asyncio.run(_blocked_loop())
+    stall = watch.last
+    assert stall is not None and stall.waited is None
+    assert "waited" not in stall.describe()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="schedstat is Linux's")
+def test_the_run_queue_wait_is_read_from_the_threads_schedstat() -> None:
+    from zanzibar.server.stalls import open_schedstat, run_queue_wait
+
+    fd = open_schedstat()
+    if fd is None:
+        pytest.skip("no /proc/thread-self/schedstat here")
+    try:
+        first = run_queue_wait(fd)
+        assert first is not None and first >= 0
+        second = run_queue_wait(fd)  # read again from the start: a counter that never falls
+        assert second is not None and second >= first
+    finally:
+        os.close(fd)
+    assert run_queue_wait(None) is None
+    assert run_queue_wait(fd) is None  # closed: unreadable, not an error
 
 
 def test_describe_stack_names_the_innermost_frames_first() -> None:

@@ -10,11 +10,19 @@ earlier, and only where nothing that could see the difference runs between.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
+
+log = logging.getLogger("zanzibar.salon.persistence")
+
+#: Seconds from a change's write to its commit's end above which the commit is logged at
+#: info (``serve --log-level info``, beside the event loop's stalls): the change waited
+#: in the writer's queue behind a slow commit, or its own commit was slow.
+SLOW_WRITE_S = 0.1
 
 
 class Fenced(Exception):
@@ -38,6 +46,32 @@ BUILT_ONCE = "zanzibar_built_once"
 #: Execution option of a statement with RETURNING whose rows its writer wants: a
 #: :class:`Returned` that the store fills when it runs the statement (:func:`returning`).
 RETURNS = "zanzibar_returns"
+
+
+def fenced(statement: Executable) -> Executable:
+    """``statement`` (an UPDATE) that must change exactly one row, else :class:`Fenced`."""
+    return statement.execution_options(**{FENCE: True})
+
+
+def built_once(statement: Executable) -> Executable:
+    """``statement`` (an UPDATE made once, at import) marked for the writer's compiled path."""
+    return statement.execution_options(**{BUILT_ONCE: True})
+
+
+def note_slow_write(queued: float, started: float, ended: float, jobs: int, waiting: int) -> None:
+    """Log a group commit whose oldest change (written at ``queued``) waited over
+    :data:`SLOW_WRITE_S` for it: how long in the queue, how long the commit itself
+    took, and how many were queued behind it (times in ``perf_counter`` seconds)."""
+    if ended - queued <= SLOW_WRITE_S or not log.isEnabledFor(logging.INFO):
+        return
+    log.info(
+        "slow write: a commit of %d changes took %.0f ms, the oldest waited %.0f ms before it"
+        " (%d more queued meanwhile)",
+        jobs,
+        (ended - started) * 1000,
+        (started - queued) * 1000,
+        waiting,
+    )
 
 
 class Returned:

@@ -60,8 +60,11 @@ from zanzibar.salon.batching import BUILT_ONCE as BUILT_ONCE
 from zanzibar.salon.batching import FENCE as FENCE
 from zanzibar.salon.batching import Fenced as Fenced
 from zanzibar.salon.batching import Op as Op
+from zanzibar.salon.batching import built_once as built_once
+from zanzibar.salon.batching import fenced as fenced
 from zanzibar.salon.batching import keep_returned as _keep_returned
 from zanzibar.salon.batching import merge_inserts as merge_inserts
+from zanzibar.salon.batching import note_slow_write
 from zanzibar.salon.fields import end_tasks
 from zanzibar.salon.history import JSONText
 from zanzibar.salon.pg_writer import COMMIT_SPACING, PgWriter
@@ -72,16 +75,6 @@ from zanzibar.salon.sqlite_ops import check_fence, execute_sync, on_cursor
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-
-
-def fenced(statement: Executable) -> Executable:
-    """``statement`` (an UPDATE) that must change exactly one row, else :class:`Fenced`."""
-    return statement.execution_options(**{FENCE: True})
-
-
-def built_once(statement: Executable) -> Executable:
-    """``statement`` (an UPDATE made once, at import) marked for the writer's compiled path."""
-    return statement.execution_options(**{BUILT_ONCE: True})
 
 
 def _log_failure(exc: Exception) -> None:
@@ -226,6 +219,7 @@ class _Job:
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+    queued: float = field(default_factory=time.perf_counter)  # when it was written
 
 
 class Store:
@@ -333,7 +327,9 @@ class Store:
                         job.done.set_exception(exc)
             finally:  # several jobs, or one more came while this one committed: gather
                 self._gathering = len(jobs) > 1 or not self._queue.empty()
-                self.busy_seconds += time.perf_counter() - started
+                ended = time.perf_counter()
+                self.busy_seconds += ended - started
+                note_slow_write(jobs[0].queued, started, ended, len(jobs), self._queue.qsize())
                 for _ in jobs:
                     self._queue.task_done()
 

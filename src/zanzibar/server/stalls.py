@@ -9,16 +9,23 @@ delays every player at once; the load bench sees it only as a latency tail.
   late it wakes: the loop's lag. A lag over :attr:`StallWatch.threshold` is
   logged at info (at warning from :data:`WARN_SECONDS`) with the main thread's
   CPU time during the stall (near the lag: this process was busy; far below it:
-  it waited, for the disk or for a CPU on a crowded machine);
+  it waited, for the disk or for a CPU on a crowded machine) and, where Linux
+  tells it (``/proc/thread-self/schedstat``), how long the main thread waited
+  in the run queue for a CPU: lag ~ CPU + that wait is a loop that was runnable
+  throughout (starved by other processes), a lag well above both is a loop that
+  slept (nothing to do, or a blocking call that waits for I/O);
 * ``gc.callbacks`` time every collection, so the line says how much of the stall
-  the cyclic collector took, in how many collections of which generation;
+  the cyclic collector took (wall clock, and the thread's CPU: a collection that
+  was preempted takes longer than it works), in how many collections of which
+  generation;
 * a watchdog thread, waking every :attr:`StallWatch.period`, samples the main
   thread's stack once the heartbeat is overdue, so the line names the code that
   held the loop (a collection holds the GIL: the collector's share then shows
   instead).
 
-The cost is one timer a period, one thread wake-up a period and two calls per
-collection; nothing is sampled while the loop keeps time.
+The cost is one timer a period, one thread wake-up a period, two reads of the
+schedstat file a period (a few microseconds each) and two calls per collection;
+nothing is sampled while the loop keeps time.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import re
 import sys
 import threading
@@ -57,17 +65,26 @@ class Stall:
     gc_seconds: float
     gc_generations: dict[int, int]
     stack: list[str] = field(default_factory=list)
+    #: Seconds the main thread waited for a CPU in the run queue (None: not known here).
+    waited: float | None = None
+    #: The collections' CPU time (of the threads that ran them).
+    gc_cpu: float = 0.0
 
     def describe(self) -> str:
         """The log line's text."""
         text = (
             f"event loop stalled {self.lag * 1000:.0f} ms (main thread CPU {self.cpu * 1000:.0f} ms"
         )
+        if self.waited is not None:
+            text += f", waited for a CPU {self.waited * 1000:.0f} ms"
         if self.gc_generations:
             runs = ", ".join(
                 f"{count} of generation {gen}" for gen, count in sorted(self.gc_generations.items())
             )
-            text += f"; garbage collection {self.gc_seconds * 1000:.0f} ms in {runs}"
+            text += (
+                f"; garbage collection {self.gc_seconds * 1000:.0f} ms"
+                f" (CPU {self.gc_cpu * 1000:.0f} ms) in {runs}"
+            )
         text += ")"
         if self.stack:
             text += "; running: " + " <- ".join(self.stack)
@@ -100,8 +117,12 @@ class StallWatch:
         self._beat = time.perf_counter()
         self._stack: list[str] = []
         self._gc_started = 0.0
+        self._gc_started_cpu = 0.0
         self._gc_seconds = 0.0
+        self._gc_cpu = 0.0
         self._gc_generations: dict[int, int] = {}
+        #: The main thread's schedstat file (None: not Linux, or not readable).
+        self._schedstat: int | None = None
 
     # -- life --------------------------------------------------------------------------------
 
@@ -110,6 +131,7 @@ class StallWatch:
         if self._task is not None:
             return
         self._main_ident = threading.get_ident()
+        self._schedstat = open_schedstat()
         self._beat = time.perf_counter()
         self._stop.clear()
         gc.callbacks.append(self._on_gc)
@@ -131,6 +153,10 @@ class StallWatch:
         thread, self._thread = self._thread, None
         if thread is not None:
             await asyncio.to_thread(thread.join, 1.0)
+        fd, self._schedstat = self._schedstat, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     # -- the loop's side ---------------------------------------------------------------------
 
@@ -138,6 +164,7 @@ class StallWatch:
         while True:
             before = time.perf_counter()
             cpu_before = time.thread_time()
+            waited_before = run_queue_wait(self._schedstat)
             self._reset()
             await asyncio.sleep(self.period)
             now = time.perf_counter()
@@ -145,15 +172,28 @@ class StallWatch:
             cpu = time.thread_time() - cpu_before
             self._beat = now
             if lag >= self.threshold:
-                self._report(lag, cpu)
+                waited_after = run_queue_wait(self._schedstat)
+                waited = None
+                if waited_before is not None and waited_after is not None:
+                    waited = waited_after - waited_before
+                self._report(lag, cpu, waited)
 
     def _reset(self) -> None:
         self._stack = []
         self._gc_seconds = 0.0
+        self._gc_cpu = 0.0
         self._gc_generations = {}
 
-    def _report(self, lag: float, cpu: float) -> None:
-        stall = Stall(lag, cpu, self._gc_seconds, dict(self._gc_generations), list(self._stack))
+    def _report(self, lag: float, cpu: float, waited: float | None = None) -> None:
+        stall = Stall(
+            lag,
+            cpu,
+            self._gc_seconds,
+            dict(self._gc_generations),
+            list(self._stack),
+            waited,
+            self._gc_cpu,
+        )
         self.count += 1
         self.worst = max(self.worst, lag)
         self.last = stall
@@ -163,8 +203,10 @@ class StallWatch:
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_started = time.perf_counter()
+            self._gc_started_cpu = time.thread_time()
             return
         self._gc_seconds += time.perf_counter() - self._gc_started
+        self._gc_cpu += time.thread_time() - self._gc_started_cpu
         generation = int(info.get("generation", 0))
         self._gc_generations[generation] = self._gc_generations.get(generation, 0) + 1
 
@@ -180,6 +222,30 @@ class StallWatch:
             frame = sys._current_frames().get(self._main_ident or 0)
             if frame is not None:
                 self._stack = describe_stack(frame)
+
+
+def open_schedstat() -> int | None:
+    """A descriptor of the calling thread's ``schedstat`` (None where there is none)."""
+    try:
+        fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+    except OSError:
+        return None
+    if run_queue_wait(fd) is None:
+        os.close(fd)
+        return None
+    return fd
+
+
+def run_queue_wait(fd: int | None) -> float | None:
+    """Seconds the thread of ``fd`` (from :func:`open_schedstat`) has waited in the run
+    queue since it started (the second field of ``schedstat``); None if unreadable."""
+    if fd is None:
+        return None
+    try:
+        fields = os.pread(fd, 128, 0).split()
+        return int(fields[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def describe_stack(frame: FrameType, depth: int = STACK_DEPTH) -> list[str]:
