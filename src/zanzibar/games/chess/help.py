@@ -26,10 +26,10 @@ LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
     "easy": (1104, 732, 1477),
     "casual": (1581, 1307, 1854),
     "medium": (1869, 1720, 2018),
-    "hard": (1980, 1800, 2159),
+    "hard": (1954, 1791, 2118),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 26, "hard": 19}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 26, "hard": 23}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
 #: from bench/strength.py --selfplay --nps 30000 --scale 0.5 --max-moves 150 (README's bot
