@@ -67,6 +67,13 @@ its own process so that they ran side by side)::
     .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
         --scale 0.5 --max-moves 150 --pairs 1 --seed 6000
     .venv/bin/python bench/strength.py --pool sf.log ladder.log
+    # the morning of 2026-11-27: hard on the openings it had not played (4; then 5 and 6
+    # against 2300 2100), the ladder's top pair from --seed 7000; --pool gives their part
+    .venv/bin/python bench/strength.py --stockfish --levels hard --sf-nodes 100000 \\
+        --sf-depth 12 --elos 1900 2100 --openings 1 --first-opening 4
+    .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 4 --seed 7000
+    .venv/bin/python bench/strength.py --pool bench/data/strength-2026-11-27/*.log
 """
 
 from __future__ import annotations

@@ -20,25 +20,26 @@ from zanzibar.l10n.voice import sentence_lines
 #: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
 #: README's bot section, which says which run each figure comes from: easy from the fixed-node
 #: run of 2026-11-26, medium and hard from it pooled with the fixed-node, fixed-depth runs of
-#: that afternoon and night (ours at 30,000 / 100,000 nodes a move, Stockfish at depth 12),
-#: casual from the clock run before).
+#: that afternoon and night and, for hard, the morning of 2026-11-27 (ours at 30,000 / 100,000
+#: nodes a move, Stockfish at depth 12), casual from the clock run before).
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
     "easy": (1104, 732, 1477),
     "casual": (1581, 1307, 1854),
     "medium": (1869, 1720, 2018),
-    "hard": (1871, 1641, 2100),
+    "hard": (1954, 1791, 2118),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 26, "hard": 11}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 26, "hard": 23}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
 #: from bench/strength.py --selfplay --nps 30000 --scale 0.5 --max-moves 150 (README's bot
 #: section says which runs): casual/easy from the afternoon of 2026-11-26, the upper pairs
-#: that afternoon's games pooled with the night's (--seed 6000 on).
+#: that afternoon's games pooled with the night's (--seed 6000 on) and, for hard/medium,
+#: the morning's of 2026-11-27 (--seed 7000).
 LADDER: tuple[tuple[str, str, float, int, int, int], ...] = (
     ("casual", "easy", 11.5, 12, 11, 150),
     ("medium", "casual", 5, 5, 5, 150),
-    ("hard", "medium", 1, 1, 1, 150),
+    ("hard", "medium", 2.5, 3, 2, 150),
 )
 
 
