@@ -42,8 +42,14 @@ def timeout_of(marker_args: tuple[object, ...], ini_value: str) -> float:
 
 
 def pending_tasks() -> list[asyncio.Task[object]]:
-    """Every unfinished task of every loop in this process (read from another thread)."""
-    return [obj for obj in gc.get_objects() if isinstance(obj, asyncio.Task) and not obj.done()]
+    """Every unfinished task of every loop in this process (read from another thread).
+
+    The test is on ``type(obj)``: ``isinstance`` asks a weak proxy among the objects for
+    its ``__class__``, which raises once its referent is gone (seen in CI).
+    """
+    return [
+        obj for obj in gc.get_objects() if issubclass(type(obj), asyncio.Task) and not obj.done()
+    ]
 
 
 def await_chain(task: asyncio.Task[object]) -> list[FrameType]:

@@ -71,3 +71,18 @@ def test_a_report_goes_to_the_folder_the_controller_reads(
     assert written.name.startswith("gw7-")
     assert _hang_dump.collected_reports(str(tmp_path)) == ["+++ hung here\n"]
     assert _hang_dump.collected_reports(str(tmp_path / "none")) == []
+
+
+def test_a_dead_weak_proxy_among_the_objects_is_passed_over() -> None:
+    import weakref
+
+    class Referent:
+        pass
+
+    referent = Referent()
+    proxy = weakref.proxy(referent)
+    del referent  # the proxy stays, its referent is gone: isinstance(proxy, ...) raises
+    with pytest.raises(ReferenceError):
+        isinstance(proxy, asyncio.Task)
+    assert _hang_dump.pending_tasks() == []
+    assert proxy is not None
