@@ -584,9 +584,8 @@ def start_server(
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
-            # in a session of its own, as scripts/cluster's nodes: where the kernel shares CPU
-            # out by session (autogroup), it does not split one share with the load processes
-            start_new_session=True,
+            # in the caller's session, as scripts/cluster's nodes by default (where the kernel
+            # shares CPU out by session, autogroup): the one-node and cluster figures alike
         )
     for _ in range(1200):
         for line in log_path.read_text(errors="replace").splitlines():

@@ -146,6 +146,7 @@ def running_cluster(nodes: int = 3, node_args: str = NODE_ARGS) -> Iterator[Clus
         "ZANZIBAR_PG_PORT": str(free_port()),
         "ZANZIBAR_REDIS_PORT": str(free_port()),
         "ZANZIBAR_PG_FAST": "1",
+        "ZANZIBAR_NODE_SESSIONS": "1",  # each node leads its session (test_nodes checks it)
         "ZANZIBAR_PYTHON": sys.executable,
         "ZANZIBAR_NODE_ARGS": f"{node_args} {os.environ.get('ZANZIBAR_LIVE_NODE_ARGS', '')}",
     }
