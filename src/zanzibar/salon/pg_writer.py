@@ -71,18 +71,23 @@ MERGED_ROWS = 500
 #: Seconds at least between the starts of two group commits of a node's writer while
 #: changes come faster than its commits (the last batch held several jobs, or one came
 #: while it committed): waiting out the rest of the spacing lets the next commit take what
-#: came meanwhile. Each commit costs PostgreSQL a fixed part whatever it holds (a
-#: statement's executor, its transaction, the WAL flush, the socket): on the lead's quiet
-#: three-node run at 1,000 players, 0.69 commits per player action cost the server ~0.45 ms
-#: per action, a fifth of the cluster's CPU. Measured apart (bench_pg_store.py --stream
-#: 100,200,6: one node's changes at 200 a second over 100 tables), per change: commits
-#: 0.70 / 0.45 / 0.31 / 0.24 and the server's CPU 0.48 / 0.35 / 0.27 / 0.22 ms with no
-#: spacing / 10 / 15 / 20 ms, for a median wait of 4 / 9 / 13 / 15 ms (docs/deploy.md,
-#: "Sixth round"). It caps a node near 67 commits a second under load and adds at most this
-#: to an action's latency; a writer alone (a quiet salon, a test writing in sequence) never
-#: waits. Durability is unchanged: a change is acknowledged only once committed. SQLite
-#: commits inline, without it.
-COMMIT_SPACING = 0.015
+#: came meanwhile. Nearly all of PostgreSQL's CPU per change is the commit's fixed part,
+#: whatever it holds: a ``perf`` of the writer's backend under ``bench_pg_store.py
+#: --stream`` spent 27 % in the WAL flush (``XLogFlush``: ``fdatasync``, which a SQLite
+#: node's ``synchronous=NORMAL`` commit never pays), 14 % starting the executor (the
+#: batch's plan tree, set up at every run), 10 % in the foreign-key checks, ~10 % in the
+#: socket; the rows' own inserts and updates under 6 %. Measured
+#: apart (--stream 100,200,12: one node's changes at 200 a second over 100 tables), per
+#: change, spacing 15 / 20 / 25 / 30 ms: commits 0.28-0.31 / 0.24 / 0.19 / 0.165, the
+#: server's CPU 0.23-0.29 / 0.21-0.23 / 0.16-0.19 / 0.17 ms, the bench process's (its
+#: writer and the load it makes) 0.37-0.48 /
+#: 0.39-0.46 / 0.34-0.38 / 0.37-0.38 ms, median wait 14-19 / 20 / 21-24 / 22-24 ms
+#: (docs/deploy.md, "Seventh round"; 15 ms was the sixth round's choice, 0.69 commits per
+#: action before it). Past 25 ms the commits fall little more. It caps a node at 40
+#: commits a second under load and adds at most this to an action's latency; a writer
+#: alone (a quiet salon, a test writing in sequence) never waits. Durability is unchanged:
+#: a change is acknowledged only once committed. SQLite commits inline, without it.
+COMMIT_SPACING = 0.025
 
 
 @dataclass(frozen=True)
