@@ -61,3 +61,14 @@ def test_a_plan_is_found_by_statement_and_keys_and_rows_in_any_key_order_share_i
     keys = tuple(user)
     assert (statement, keys) in plans._by_statement  # found by the statement object
     assert plans._by_statement[(statement, keys)] is plans._plans[(conn.dialect, m.users, keys)]
+
+
+def test_a_plan_asked_on_another_dialect_is_made_for_it() -> None:
+    """A plan kept by statement object is dropped when another engine's dialect asks."""
+    plans = InsertPlans()
+    with _engine().connect() as first:
+        one = plans.plan(first, INSERT_HISTORY, ("table_id", "seq"))
+    with _engine().connect() as second:
+        other = plans.plan(second, INSERT_HISTORY, ("table_id", "seq"))
+        assert other is not None and other is not one
+        assert plans._plans[(second.dialect, m.history, ("table_id", "seq"))] is other

@@ -111,10 +111,7 @@ class InsertPlans:
         it), so what it is never changes; the few built per call (a game's row)
         only pass through this bounded cache.
         """
-        if conn.dialect is not self._dialect:  # one dialect per store; anything else: anew
-            self._dialect = conn.dialect
-            self._kinds.clear()
-            self._by_statement.clear()
+        self._same_dialect(conn)
         kind = self._kinds.get(statement)
         if kind is None:
             if returned_to(statement) is not None:
@@ -135,9 +132,18 @@ class InsertPlans:
             self._kinds[statement] = kind
         return kind
 
+    def _same_dialect(self, conn: Connection) -> None:
+        """One dialect per store; another one (a test's second engine) starts anew."""
+        if conn.dialect is not self._dialect:
+            self._dialect = conn.dialect
+            self._kinds.clear()
+            self._by_statement.clear()
+
     def plan(
         self, conn: Connection, statement: Insert | Update, keys: tuple[str, ...]
     ) -> InsertPlan | None:
+        """The compiled plan of ``statement`` for rows of ``keys`` (None: not plannable)."""
+        self._same_dialect(conn)
         found = self._by_statement.get((statement, keys), _UNSEEN)
         if found is not _UNSEEN:
             return found  # type: ignore[return-value]
