@@ -37,6 +37,7 @@ from zanzibar.salon.changes import Change, Command, TableContext
 from zanzibar.salon.connections import Connection
 from zanzibar.salon.errors import SalonError
 from zanzibar.salon.fields import STOP_WAIT_S, since_field
+from zanzibar.salon.inbox import Inbox
 from zanzibar.salon.members import MemberIndex, member_ops, members_of
 from zanzibar.salon.mirror import Mirror
 from zanzibar.salon.persistence import Fenced
@@ -148,7 +149,7 @@ class TableActor:
     def __init__(self, table: Table, services: ActorServices) -> None:
         self.table = table
         self.services = services
-        self.inbox: asyncio.Queue[_Do | _Read | _BotChose | _Wake] = asyncio.Queue()
+        self.inbox: Inbox[_Do | _Read | _BotChose | _Wake] = Inbox()
         self.processing = False
         self.thinking = False
         self.closed = False

@@ -24,6 +24,12 @@ from sqlalchemy.sql.dml import Insert, Update
 from zanzibar.salon.batching import BUILT_ONCE, FENCE, Fenced, Op, plain_insert_table, returned_to
 from zanzibar.salon.batching import keep_returned as _keep_returned
 
+#: What :meth:`InsertPlans.kind_of` says of a statement.
+INSERT, UPDATE, OTHER = "insert", "update", "other"
+
+#: A plan not looked for yet (None is a plan found impossible).
+_UNSEEN = object()
+
 
 def check_fence(statement: Executable, rowcount: int, rows: int = 1) -> None:
     """A fenced write changes exactly one row per parameter set (``rows`` of them)."""
@@ -88,8 +94,66 @@ class InsertPlans:
 
     def __init__(self) -> None:
         self._plans: dict[tuple[Any, Any, tuple[str, ...]], InsertPlan | None] = {}
+        #: The plans by statement object and keys, in front of ``_plans`` (one look-up).
+        self._by_statement: dict[tuple[Any, tuple[str, ...]], InsertPlan | None] = {}
+        #: What each statement object is to :func:`execute_sync` (see :meth:`kind_of`).
+        self._kinds: dict[Any, str] = {}
+        self._dialect: Any = None
+
+    def kind_of(self, conn: Connection, statement: Executable) -> str:
+        """:data:`INSERT` (a plain insert), :data:`UPDATE` (a built-once UPDATE with
+        neither inline values nor RETURNING) or :data:`OTHER`, once per statement object.
+
+        Most ops a change stores are module constants (``INSERT_HISTORY``, the
+        fence, ``INSERT_GAME_LOG``): looking at their options and clauses again
+        for every op was some 0.5 % of the salon's Python per player action. A
+        statement is immutable (SQLAlchemy builds a new one for every change to
+        it), so what it is never changes; the few built per call (a game's row)
+        only pass through this bounded cache.
+        """
+        self._same_dialect(conn)
+        kind = self._kinds.get(statement)
+        if kind is None:
+            if returned_to(statement) is not None:
+                kind = OTHER  # its rows are read back: SQLAlchemy's result
+            elif plain_insert_table(statement) is not None:
+                kind = INSERT
+            elif (
+                isinstance(statement, Update)
+                and statement.get_execution_options().get(BUILT_ONCE)
+                and not statement._values
+                and not statement._returning
+            ):
+                kind = UPDATE
+            else:
+                kind = OTHER
+            if len(self._kinds) > 256:  # bounded, as the plans
+                self._kinds.clear()
+            self._kinds[statement] = kind
+        return kind
+
+    def _same_dialect(self, conn: Connection) -> None:
+        """One dialect per store; another one (a test's second engine) starts anew."""
+        if conn.dialect is not self._dialect:
+            self._dialect = conn.dialect
+            self._kinds.clear()
+            self._by_statement.clear()
 
     def plan(
+        self, conn: Connection, statement: Insert | Update, keys: tuple[str, ...]
+    ) -> InsertPlan | None:
+        """The compiled plan of ``statement`` for rows of ``keys`` (None: not plannable)."""
+        self._same_dialect(conn)
+        found = self._by_statement.get((statement, keys), _UNSEEN)
+        if found is not _UNSEEN:
+            return found  # type: ignore[return-value]
+        plan = self._plan(conn, statement, keys)
+        if len(self._by_statement) > 256:
+            self._by_statement.clear()
+        self._by_statement[(statement, keys)] = plan
+        return plan
+
+    def _plan(
         self, conn: Connection, statement: Insert | Update, keys: tuple[str, ...]
     ) -> InsertPlan | None:
         dialect = conn.dialect
@@ -120,15 +184,17 @@ class InsertPlans:
 def execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None = None) -> None:
     """Run ``ops`` in ``conn``'s transaction: planned ones on the cursor, the rest as usual."""
     for statement, params in ops:
+        if params is not None and plans is not None:
+            kind = plans.kind_of(conn, statement)
+            if kind is INSERT:
+                if _fast_insert(conn, statement, params, plans):
+                    continue
+            elif kind is UPDATE and _fast_update(conn, statement, params, plans):
+                continue
         if params is None or returned_to(statement) is not None:
             result = conn.execute(statement, params)
             check_fence(statement, result.rowcount)
             _keep_returned(statement, result)
-        elif plans is not None and (
-            _fast_insert(conn, statement, params, plans)
-            or _fast_update(conn, statement, params, plans)
-        ):
-            continue
         elif isinstance(params, list) and statement.get_execution_options().get(FENCE):
             for one in params:  # merged fenced writes: each changes its row
                 check_fence(statement, conn.execute(statement, one).rowcount)
@@ -136,22 +202,36 @@ def execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None 
             check_fence(statement, conn.execute(statement, params).rowcount)
 
 
+def _same_keys(params: Any) -> list[dict[str, Any]] | None:
+    """``params`` as a non-empty list of dicts with the same keys (None: not so)."""
+    if type(params) is dict:
+        return [params]
+    if not isinstance(params, list) or not params:
+        return None
+    first = params[0]
+    if not isinstance(first, dict):
+        return None
+    if len(params) > 1:
+        keys = first.keys()
+        for row in params:
+            if not isinstance(row, dict) or row.keys() != keys:
+                return None
+    return params
+
+
 def _fast_update(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
-    """Run a built-once UPDATE of one parameter set on the DBAPI cursor (False: not one).
+    """Run a built-once UPDATE (:meth:`InsertPlans.kind_of`) on the DBAPI cursor (False:
+    its parameters are not dicts of the same keys, or no plan).
 
     The fence is checked on the cursor's row count, as for ``conn.execute``.
     Only statements marked :func:`built_once` qualify (the table's fenced write,
     :data:`zanzibar.salon.tablestore.FENCE`): a plan is kept per statement
     object, and a statement built per call would only fill the cache.
     """
-    if not isinstance(statement, Update) or not statement.get_execution_options().get(BUILT_ONCE):
+    rows = _same_keys(params)
+    if rows is None:
         return False
-    rows = [params] if isinstance(params, dict) else params
-    if not isinstance(rows, list) or not rows or statement._values or statement._returning:
-        return False
-    if not all(isinstance(row, dict) and row.keys() == rows[0].keys() for row in rows):
-        return False
-    plan = plans.plan(conn, statement, tuple(rows[0]))
+    plan = plans.plan(conn, statement, tuple(rows[0]))  # type: ignore[arg-type]
     if plan is None:
         return False
     # merged fenced writes (merge_inserts): executemany sums the row counts
@@ -180,17 +260,12 @@ def on_cursor(conn: Connection, sql: str, parameters: list[Any]) -> int:
 
 
 def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
-    """Run a plain insert of rows with the same keys straight on the DBAPI cursor (False: not one)."""
-    if plain_insert_table(statement) is None:
+    """Run a plain insert (:meth:`InsertPlans.kind_of`) of rows with the same keys straight
+    on the DBAPI cursor (False: not such rows, or no plan)."""
+    rows = _same_keys(params)
+    if rows is None:
         return False
-    rows = params if isinstance(params, list) else [params]
-    if not rows or not all(isinstance(row, dict) for row in rows):
-        return False
-    first = rows[0].keys()
-    if any(row.keys() != first for row in rows):
-        return False
-    assert isinstance(statement, Insert)
-    plan = plans.plan(conn, statement, tuple(first))
+    plan = plans.plan(conn, statement, tuple(rows[0]))  # type: ignore[arg-type]
     if plan is None:
         return False
     on_cursor(conn, plan.sql, plan.rows(rows))

@@ -140,3 +140,18 @@ def test_the_options_of_a_state_are_every_field_in_order() -> None:
         options = config.to_options()
         assert list(options.items()) == list(asdict(config).items())
         assert Config.from_options(options) == config
+
+
+def test_a_state_s_json_owns_its_options() -> None:
+    """The options are gathered once per Config (a cached dict), but every JSON of a
+    state gets its own copy: a view changed by its reader changes no later view."""
+    from zanzibar.games.dice421.options import Config
+    from zanzibar.games.dice421.state import State, state_to_json
+
+    state = State(Config(tokens=11), 2, "charge", 11, (0, 0), (0, 0))
+    first = state_to_json(state)
+    first["config"]["tokens"] = 99
+    first["config"].clear()
+    again = state_to_json(state)
+    assert again["config"]["tokens"] == 11 and again["config"] == state.config.to_options()
+    assert again["config"] is not state_to_json(state)["config"]

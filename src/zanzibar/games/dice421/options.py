@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -194,11 +195,27 @@ class Config:
         return cls(**OPTIONS.validate(dict(options)))
 
     def to_options(self) -> dict[str, Any]:
-        """The option values as a plain dict.
+        """The option values as a plain dict (a new one each time: the caller may change it).
 
         Every field is a plain value, so no deep copy (``asdict``) is needed:
-        this runs for every view the salon sends.
+        this runs for every view the salon sends (inside ``state_to_json``).
+        A Config never changes, so its values are gathered once
+        (:attr:`_options`) and each call copies that dict in one C call: the
+        comprehension over the eleven fields was some 0.8 % of the salon's
+        Python per player action.
+
+        >>> config = Config(tokens=11)
+        >>> first = config.to_options()
+        >>> first["tokens"] = 99
+        >>> config.to_options()["tokens"], config.to_options() is config.to_options()
+        (11, False)
         """
+        return self._options.copy()
+
+    @functools.cached_property
+    def _options(self) -> dict[str, Any]:
+        """The values by option name, gathered once (a frozen dataclass keeps it in its
+        ``__dict__``, outside the fields that compare and hash it); never handed out."""
         return {name: getattr(self, name) for name in _CONFIG_FIELDS}
 
     def rolls_allowed(self, phase: str) -> int:
