@@ -482,7 +482,7 @@ def _uci_engine(src: Path | None) -> Any:
         env["PYTHONPATH"] = str(src)
     return chess.engine.SimpleEngine.popen_uci(
         [sys.executable, "-m", "zanzibar.cli.main", "uci"],
-        timeout=60,
+        timeout=600,  # a low-weight session on a loaded machine needs minutes to start one
         env=env,
         cwd=str(src.parent) if src is not None else None,
     )
