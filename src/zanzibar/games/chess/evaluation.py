@@ -935,21 +935,24 @@ class Evaluator:
             score = 0.0
             home = self.castle_home[colour]
             if home >= 0:
-                held = (
-                    [target for bit, target in self.castle_wings[colour] if rights & bit]
-                    if king == home
-                    else []
-                )
+                # shields in half pawns: two per pawn right in front, one per pawn beyond
+                best = held = 0
+                if king == home:
+                    front, beyond = shield1[colour], shield2[colour]
+                    for bit, target in self.castle_wings[colour]:
+                        if rights & bit:
+                            held += 1
+                            half = (
+                                2 * (own & front[target]).bit_count()
+                                + (own & beyond[target]).bit_count()
+                            )
+                            if half > best:
+                                best = half
                 if held:
-                    here = (own & shield1[colour][king]).bit_count() + (
-                        own & shield2[colour][king]
-                    ).bit_count() / 2
-                    best = max(
-                        (own & shield1[colour][t]).bit_count()
-                        + (own & shield2[colour][t]).bit_count() / 2
-                        for t in held
-                    )
-                    score += self._shield * max(best - here, 0) + self._castling_right * len(held)
+                    here = 2 * (own & front[king]).bit_count() + (own & beyond[king]).bit_count()
+                    if best > here:
+                        score += self._shield * (best - here) / 2
+                    score += self._castling_right * held
                 elif not self.castled_squares[colour] >> king & 1:
                     score -= self._uncastled
             for file_mask in self.king_files[king]:
