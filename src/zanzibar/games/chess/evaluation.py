@@ -114,6 +114,13 @@ from zanzibar.games.chess.variant import PieceType, Variant
 # 15/45, open files 20/0, Q 950, R 525, P 125) and the threat term at 50/35: not applied, the
 # like lost at fixed nodes above and no match could check it this time.
 
+# The King-place weights (CASTLING_RIGHT_MG, UNCASTLED_MG, KING_OPEN_FILE_MG, KING_STORM_MG;
+# 2026-11-27 afternoon) are set by hand. bench/texel.py on the same samples, --rounds 4 --only
+# those four and SHIELD_BONUS, KING_CENTRE_FILE_MG: K = 0.646, error 0.12330 -> 0.12264 with
+# castling right -8, uncastled 0, open file 35, storm 0, shield 40, centre files 10, each still
+# moving by its full step: not applied (the samples' bots knew nothing of castling, and such
+# fits lost at fixed nodes before; README, "The King's place").
+
 #: Centipawns per extra empty-board target compared with the piece's average square.
 MOBILITY_WEIGHT = 3
 #: Cap on the placement bonus or penalty of one piece, in centipawns.
