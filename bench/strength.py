@@ -27,7 +27,9 @@ Two parts, each optional:
   nothing: the timed levels otherwise get what the load leaves them, and on a
   machine with a load of 15 they could not be told apart). Games end by mate, stalemate,
   repetition or the move rule; a game still running after ``--max-moves`` is
-  counted apart (it would mean a bot that is ahead cannot finish). Prints the
+  counted apart (it would mean a bot that is ahead cannot finish), and its line is
+  followed by its final position (FEN) and the material of each side, so that the log
+  says who was ahead (a capped game counts as a draw). Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
 * ``--pool LOG ...``: no games; the games printed in these logs of earlier runs (of
   ``--stockfish`` and ``--selfplay``, e.g. one process per opening or per pairing, or a
@@ -338,8 +340,9 @@ def play_selfplay_game(
     scale: float,
     max_moves: int,
     nps: int = 0,
-) -> tuple[float, str]:
-    """One Zanzibar-S game from a random two-ply opening; the stronger level's score."""
+) -> tuple[float, str, Any]:
+    """One Zanzibar-S game from a random two-ply opening: the stronger level's score, how
+    the game ended and its last position."""
     from zanzibar.games.chess.bots import LEVELS as LEVEL_TABLE
     from zanzibar.games.chess.bots import ChessBot
     from zanzibar.games.chess.position import Position
@@ -368,10 +371,36 @@ def play_selfplay_game(
         result = pos.outcome()
         if result is not None:
             if result.winner == 0:
-                return 0.5, result.reason
-            return (1.0 if result.winner == strong_colour else 0.0), result.reason
+                return 0.5, result.reason, pos
+            return (1.0 if result.winner == strong_colour else 0.0), result.reason, pos
         pos.push(bots[pos.turn].choose_move(pos))
-    return 0.5, "unfinished"
+    return 0.5, "unfinished", pos
+
+
+def final_position(pos: Any) -> str:
+    """The FEN of a game's last position and its material balance, for a game stopped at
+    ``--max-moves``: counted a draw, so the log must say who was ahead and by how much.
+
+    Material is the sum of the variant's piece values (the evaluator's, the King left out).
+    """
+    from zanzibar.games.chess.evaluation import evaluator_for
+
+    value = evaluator_for(pos.variant).value_by_code
+    royal = pos.variant.royal_index + 1
+    material = {1: 0, -1: 0}
+    for code in pos.board:
+        if code and abs(code) != royal:
+            material[1 if code > 0 else -1] += value[code]
+    lead = material[1] - material[-1]
+    ahead = (
+        "level"
+        if not lead
+        else f"{'White' if lead > 0 else 'Black'} {abs(lead) / 100:.2f} pawns ahead"
+    )
+    return (
+        f"final position {pos.fen()}; material White {material[1]}, Black {material[-1]} "
+        f"centipawns ({ahead})"
+    )
 
 
 def run_selfplay(args: argparse.Namespace) -> None:
@@ -388,7 +417,7 @@ def run_selfplay(args: argparse.Namespace) -> None:
         endings: dict[str, int] = {}
         for pair in range(args.pairs):
             for strong_white in (True, False):
-                score, how = play_selfplay_game(
+                score, how, last = play_selfplay_game(
                     strong,
                     weak,
                     args.seed + pair,
@@ -407,6 +436,8 @@ def run_selfplay(args: argparse.Namespace) -> None:
                     f"running {sum(scores):g}/{len(scores)} (95 % {low:.2f} to {high:.2f})",
                     flush=True,
                 )
+                if how == "unfinished":
+                    print(f"      {final_position(last)}", flush=True)
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
@@ -451,7 +482,7 @@ def _uci_engine(src: Path | None) -> Any:
         env["PYTHONPATH"] = str(src)
     return chess.engine.SimpleEngine.popen_uci(
         [sys.executable, "-m", "zanzibar.cli.main", "uci"],
-        timeout=60,
+        timeout=600,  # a low-weight session on a loaded machine needs minutes to start one
         env=env,
         cwd=str(src.parent) if src is not None else None,
     )

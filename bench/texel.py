@@ -73,6 +73,10 @@ WEIGHTS: dict[str, float] = {
     "HALF_OPEN_FILE_EG": 4,
     "THREAT_BY_PAWN_MG": 5,
     "THREAT_BY_PAWN_EG": 5,
+    "CASTLING_RIGHT_MG": 4,
+    "UNCASTLED_MG": 10,
+    "KING_OPEN_FILE_MG": 5,
+    "KING_STORM_MG": 3,
 }
 #: Step of the piece values, in centipawns.
 VALUE_STEP = 25

@@ -6,8 +6,11 @@ import random
 
 import pytest
 
+from zanzibar.games.chess import evaluation
 from zanzibar.games.chess.evaluation import (
+    Evaluator,
     average_targets,
+    build_evaluator,
     derived_value,
     effective_targets,
     empty_board_targets,
@@ -206,6 +209,83 @@ def test_pawn_shield_and_attackers_count_in_the_middlegame() -> None:
     quiet = _eval("chess", "r1b2rk1/pppp1ppp/2n5/8/8/8/PPPP1PPP/RNB1QRK1 b - - 0 1")
     attacked = _eval("chess", "r1b2rk1/pppp1ppp/2n5/8/8/5N1q/PPPP1PPP/RNB1QRK1 b - - 0 1")
     assert attacked > quiet  # for Black, whose Queen moved next to White's King
+
+
+#: The French, Winawer, after 4. e5: Black to move (main's tree played 4... Kf8 here).
+WINAWER = "rnbqk1nr/ppp2ppp/4p3/3pP3/1b1P4/2N5/PPP2PPP/R1BQKBNR {turn} KQ{black} - 0 4"
+
+
+def _place(fen: str, ev: Evaluator | None = None) -> int:
+    """The King-placement term alone of an orthodox position (middlegame, White positive)."""
+    ev = ev or evaluator_for(load_variant("chess"))
+    pos = Position(load_variant("chess"), fen)
+    pawns = [s for s, c in enumerate(pos.board) if c in ev.pawn_codes]
+    white = sum(1 << s for s in pawns if pos.board[s] > 0)
+    black = sum(1 << s for s in pawns if pos.board[s] < 0)
+    return ev._king_places(pos, white, black)
+
+
+def test_keeping_the_right_to_castle_beats_stepping_the_king_aside(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """4... Kf8 (f7 and g7 in front of the King instead of f7 alone) must not look better
+    than the King on e8 that may still castle to g8, behind f7, g7 and h7, once the right
+    and the uncastled King weigh (8 and 40, the first weights). With today's weights (0 and
+    20, which lost less at fixed nodes) the two static scores are within a few centipawns:
+    the search at 100,000 nodes then plays 4... Bxc3+, not Kf8 (README)."""
+    monkeypatch.setattr(evaluation, "CASTLING_RIGHT_MG", 8)
+    monkeypatch.setattr(evaluation, "UNCASTLED_MG", 40)
+    ev = build_evaluator(load_variant("chess"))
+    kept = ev.evaluate(Position(load_variant("chess"), WINAWER.format(turn="w", black="kq")))
+    stepped_fen = WINAWER.format(turn="w", black="").replace("k1nr", "1knr")
+    stepped = ev.evaluate(Position(load_variant("chess"), stepped_fen))
+    assert stepped > kept + 20  # for White: Black's King stepped aside and lost its rights
+
+
+def test_a_king_that_cannot_castle_pays_in_the_centre_not_when_castled() -> None:
+    """The same King on e1 with and without the right to castle; castled on g1 (or beyond
+    it, on h1) it pays nothing, walked to g3 it pays."""
+    middlegame = "r1bqk2r/ppp1bppp/2n2n2/8/8/2N2N2/PPP1BPPP/R1BQK2R w {} - 0 1"
+    rights = _eval("chess", middlegame.format("KQkq"))
+    lost = _eval("chess", middlegame.format("kq"))
+    assert rights - lost >= 60  # the wing's shield (g1 against e1), the rights, uncastled
+    # Black's King castled long behind b7, c7 and d7 pays nothing either
+    assert _place("2k5/1ppp4/8/8/8/8/5PPP/6K1 w - - 0 1") == 0
+    assert _place("2k5/1ppp4/8/8/8/8/5PPP/7K w - - 0 1") == 0
+    uncastled = evaluator_for(load_variant("chess")).weights["UNCASTLED_MG"]
+    assert _place("2k5/1ppp4/8/8/8/6K1/5PPP/8 w - - 0 1") == -uncastled
+
+
+def test_castling_terms_follow_each_variants_rules() -> None:
+    """Castling geometry comes from the variant file: Shako's King (10 x 10) castles to
+    h1 and d1; Zanzibar-S and Metamachy have a King's jump and no castling term."""
+    shako = evaluator_for(load_variant("shako"))
+    assert shako.castle_home[1] == 5 + 10  # f2: Shako's pieces stand on the second rank
+    assert sorted(target % 10 for _bit, target in shako.castle_wings[1]) == [3, 7]
+    for name in ("zanzibar-s", "metamachy"):
+        ev = evaluator_for(load_variant(name))
+        assert ev.castle_home == [-1, -1, -1] and not any(ev.castled_squares)
+
+
+def test_open_files_and_a_pawn_storm_towards_the_king_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A castled King with its g-pawn gone pays for the open file; enemy pawns on g4 and
+    h4 (two ranks of storm) cost more the nearer they come (with a storm weight: today's is
+    0, see KING_STORM_MG); on 12 x 12 the storm is seen from further away (half the ranks)."""
+    ev = evaluator_for(load_variant("chess"))
+    whole = _place("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1")  # both castled, symmetric
+    assert whole == 0
+    assert _place("6k1/5ppp/8/8/8/8/5P1P/6K1 w - - 0 1") == -ev.weights["KING_OPEN_FILE_MG"]
+    monkeypatch.setattr(evaluation, "KING_STORM_MG", 6)
+    stormed = build_evaluator(load_variant("chess"))
+    far = _place("6k1/5p2/8/8/6pp/8/5PPP/6K1 w - - 0 1", stormed)
+    near = _place("6k1/5p2/8/8/8/6pp/5PPP/6K1 w - - 0 1", stormed)
+    assert near == 2 * far == -24 and far < whole
+    # a White King on f1: the storm zone reaches rank 5 on 8 x 8, rank 7 on 12 x 12
+    assert ev.storm_far[1][5] >> (4 * 8 + 5) & 1 and not ev.storm_far[1][5] >> (5 * 8 + 5) & 1
+    zs = evaluator_for(load_variant("zanzibar-s"))
+    assert zs.storm_far[1][5] >> (6 * 12 + 5) & 1 and not zs.storm_far[1][5] >> (7 * 12 + 5) & 1
 
 
 def test_live_mobility_rewards_an_open_rook() -> None:

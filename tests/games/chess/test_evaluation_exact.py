@@ -88,6 +88,65 @@ def _king_safety(ev: Evaluator, pos: Position, colour: int) -> int:
     return round(score)
 
 
+def _king_place(ev: Evaluator, pos: Position, colour: int) -> int:
+    """Castling, files and storm of ``colour``'s King, from its own view, from the variant's
+    castling rules (King and Rook files, rights bits kingside first), square by square."""
+    w = ev.weights
+    variant = ev.variant
+    files, ranks = variant.files, variant.ranks
+    board = pos.board
+    king = pos.kings[colour]
+    if king < 0:
+        return 0
+
+    def is_pawn(s: int, side: int) -> bool:
+        return board[s] in ev.pawn_codes and board[s] * side > 0
+
+    def shield(square: int) -> float:
+        f0, r0 = square % files, square // files
+        count = 0.0
+        for step, share in ((1, 1.0), (2, 0.5)):
+            r = r0 + colour * step
+            for f in (f0 - 1, f0, f0 + 1):
+                if 0 <= f < files and 0 <= r < ranks and is_pawn(r * files + f, colour):
+                    count += share
+        return count
+
+    score = 0.0
+    if any(variant.castling) and not variant.king_jump:
+        home = Position(variant).kings[colour]
+        rank = home // files
+        shift = 0 if colour > 0 else 2
+        wings = [
+            (rank * files + spec.king_file, spec.king_file)
+            for wing, spec in enumerate(variant.castling)
+            if spec is not None and pos.rights >> (shift + wing) & 1
+        ]
+        if king == home and wings:
+            best = max(shield(target) for target, _file in wings)
+            score += w["SHIELD_BONUS"] * max(best - shield(king), 0)
+            score += w["CASTLING_RIGHT_MG"] * len(wings)
+        else:
+            castled = False
+            for spec in variant.castling:
+                if spec is None or king // files != rank:
+                    continue
+                toward_h = spec.king_file > home % files
+                f = king % files
+                castled |= f >= spec.king_file if toward_h else f <= spec.king_file
+            if not castled:
+                score -= w["UNCASTLED_MG"]
+    f0, r0 = king % files, king // files
+    for f in (f0 - 1, f0, f0 + 1):
+        if 0 <= f < files and not any(is_pawn(r * files + f, colour) for r in range(ranks)):
+            score -= w["KING_OPEN_FILE_MG"]
+    for s in range(files * ranks):
+        ahead = (s // files - r0) * colour
+        if is_pawn(s, -colour) and abs(s % files - f0) <= 1 and 1 <= ahead <= ranks // 2:
+            score -= w["KING_STORM_MG"] * (2 if ahead <= 2 else 1)
+    return round(score)
+
+
 def _rider_mobility(ev: Evaluator, pos: Position) -> float:
     """Each rider's attacked squares, walked along its lines, minus its expectation."""
     if not ev.rays:
@@ -175,6 +234,7 @@ def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     phase = min(sum(ev.phase_weight[c] for c in pos.board if c), ev.max_phase)
     pawn_mg, pawn_eg = _pawn_terms(ev, pos)
     mg += pawn_mg + _king_safety(ev, pos, 1) - _king_safety(ev, pos, -1)
+    mg += _king_place(ev, pos, 1) - _king_place(ev, pos, -1)
     eg += pawn_eg
     mob = _rider_mobility(ev, pos)
     mg += round(w["LIVE_MOBILITY_MG"] * mob)

@@ -70,3 +70,48 @@ def test_a_clean_sweep_still_gets_an_interval() -> None:
     # with a spread, the normal interval as before
     mean, low, high = strength.score_interval([1.0, 0.0, 1.0, 0.5])
     assert (round(low, 2), high) == (0.16, 1.0)
+
+
+def test_a_selfplay_game_stopped_at_the_cap_prints_its_position_and_material(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A game stopped at --max-moves counts as a draw: the log gives its last position and
+    who was ahead in material, so a reader can tell a bot that could not finish a won game."""
+    from zanzibar.games.chess.position import Position
+    from zanzibar.games.chess.variant import load_variant
+
+    strength = _strength()
+    args = strength.argparse.Namespace(
+        levels=["easy", "casual"], pairs=1, seed=4242, scale=0.1, nps=1000, max_moves=1
+    )
+    strength.run_selfplay(args)
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    capped = [i for i, line in enumerate(lines) if "unfinished;" in line]
+    assert len(capped) == 2  # one move each cannot end a game
+    for index in capped:
+        final = lines[index + 1].strip()
+        assert final.startswith("final position ")
+        fen = final.removeprefix("final position ").split(";")[0]
+        pos = Position(load_variant("zanzibar-s"), fen)
+        assert pos.fullmove == 3 and pos.turn == 1  # two random plies, then one move each
+        white = int(final.split("material White ")[1].split(",")[0])
+        black = int(final.split(", Black ")[1].split(" ")[0])
+        assert white == black  # no capture yet in four plies from the start
+        assert "(level)" in final
+    # the log stays readable by --pool: the extra lines are skipped
+    _sf, ladder = strength.pool_logs(lines)
+    assert [how for _score, how in ladder[("casual", "easy")]] == ["unfinished"] * 2
+
+
+def test_final_position_says_who_is_ahead() -> None:
+    from zanzibar.games.chess.position import Position
+    from zanzibar.games.chess.variant import load_variant
+
+    strength = _strength()
+    pos = Position(load_variant("chess"), "4k3/8/8/8/8/8/PP6/R3K3 w - - 0 1")
+    text = strength.final_position(pos)
+    assert text == (
+        "final position 4k3/8/8/8/8/8/PP6/R3K3 w - - 0 1; material White 700, Black 0 "
+        "centipawns (White 7.00 pawns ahead)"
+    )
