@@ -254,3 +254,114 @@ def test_the_endpoint_reads_through_the_bare_reader(monkeypatch: pytest.MonkeyPa
     asyncio.run(main())
     assert seen == [{"v": 1, "type": "ping", "id": i} for i in (7, 8, 9)]
     assert starlette_reads == 1
+
+
+def _serve_frames(chunks: list[bytes]) -> tuple[list[Any], bytes, Any]:
+    """Feed ``chunks`` to an open socket whose app records what it reads (bare).
+
+    Returns what the app read (None once the client has gone), what the
+    server wrote after its handshake, and the protocol.
+    """
+    got: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        next_frame = frame_reader_of(scope)
+        assert next_frame is not None
+        while True:
+            frame = await next_frame()
+            got.append(frame)
+            if frame is None:
+                return
+
+    async def main() -> tuple[bytes, Any]:
+        protocol, transport = await _open(app)
+        handshake_end = bytes(transport.out).index(b"\r\n\r\n") + 4
+        for chunk in chunks:
+            if transport.closing:
+                break
+            protocol.data_received(chunk)
+            for _ in range(3):
+                await asyncio.sleep(0)
+        protocol.connection_lost(None)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return bytes(transport.out[handshake_end:]), protocol
+
+    written, protocol = asyncio.run(main())
+    return got, written, protocol
+
+
+def _masked(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    return Frame(Opcode(opcode), payload, fin).serialize(mask=True, extensions=[])
+
+
+STREAM = b"".join(
+    [
+        _masked(0x1, b'{"v":1}'),
+        _masked(0x9, b"ping!"),  # answered with a pong by websockets
+        _masked(0x1, "é".encode() * 100),  # 16-bit length
+        _masked(0x2, b"\x00\x01"),
+        _masked(0x1, b"x" * 70_000),  # 64-bit length
+        _masked(0x1, b"frag", fin=False),  # a fragmented message: websockets joins it
+        _masked(0x0, b"mented"),
+        _masked(0x1, b"last"),
+    ]
+)
+EXPECTED = ['{"v":1}', "é" * 100, b"\x00\x01", "x" * 70_000, "fragmented", "last", None]
+
+
+@pytest.mark.parametrize("piece", [len(STREAM), 1, 3, 7, 4096])
+def test_frames_cut_anywhere_read_as_websockets_reads_them(piece: int) -> None:
+    chunks = [STREAM[i : i + piece] for i in range(0, len(STREAM), piece)]
+    got, written, _ = _serve_frames(chunks)
+    assert got == EXPECTED
+    assert written == Frame(Opcode.PONG, b"ping!").serialize(mask=False, extensions=[])
+
+
+def test_a_plain_text_frame_skips_websockets_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[bytes] = []
+    original = ServerProtocol.receive_data
+
+    def counted(self: ServerProtocol, data: bytes) -> None:
+        parsed.append(bytes(data))
+        original(self, data)
+
+    monkeypatch.setattr(ServerProtocol, "receive_data", counted)
+    got, _, _ = _serve_frames([_masked(0x1, b"one") + _masked(0x1, b"two")])
+    assert got == ["one", "two", None]
+    assert parsed == [UPGRADE]  # the handshake only
+
+
+def _close_code(written: bytes) -> int:
+    """The code of the close frame the server wrote last."""
+    index = written.rindex(b"\x88")
+    return int.from_bytes(written[index + 2 : index + 4], "big")
+
+
+def test_a_text_frame_that_is_not_utf8_closes_the_socket_1007() -> None:
+    got, written, _ = _serve_frames([_masked(0x1, b"ok") + _masked(0x1, b"\xff\xfe")])
+    assert got == ["ok", None]
+    assert _close_code(written) == 1007
+
+
+def test_a_frame_over_the_size_limit_is_refused_at_its_header_1009() -> None:
+    header = bytes((0x81, 0xFF)) + (2 * 1024 * 1024).to_bytes(8, "big")
+    got, written, _ = _serve_frames([_masked(0x1, b"ok") + header])
+    assert got == ["ok", None]
+    assert _close_code(written) == 1009
+
+
+def test_an_unmasked_frame_is_a_protocol_error_1002() -> None:
+    unmasked = Frame(Opcode.TEXT, b"bad").serialize(mask=False, extensions=[])
+    got, written, _ = _serve_frames([_masked(0x1, b"ok"), unmasked, _masked(0x1, b"never")])
+    assert got == ["ok", None]
+    assert _close_code(written) == 1002
+
+
+def test_a_close_frame_ends_the_reading() -> None:
+    close = _masked(0x8, (1000).to_bytes(2, "big") + b"bye")
+    got, written, _ = _serve_frames([_masked(0x1, b"ok") + close + _masked(0x1, b"after")])
+    assert got == ["ok", None]
+    assert _close_code(written) == 1000

@@ -368,6 +368,7 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
     from uvicorn.protocols.utils import ClientDisconnected
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.exceptions import InvalidState
+    from websockets.frames import apply_mask
     from websockets.protocol import State as WsState
 
     class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -387,6 +388,113 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
                     "writer": Writer(self._z_write, self.writable.is_set, self.writable.wait)
                 }
                 extensions[READ_EXTENSION] = {"next_frame": self._z_next_frame}
+
+        #: Whole frames are cut from the stream here (None: websockets reads it all).
+        _z_rest: bytearray | None = None
+
+        def data_received(self, data: bytes) -> None:
+            """websockets reads the handshake; then each frame is cut from the stream whole.
+
+            A final, masked text frame within the size limit, on an open socket
+            with no extension and no fragmented message pending, is unmasked
+            and handed to the reader here (:meth:`_z_text`): websockets' parser
+            would do the same in a dozen generator steps and objects. Every
+            other frame (control frames, binary, fragments, a socket closing)
+            goes to websockets whole and alone, so its parser is always at a
+            frame's start and judges it as before. A header websockets would
+            refuse (unmasked, or longer than the limit) hands it the rest of the
+            stream for good, before any payload is buffered: it refuses it as
+            before.
+            """
+            rest = self._z_rest
+            if rest is None:
+                super().data_received(data)
+                conn = self.conn
+                if (
+                    self.handshake_initiated
+                    and not self.close_sent
+                    and conn.parser_exc is None
+                    and conn.handshake_exc is None
+                    and not conn.reader.buffer
+                    and not self.transport.is_closing()
+                ):  # websockets' parser is at the start of the first frame
+                    self._z_rest = bytearray()
+                return
+            if rest:
+                rest += data
+                buffer: bytes | bytearray = rest
+            else:
+                buffer = data
+            conn = self.conn
+            size, start = len(buffer), 0
+            while size - start >= 2:
+                head, length = buffer[start], buffer[start + 1]
+                if not length & 0x80:  # unmasked: websockets refuses it
+                    self._z_give_up(buffer[start:])
+                    return
+                length &= 0x7F
+                at = start + 2
+                if length == 126:
+                    at += 2
+                    if size < at:
+                        break
+                    length = int.from_bytes(buffer[start + 2 : at], "big")
+                elif length == 127:
+                    at += 8
+                    if size < at:
+                        break
+                    length = int.from_bytes(buffer[start + 2 : at], "big")
+                limit = conn.max_message_size
+                if limit is not None and conn.current_size is not None:
+                    limit -= conn.current_size
+                if conn.max_fragment_size is not None:
+                    limit = (
+                        conn.max_fragment_size
+                        if limit is None
+                        else min(limit, conn.max_fragment_size)
+                    )
+                if limit is not None and length > limit:  # websockets refuses it at its header
+                    self._z_give_up(buffer[start:])
+                    return
+                at += 4  # the mask
+                end = at + length
+                if size < end:
+                    break
+                if not (
+                    head == 0x81
+                    and self.handshake_complete
+                    and not self.close_sent
+                    and conn.state is WsState.OPEN
+                    and conn.current_size is None
+                    and not conn.extensions
+                    and not conn.debug
+                    and self._z_text(apply_mask(buffer[at:end], buffer[at - 4 : at]))
+                ):
+                    super().data_received(bytes(buffer[start:end]))
+                    if conn.parser_exc is not None or self.transport.is_closing():
+                        self._z_rest = None  # done with this socket: as websockets would be
+                        return
+                start = end
+            if buffer is rest:
+                del rest[:start]
+            elif start < size:
+                self._z_rest = bytearray(buffer[start:])
+
+        def _z_give_up(self, data: bytes | bytearray) -> None:
+            """Hand websockets the rest of the stream, for good."""
+            self._z_rest = None
+            super().data_received(bytes(data))
+
+        def _z_text(self, payload: bytes) -> bool:
+            """Hand over a text message read here; False if it is not UTF-8 (websockets' call)."""
+            try:
+                text = payload.decode()
+            except UnicodeDecodeError:
+                return False
+            if not self.queue.put_nowait(text) and not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            return True
 
         def send_receive_event_to_app(self) -> None:
             """uvicorn's, handing the message's text or bytes to the inbox bare.
