@@ -229,7 +229,9 @@ async def _measure(tables: int, actions: int) -> dict[str, Any]:
     from zanzibar.server.settings import TransportLimits
 
     salon = _FakeSalon()
-    limits = TransportLimits(ws_frames_per_second=1e9, ws_frame_burst=10**9)
+    # no keepalive pings: under cachegrind a run lasts minutes, and the fake clients
+    # never answer one (the load's WebSocket pings, one per socket every 20 s, are left out)
+    limits = TransportLimits(ws_frames_per_second=1e9, ws_frame_burst=10**9, ws_ping_interval=0)
     config = uvicorn_config(
         create_app(salon, limits), "127.0.0.1", 8630, limits, lifespan="off", log_level="warning"
     )
@@ -280,6 +282,9 @@ async def _measure(tables: int, actions: int) -> dict[str, Any]:
     measured = actions - warm
     writes = sum(t.writes for _, t in sockets) - start_writes
     frames_in = salon.handled - start_handled
+    closed = sum(transport.closing for _, transport in sockets)
+    if closed:
+        raise RuntimeError(f"{closed} sockets were closed during the run")
     for protocol, _transport in sockets:
         protocol.connection_lost(None)
     await _settle()
