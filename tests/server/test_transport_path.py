@@ -88,7 +88,7 @@ async def _open(app: Any) -> tuple[Any, _Transport]:
     """Our protocol, past the handshake, serving ``app``."""
     from uvicorn.server import ServerState
 
-    limits = TransportLimits()
+    limits = TransportLimits(ws_ping_interval=0)  # no keepalive ping in what is written
     config = uvicorn_config(app, "127.0.0.1", 8630, limits, lifespan="off", log_level="warning")
     config.load()
     protocol = guarded_ws_protocol()(config=config, server_state=ServerState(), app_state={})
@@ -365,3 +365,56 @@ def test_a_close_frame_ends_the_reading() -> None:
     got, written, _ = _serve_frames([_masked(0x1, b"ok") + close + _masked(0x1, b"after")])
     assert got == ["ok", None]
     assert _close_code(written) == 1000
+
+
+def test_a_frame_begun_with_the_handshake_keeps_websockets_reading() -> None:
+    """A frame's first bytes sent with the handshake: websockets' parser is inside that
+    frame (its buffer maybe empty), so it keeps reading the whole stream, correctly."""
+    got: list[Any] = []
+    first, second = _masked(0x1, b"pipelined"), _masked(0x1, b"next")
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        next_frame = frame_reader_of(scope)
+        assert next_frame is not None
+        while (frame := await next_frame()) is not None:
+            got.append(frame)
+
+    async def main() -> Any:
+        from uvicorn.server import ServerState
+
+        limits = TransportLimits(ws_ping_interval=0)  # no keepalive ping in what is written
+        config = uvicorn_config(app, "127.0.0.1", 8630, limits, lifespan="off", log_level="warning")
+        config.load()
+        protocol = guarded_ws_protocol()(config=config, server_state=ServerState(), app_state={})
+        protocol.connection_made(_Transport())
+        protocol.data_received(UPGRADE + first[:6])  # the header and the mask: no payload yet
+        assert protocol._z_rest is None
+        for _ in range(5):
+            await asyncio.sleep(0)
+        protocol.data_received(first[6:] + second)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        protocol.connection_lost(None)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return protocol
+
+    protocol = asyncio.run(main())
+    assert got == ["pipelined", "next"]
+    assert protocol._z_rest is None  # websockets read it all
+
+
+def test_after_a_plain_handshake_frames_are_cut_here() -> None:
+    async def main() -> Any:
+        protocol, _ = await _open(_accept_and_wait)
+        return protocol
+
+    protocol = asyncio.run(main())
+    assert protocol._z_rest == bytearray()
+
+
+async def _accept_and_wait(scope: Any, receive: Any, send: Any) -> None:
+    await receive()
+    await send({"type": "websocket.accept"})

@@ -358,6 +358,24 @@ class Inbox:
             raise
 
 
+def _at_frame_start(conn: Any) -> bool:
+    """Whether websockets' parser waits for the first byte of a frame, nothing buffered.
+
+    Its parser is a chain of generators; between frames the innermost one is
+    the stream's ``at_eof`` (a frame begun waits in ``read_exact`` instead,
+    maybe with its buffer empty). Should a later websockets be built
+    otherwise, this says False and every frame goes to websockets as before.
+    """
+    from websockets.streams import StreamReader
+
+    if conn.reader.buffer:
+        return False
+    inner = conn.parser
+    while getattr(inner, "gi_yieldfrom", None) is not None:
+        inner = inner.gi_yieldfrom
+    return getattr(inner, "gi_code", None) is StreamReader.at_eof.__code__
+
+
 def guarded_ws_protocol() -> type[asyncio.Protocol]:
     """uvicorn's WebSocket protocol that lets the application drop a connection at once.
 
@@ -408,16 +426,18 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
             """
             rest = self._z_rest
             if rest is None:
+                opening = not self.handshake_initiated
                 super().data_received(data)
                 conn = self.conn
                 if (
-                    self.handshake_initiated
+                    opening  # only right after the handshake: then or never
+                    and self.handshake_initiated
                     and not self.close_sent
                     and conn.parser_exc is None
                     and conn.handshake_exc is None
-                    and not conn.reader.buffer
                     and not self.transport.is_closing()
-                ):  # websockets' parser is at the start of the first frame
+                    and _at_frame_start(conn)
+                ):
                     self._z_rest = bytearray()
                 return
             if rest:
