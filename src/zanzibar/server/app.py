@@ -16,6 +16,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import functools
 import importlib
 import json
 import logging
@@ -48,6 +49,7 @@ from zanzibar.server.guards import (
     Writer,
     abort_function,
     client_of,
+    frame_reader_of,
     lang_of,
     writer_of,
 )
@@ -735,12 +737,12 @@ class FrameBudget:
         return 0.0 if self.tokens >= 0 else round(-self.tokens / self.rate, 6)
 
 
-async def _frame_before(websocket: WebSocket, deadline: float | None) -> str | bytes | None:
+async def _frame_before(
+    next_frame: Callable[[], Awaitable[str | bytes | None]], deadline: float
+) -> str | bytes | None:
     """The next frame (None once the client has gone); TimeoutError after ``deadline``."""
-    if deadline is None:
-        return await _next_frame(websocket)
     async with asyncio.timeout_at(deadline):
-        return await _next_frame(websocket)
+        return await next_frame()
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -769,6 +771,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         conn.on_close = lambda slow, reason: outbox.cut(
             CLOSE_TOO_SLOW if slow else CLOSE_SEND_FAILED, reason
         )
+    # our uvicorn protocol hands each message over bare; another server, through Starlette
+    next_frame = frame_reader_of(websocket.scope) or functools.partial(_next_frame, websocket)
     loop = asyncio.get_running_loop()
     hello_deadline: float | None = loop.time() + limits.hello_timeout
     budget = FrameBudget(limits.ws_frames_per_second, limits.ws_frame_burst, loop.time())
@@ -790,7 +794,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     )
                 await asyncio.sleep(wait)
             try:
-                frame = await _frame_before(websocket, hello_deadline)
+                if hello_deadline is None:
+                    frame = await next_frame()
+                else:
+                    frame = await _frame_before(next_frame, hello_deadline)
             except TimeoutError:
                 await _no_hello(outbox, limits.hello_timeout)
                 break

@@ -96,8 +96,12 @@ def _alone(text: str) -> str:
 def _together(texts: Sequence[str]) -> str:
     """Several messages in one array; an audience's when every one of them is."""
     first = texts[0]
-    if type(first) is SharedText and all(type(t) is SharedText for t in texts):
-        return first.bundled_with(tuple(texts[1:]))
+    if type(first) is SharedText:
+        for text in texts:  # a loop, not all() over a generator: two or three texts a step
+            if type(text) is not SharedText:
+                break
+        else:
+            return first.bundled_with(tuple(texts[1:]))
     return "[" + ",".join(texts) + "]"
 
 

@@ -14,7 +14,11 @@
   not: a client that stopped reading never lets a polite close through; and a
   way to send several text messages in one write (``write``, see
   :func:`writer_of`), which ASGI does not either: one ``websocket.send`` is one
-  system call, and a table's event reaches each seat as three or four messages.
+  system call, and a table's event reaches each seat as three or four messages;
+  and a way to read the client's messages bare (``next_frame``, see
+  :func:`frame_reader_of`): the text or bytes of each message, handed straight
+  to the socket's reader task when it is waiting, instead of an ASGI event
+  dict through an ``asyncio.Queue`` and Starlette's ``WebSocket.receive``.
 
 Each refusal is logged (``zanzibar.server.guards``) with the client's address.
 """
@@ -22,6 +26,7 @@ Each refusal is logged (``zanzibar.server.guards``) with the client's address.
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -44,6 +49,8 @@ ASGIApp = Callable[[Scope, Receive, SendFn], Awaitable[None]]
 ABORT_EXTENSION = "zanzibar.abort"
 #: Where it puts its batched writer (see :class:`Writer`).
 WRITE_EXTENSION = "zanzibar.write"
+#: Where it puts its bare reader of incoming messages (see :func:`frame_reader_of`).
+READ_EXTENSION = "zanzibar.read"
 
 #: The refusals a person may hear (read by a screen reader as one sentence), by key:
 #: catalogue messages (l10n/<lang>/errors.ftl).
@@ -301,6 +308,74 @@ def _peer(client: Any) -> str:
     return f"{client[0]}:{client[1]}" if client else "?"
 
 
+class Inbox:
+    """What one WebSocket client sent, waiting for the application to read it.
+
+    It stands in for uvicorn's ``asyncio.Queue`` of ASGI events and holds the
+    same events (connect, disconnect), except that a received message is its
+    bare text or bytes (the ASGI ``receive`` makes the event dict of it only
+    for a reader that asks for one). :meth:`put_nowait` hands an item straight
+    to a reader already waiting (no queue, no second look-up of the running
+    loop: in Python 3.11 each look-up asks the kernel for the process id);
+    else the item waits in order.
+    """
+
+    __slots__ = ("_items", "_loop", "_waiter")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._items: collections.deque[Any] = collections.deque()
+        self._loop = loop
+        self._waiter: asyncio.Future[Any] | None = None
+
+    def put_nowait(self, item: Any) -> bool:
+        """Queue ``item``; True when a waiting reader took it at once."""
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(item)
+                return True
+        self._items.append(item)
+        return False
+
+    def empty(self) -> bool:
+        """Nothing waits to be read."""
+        return not self._items
+
+    async def take(self) -> Any:
+        """The oldest item, once there is one (one reader at a time)."""
+        if self._items:
+            return self._items.popleft()
+        waiter = self._waiter = self._loop.create_future()
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            # cancelled after an item was handed over: it stays first for the next read
+            if waiter.done() and not waiter.cancelled():
+                self._items.appendleft(waiter.result())
+            if self._waiter is waiter:
+                self._waiter = None
+            raise
+
+
+def _at_frame_start(conn: Any) -> bool:
+    """Whether websockets' parser waits for the first byte of a frame, nothing buffered.
+
+    Its parser is a chain of generators; between frames the innermost one is
+    the stream's ``at_eof`` (a frame begun waits in ``read_exact`` instead,
+    maybe with its buffer empty). Should a later websockets be built
+    otherwise, this says False and every frame goes to websockets as before.
+    """
+    from websockets.streams import StreamReader
+
+    if conn.reader.buffer:
+        return False
+    inner = conn.parser
+    while getattr(inner, "gi_yieldfrom", None) is not None:
+        inner = inner.gi_yieldfrom
+    return getattr(inner, "gi_code", None) is StreamReader.at_eof.__code__
+
+
 def guarded_ws_protocol() -> type[asyncio.Protocol]:
     """uvicorn's WebSocket protocol that lets the application drop a connection at once.
 
@@ -311,9 +386,16 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
     from uvicorn.protocols.utils import ClientDisconnected
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.exceptions import InvalidState
+    from websockets.frames import apply_mask
     from websockets.protocol import State as WsState
 
     class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+        queue: Inbox  # type: ignore[assignment]
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.queue = Inbox(self.loop)
+
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
@@ -323,6 +405,168 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
                 extensions[WRITE_EXTENSION] = {
                     "writer": Writer(self._z_write, self.writable.is_set, self.writable.wait)
                 }
+                extensions[READ_EXTENSION] = {"next_frame": self._z_next_frame}
+
+        #: Whole frames are cut from the stream here (None: websockets reads it all).
+        _z_rest: bytearray | None = None
+
+        def data_received(self, data: bytes) -> None:
+            """websockets reads the handshake; then each frame is cut from the stream whole.
+
+            A final, masked text frame within the size limit, on an open socket
+            with no extension and no fragmented message pending, is unmasked
+            and handed to the reader here (:meth:`_z_text`): websockets' parser
+            would do the same in a dozen generator steps and objects. Every
+            other frame (control frames, binary, fragments, a socket closing)
+            goes to websockets whole and alone, so its parser is always at a
+            frame's start and judges it as before. A header websockets would
+            refuse (unmasked, or longer than the limit) hands it the rest of the
+            stream for good, before any payload is buffered: it refuses it as
+            before.
+            """
+            rest = self._z_rest
+            if rest is None:
+                opening = not self.handshake_initiated
+                super().data_received(data)
+                conn = self.conn
+                if (
+                    opening  # only right after the handshake: then or never
+                    and self.handshake_initiated
+                    and not self.close_sent
+                    and conn.parser_exc is None
+                    and conn.handshake_exc is None
+                    and not self.transport.is_closing()
+                    and _at_frame_start(conn)
+                ):
+                    self._z_rest = bytearray()
+                return
+            if rest:
+                rest += data
+                buffer: bytes | bytearray = rest
+            else:
+                buffer = data
+            conn = self.conn
+            size, start = len(buffer), 0
+            while size - start >= 2:
+                head, length = buffer[start], buffer[start + 1]
+                if not length & 0x80:  # unmasked: websockets refuses it
+                    self._z_give_up(buffer[start:])
+                    return
+                length &= 0x7F
+                at = start + 2
+                if length == 126:
+                    at += 2
+                    if size < at:
+                        break
+                    length = int.from_bytes(buffer[start + 2 : at], "big")
+                elif length == 127:
+                    at += 8
+                    if size < at:
+                        break
+                    length = int.from_bytes(buffer[start + 2 : at], "big")
+                limit = conn.max_message_size
+                if limit is not None and conn.current_size is not None:
+                    limit -= conn.current_size
+                if conn.max_fragment_size is not None:
+                    limit = (
+                        conn.max_fragment_size
+                        if limit is None
+                        else min(limit, conn.max_fragment_size)
+                    )
+                if limit is not None and length > limit:  # websockets refuses it at its header
+                    self._z_give_up(buffer[start:])
+                    return
+                at += 4  # the mask
+                end = at + length
+                if size < end:
+                    break
+                if not (
+                    head == 0x81
+                    and self.handshake_complete
+                    and not self.close_sent
+                    and conn.state is WsState.OPEN
+                    and conn.current_size is None
+                    and not conn.extensions
+                    and not conn.debug
+                    and self._z_text(apply_mask(buffer[at:end], buffer[at - 4 : at]))
+                ):
+                    super().data_received(bytes(buffer[start:end]))
+                    if conn.parser_exc is not None or self.transport.is_closing():
+                        self._z_rest = None  # done with this socket: as websockets would be
+                        return
+                start = end
+            if buffer is rest:
+                del rest[:start]
+            elif start < size:
+                self._z_rest = bytearray(buffer[start:])
+
+        def _z_give_up(self, data: bytes | bytearray) -> None:
+            """Hand websockets the rest of the stream, for good."""
+            self._z_rest = None
+            super().data_received(bytes(data))
+
+        def _z_text(self, payload: bytes) -> bool:
+            """Hand over a text message read here; False if it is not UTF-8 (websockets' call)."""
+            try:
+                text = payload.decode()
+            except UnicodeDecodeError:
+                return False
+            if not self.queue.put_nowait(text) and not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            return True
+
+        def send_receive_event_to_app(self) -> None:
+            """uvicorn's, handing the message's text or bytes to the inbox bare.
+
+            Reading stops while a message waits unread, as in uvicorn (a client
+            that sends faster than the application reads is slowed down by TCP):
+            but a message taken at once by a waiting reader is not waiting, so
+            then reading is neither stopped nor started again (two calls into
+            the event loop, and its poller's bookkeeping, per message).
+            """
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            self.frames = []
+            if self.close_sent:  # past the application's close: dropped, as in uvicorn
+                return
+            if self.curr_msg_data_type == "text":
+                try:
+                    item: str | bytes = data.decode()
+                except UnicodeDecodeError:
+                    self.logger.exception("Invalid UTF-8 sequence received from client.")
+                    self.conn.send_close(1007)
+                    self.handle_parser_exception()
+                    return
+            else:
+                item = bytes(data)
+            if not self.queue.put_nowait(item) and not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            """The ASGI ``receive``: the next event, a message made an ASGI event again."""
+            item = await self._z_take()
+            if type(item) is str:
+                return {"type": "websocket.receive", "text": item}
+            if type(item) is bytes:
+                return {"type": "websocket.receive", "bytes": item}
+            return item
+
+        async def _z_next_frame(self) -> str | bytes | None:
+            """The next message's text or bytes; None once the client has gone."""
+            item = await self._z_take()
+            if type(item) is str or type(item) is bytes:
+                return item
+            if item.get("type") == "websocket.disconnect":
+                return None
+            raise RuntimeError(f"unexpected {item.get('type')!r} on an open WebSocket")
+
+        async def _z_take(self) -> Any:
+            item = await self.queue.take()
+            if self.read_paused and self.queue.empty():
+                self.read_paused = False
+                self.transport.resume_reading()
+            return item
 
         def _z_write(self, texts: Sequence[str]) -> None:
             """Frame each text as its own message; hand all of them to the socket at once.
@@ -333,7 +577,10 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
             for a socket that is not open). A :class:`SharedText` goes out as
             the frame websockets made of it for the first socket, when this
             socket frames as that one did (no extension: permessage-deflate
-            compresses per connection) and is open for a new message.
+            compresses per connection) and is open for a new message; in that
+            state a text of this socket alone is framed the same way, by
+            :func:`server_text_frame` (websockets' ``send_text`` would only
+            check that state again and build a ``Frame`` to write those bytes).
             """
             if self.disconnected:
                 raise ClientDisconnected()
@@ -349,11 +596,13 @@ def guarded_ws_protocol() -> type[asyncio.Protocol]:
             out = conn.data_to_send()  # whatever websockets queued before (usually nothing)
             try:
                 for text in texts:
-                    if shared_frames and type(text) is SharedText:
-                        out.append(text.server_frame())
-                    else:
+                    if not shared_frames:
                         conn.send_text(text.encode())
                         out.extend(conn.data_to_send())
+                    elif type(text) is SharedText:
+                        out.append(text.server_frame())
+                    else:  # what ``conn.send_text`` would queue, in this state
+                        out.append(server_text_frame(text.encode()))
             except InvalidState:
                 raise ClientDisconnected() from None
             self.transport.write(b"".join(out))
@@ -403,12 +652,29 @@ class SharedText(str):
         """The frame carrying this text from a server socket with no extension."""
         frame = self._frame
         if frame is None:
-            from websockets.frames import Frame, Opcode
-
-            frame = self._frame = Frame(Opcode.TEXT, self.encode()).serialize(
-                mask=False, extensions=[]
-            )
+            frame = self._frame = server_text_frame(self.encode())
         return frame
+
+
+def server_text_frame(payload: bytes) -> bytes:
+    """One whole text frame from a server socket with no extension (RFC 6455, 5.2).
+
+    What websockets' ``Frame(Opcode.TEXT, payload).serialize(mask=False,
+    extensions=[])`` writes, without its checks and objects: the first byte
+    says final text frame, the length takes one, three or nine bytes, and a
+    server's frames are not masked.
+
+    >>> server_text_frame(b"hi")
+    b'\\x81\\x02hi'
+    >>> server_text_frame(bytes(300))[:4]
+    b'\\x81~\\x01,'
+    """
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 65536:
+        return b"\x81\x7e" + size.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + size.to_bytes(8, "big") + payload
 
 
 @dataclass(frozen=True)
@@ -432,6 +698,17 @@ def writer_of(scope: Scope) -> Writer | None:
         writer = extension.get("writer")
         if isinstance(writer, Writer):
             return writer
+    return None
+
+
+def frame_reader_of(scope: Scope) -> Callable[[], Awaitable[str | bytes | None]] | None:
+    """The connection's bare reader (``await next_frame()``: a message's text or
+    bytes, None once the client has gone), when the server provides one."""
+    extension = scope.get("extensions", {}).get(READ_EXTENSION)
+    if isinstance(extension, dict):
+        next_frame = extension.get("next_frame")
+        if callable(next_frame):
+            return next_frame
     return None
 
 
