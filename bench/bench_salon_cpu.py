@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference import current_source, discard, extract, run_child
+from reference import alternate
 
 #: main at the start of the fifth round of "Cheaper actions" (docs/cluster.md).
 REFERENCE_COMMIT = "773ed4c"
@@ -191,22 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (1 <= args.tables <= 500 and 100 <= args.actions <= 100_000 and 1 <= args.rounds <= 9):
         raise SystemExit("bounded: 1-500 tables, 100-100,000 actions, 1-9 rounds")
     worker_args = [str(args.tables), str(args.actions), str(args.seed)]
-    reference = None if args.reference.lower() == "none" else extract(args.reference)
-    if args.reference.lower() != "none" and reference is None:
-        print(f"note: no reference: git could not extract commit {args.reference}")
-    sides: dict[str, list[dict[str, Any]]] = {}
-    script = Path(__file__).resolve()
-    try:
-        for _ in range(args.rounds):
-            order = [("this tree", current_source())]
-            if reference is not None:
-                order.insert(0, (f"reference {args.reference}", reference))
-            for name, source in order:
-                result = run_child(source, script, worker_args)
-                sides.setdefault(name, []).append(result)
-    finally:
-        if reference is not None:
-            discard(reference)
+    sides = alternate(args.reference, Path(__file__).resolve(), worker_args, args.rounds)
     print(
         f"421, {args.tables} tables of 3 players and a bot, {args.actions} player actions a round"
         f" (the first fifth warms up), {args.rounds} round(s) alternating"

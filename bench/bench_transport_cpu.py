@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference import current_source, discard, extract, run_child
+from reference import alternate
 
 #: main when the ninth round of "Cheaper actions" began (docs/cluster.md).
 REFERENCE_COMMIT = "3134400"
@@ -318,21 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (1 <= args.tables <= 500 and 100 <= args.actions <= 1_000_000 and 1 <= args.rounds <= 9):
         raise SystemExit("bounded: 1-500 tables, 100-1,000,000 actions, 1-9 rounds")
     worker_args = [str(args.tables), str(args.actions)]
-    reference = None if args.reference.lower() == "none" else extract(args.reference)
-    if args.reference.lower() != "none" and reference is None:
-        print(f"note: no reference: git could not extract commit {args.reference}")
-    sides: dict[str, list[dict[str, Any]]] = {}
-    script = Path(__file__).resolve()
-    try:
-        for _ in range(args.rounds):
-            order = [("this tree", current_source())]
-            if reference is not None:
-                order.insert(0, (f"reference {args.reference}", reference))
-            for name, source in order:
-                sides.setdefault(name, []).append(run_child(source, script, worker_args))
-    finally:
-        if reference is not None:
-            discard(reference)
+    sides = alternate(args.reference, Path(__file__).resolve(), worker_args, args.rounds)
     print(
         f"{args.tables} tables of {SEATS} sockets, {args.actions} player actions a round"
         f" (the first fifth warms up), {args.rounds} round(s) alternating"

@@ -70,3 +70,28 @@ def run_child(source: Path, script: Path, args: list[str]) -> dict[str, Any]:
 def current_source() -> Path:
     """The working tree's ``src/`` (the code under test)."""
     return ROOT / "src"
+
+
+def alternate(
+    reference_commit: str, script: Path, worker_args: list[str], rounds: int
+) -> dict[str, list[dict[str, Any]]]:
+    """Each side's answers: ``reference COMMIT`` first, then ``this tree``, round after round.
+
+    ``reference_commit`` 'none' (or one git cannot extract, said on stdout) runs this
+    tree alone. The reference's copy is removed at the end, whatever happens.
+    """
+    reference = None if reference_commit.lower() == "none" else extract(reference_commit)
+    if reference_commit.lower() != "none" and reference is None:
+        print(f"note: no reference: git could not extract commit {reference_commit}")
+    order = [("this tree", current_source())]
+    if reference is not None:
+        order.insert(0, (f"reference {reference_commit}", reference))
+    sides: dict[str, list[dict[str, Any]]] = {}
+    try:
+        for _ in range(rounds):
+            for name, source in order:
+                sides.setdefault(name, []).append(run_child(source, script, worker_args))
+    finally:
+        if reference is not None:
+            discard(reference)
+    return sides
