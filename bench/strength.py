@@ -218,9 +218,9 @@ def play_stockfish_game(
     import chess.engine
 
     ours = chess.engine.SimpleEngine.popen_uci(
-        [sys.executable, "-m", "zanzibar.cli.main", "uci"], timeout=60
+        [sys.executable, "-m", "zanzibar.cli.main", "uci"], timeout=ENGINE_START_TIMEOUT
     )
-    theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60)
+    theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=ENGINE_START_TIMEOUT)
     board = chess.Board()
     try:
         ours.configure({"Level": level})
@@ -473,6 +473,13 @@ def reference_tree(commit: str) -> Iterator[Path]:
         yield Path(tmp) / "src"
 
 
+#: Seconds an engine may take to start and answer ``uci`` (``--stockfish``, ``--versus``). Games run in a
+#: low-weight session so that they yield the shared machine to others; at a load of 15-20
+#: such a session got under 1 % of a core (2026-11-27) and a start took over the 60 s that
+#: python-chess allows by default, which ended the match before its first game.
+ENGINE_START_TIMEOUT = 900
+
+
 def _uci_engine(src: Path | None) -> Any:
     """``zanzibar uci`` of this tree (``src`` None) or of an extracted one."""
     import chess.engine
@@ -482,7 +489,7 @@ def _uci_engine(src: Path | None) -> Any:
         env["PYTHONPATH"] = str(src)
     return chess.engine.SimpleEngine.popen_uci(
         [sys.executable, "-m", "zanzibar.cli.main", "uci"],
-        timeout=600,  # a low-weight session on a loaded machine needs minutes to start one
+        timeout=ENGINE_START_TIMEOUT,
         env=env,
         cwd=str(src.parent) if src is not None else None,
     )
