@@ -28,9 +28,11 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reference import discard, extract
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCKFISH = "/usr/games/stockfish"
@@ -101,16 +103,6 @@ def losses(fens: list[str], chosen: list[list[str]], depth: int) -> list[dict[st
     return judged
 
 
-def reference_src(directory: Path, commit: str) -> Path:
-    """Extract ``commit``'s ``src`` into ``directory``; return that ``src``."""
-    archive = directory / "reference.tar"
-    with archive.open("wb") as out:
-        subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src"], stdout=out, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(directory, filter="data")
-    return directory / "src"
-
-
 def main() -> None:
     """Both engines' moves, Stockfish's judgement, and the comparison."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -125,8 +117,13 @@ def main() -> None:
         worker(args.nodes, json.loads(sys.stdin.read()))
         return
     fens = positions(args.count, args.step)
-    with tempfile.TemporaryDirectory() as tmp:
-        ref = engine_moves(reference_src(Path(tmp), args.reference), args.nodes, fens)
+    reference = extract(args.reference)
+    if reference is None:
+        raise SystemExit(f"git could not extract commit {args.reference}")
+    try:
+        ref = engine_moves(reference, args.nodes, fens)
+    finally:
+        discard(reference)
     new = engine_moves(ROOT / "src", args.nodes, fens)
     judged = losses(fens, [ref, new], args.depth)
     same = sum(a == b for a, b in zip(ref, new, strict=True))
