@@ -500,7 +500,7 @@ async def test_compiled_inserts_store_exactly_what_sqlalchemy_stores(
         await store.write([(insert(m.history), [history(2), history(3)])])
         fast_statements = len(store._inserts._plans)
         assert fast_statements == 3  # one plan per table and set of columns
-        monkeypatch.setattr(sqlite_ops, "_fast_insert", lambda *args: False)
+        monkeypatch.setattr(sqlite_ops, "_on_plan", lambda *args: False)
         await store.write([(insert(m.history), history(4))])
         await store.write([(insert(m.users), {**user, "id": 2, "name_key": "zoe2"})])
         async with store.engine.connect() as conn:
@@ -586,7 +586,7 @@ async def test_the_compiled_fenced_update_stores_what_sqlalchemy_stores_and_stil
         assert len(store._inserts._plans) == 3  # users and tables inserts, and the fence
         with pytest.raises(Fenced):
             await store.write([(FENCE, values(7, 1))])  # version 1 is gone: nothing changes
-        monkeypatch.setattr(sqlite_ops, "_fast_update", lambda *args: False)
+        monkeypatch.setattr(sqlite_ops, "_on_plan", lambda *args: False)
         await store.write([(FENCE, values(8, 1))])  # SQLAlchemy's path
         with pytest.raises(Fenced):
             await store.write([(FENCE, values(8, 1))])
@@ -619,7 +619,7 @@ async def test_fenced_writes_of_one_batch_run_together_and_still_fence_each_tabl
     from zanzibar.salon.tablestore import FENCE
 
     if not compiled:
-        monkeypatch.setattr(sqlite_ops, "_fast_update", lambda *args: False)
+        monkeypatch.setattr(sqlite_ops, "_on_plan", lambda *args: False)
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'fences.sqlite3'}")
     await store.start()
     try:

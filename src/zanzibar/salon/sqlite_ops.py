@@ -186,10 +186,7 @@ def execute_sync(conn: Connection, ops: Sequence[Op], plans: InsertPlans | None 
     for statement, params in ops:
         if params is not None and plans is not None:
             kind = plans.kind_of(conn, statement)
-            if kind is INSERT:
-                if _fast_insert(conn, statement, params, plans):
-                    continue
-            elif kind is UPDATE and _fast_update(conn, statement, params, plans):
+            if kind is not OTHER and _on_plan(conn, statement, params, plans, kind):
                 continue
         if params is None or returned_to(statement) is not None:
             result = conn.execute(statement, params)
@@ -219,13 +216,16 @@ def _same_keys(params: Any) -> list[dict[str, Any]] | None:
     return params
 
 
-def _fast_update(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
-    """Run a built-once UPDATE (:meth:`InsertPlans.kind_of`) on the DBAPI cursor (False:
-    its parameters are not dicts of the same keys, or no plan).
+def _on_plan(
+    conn: Connection, statement: Executable, params: Any, plans: InsertPlans, kind: str
+) -> bool:
+    """Run a plain insert or a built-once UPDATE (:meth:`InsertPlans.kind_of`) of rows
+    with the same keys straight on the DBAPI cursor (False: not such rows, or no plan).
 
-    The fence is checked on the cursor's row count, as for ``conn.execute``.
-    Only statements marked :func:`built_once` qualify (the table's fenced write,
-    :data:`zanzibar.salon.tablestore.FENCE`): a plan is kept per statement
+    An UPDATE's fence is checked on the cursor's row count, as for ``conn.execute``
+    (merged fenced writes, :func:`merge_inserts`: executemany sums the row counts).
+    Only statements marked :func:`built_once` qualify as UPDATEs (the table's fenced
+    write, :data:`zanzibar.salon.tablestore.FENCE`): a plan is kept per statement
     object, and a statement built per call would only fill the cache.
     """
     rows = _same_keys(params)
@@ -234,9 +234,9 @@ def _fast_update(conn: Connection, statement: Executable, params: Any, plans: In
     plan = plans.plan(conn, statement, tuple(rows[0]))  # type: ignore[arg-type]
     if plan is None:
         return False
-    # merged fenced writes (merge_inserts): executemany sums the row counts
     rowcount = on_cursor(conn, plan.sql, plan.rows(rows))
-    check_fence(statement, rowcount, len(rows))
+    if kind is UPDATE:
+        check_fence(statement, rowcount, len(rows))
     return True
 
 
@@ -257,16 +257,3 @@ def on_cursor(conn: Connection, sql: str, parameters: list[Any]) -> int:
         raise DBAPIError.instance(sql, parameters, exc, dbapi_error, dialect=conn.dialect) from exc
     finally:
         cursor.close()
-
-
-def _fast_insert(conn: Connection, statement: Executable, params: Any, plans: InsertPlans) -> bool:
-    """Run a plain insert (:meth:`InsertPlans.kind_of`) of rows with the same keys straight
-    on the DBAPI cursor (False: not such rows, or no plan)."""
-    rows = _same_keys(params)
-    if rows is None:
-        return False
-    plan = plans.plan(conn, statement, tuple(rows[0]))  # type: ignore[arg-type]
-    if plan is None:
-        return False
-    on_cursor(conn, plan.sql, plan.rows(rows))
-    return True
