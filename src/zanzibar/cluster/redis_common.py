@@ -8,6 +8,11 @@ the port's ``on_reconnect`` hook to reload what may have been missed. (Left
 to itself, redis-py 8.1's pub/sub came back only at its next health check,
 ~10 s after a Redis restart, in our test: too slow for a failover goal of
 seconds.)
+
+Commands are written by hiredis's ``pack_command`` (C), as redis-py's synchronous
+client already does: its asyncio client packs in Python, joining a growing buffer
+per argument, which cost a node more than all its Redis replies (docs/deploy.md,
+"the Redis client's packing").
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.client import PubSub
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -34,6 +40,28 @@ CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
 Handler = Callable[[str, bytes], Awaitable[None]]
 
 
+def _c_packing(base: type[AbstractConnection]) -> type[AbstractConnection]:
+    """``base`` (the pool's connection class, chosen by the URL's scheme) writing commands
+    with hiredis's packer; ``base`` itself without hiredis.
+
+    The bytes are redis-py's own (``tests/cluster/test_redis_client.py`` compares them);
+    a value neither packer takes (None, a bool) is refused with the same ``DataError``.
+    """
+    try:
+        from redis.connection import HiredisRespSerializer
+        from redis.utils import HIREDIS_AVAILABLE
+    except ImportError:  # an older or newer redis-py: keep its packer
+        return base
+    if not HIREDIS_AVAILABLE:
+        return base
+    serializer = HiredisRespSerializer()
+
+    def pack_command(self: AbstractConnection, *args: Any) -> list[bytes]:
+        return serializer.pack(*args)
+
+    return type(f"CPacked{base.__name__}", (base,), {"pack_command": pack_command})
+
+
 def connect(url: str) -> Redis:
     """A client that retries a few times with backoff before giving up on a command.
 
@@ -43,13 +71,16 @@ def connect(url: str) -> Redis:
     restart every connection idle in the pool failed its next command once, however
     long after (a frame told to another node was lost that way).
     """
-    return Redis.from_url(
+    client = Redis.from_url(
         url,
         retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
         health_check_interval=0,
         socket_connect_timeout=2,
     )
+    pool = client.connection_pool
+    pool.connection_class = _c_packing(pool.connection_class)
+    return client
 
 
 class Subscriber:
