@@ -29,6 +29,7 @@ PACKED_CASES = [
     ("ZADD", "z", 0.1, "m", 1.5e300, "n", -3, "o"),
     ("SET", "ключ", "é" * 7000),  # over redis-py's 6,000-byte chunks
     ("HSET", "h", *[f"f{i}" for i in range(1000)], *range(1000)),
+    ("SET", bytearray(b"k"), memoryview(b"v")),  # hiredis refuses these: converted first
 ]
 
 

@@ -44,20 +44,30 @@ def _c_packing(base: type[AbstractConnection]) -> type[AbstractConnection]:
     """``base`` (the pool's connection class, chosen by the URL's scheme) writing commands
     with hiredis's packer; ``base`` itself without hiredis.
 
-    The bytes are redis-py's own (``tests/cluster/test_redis_client.py`` compares them);
-    a value neither packer takes (None, a bool) is refused with the same ``DataError``.
+    The bytes are redis-py's own (``tests/cluster/test_redis_common.py`` compares them).
+    hiredis takes the arguments as they are; what it refuses goes through redis-py's
+    serializer for hiredis, which turns a ``bytearray`` or ``memoryview`` into bytes first
+    (a Python step per argument, which most commands do not need) and refuses anything else
+    (None, a bool) with redis-py's ``DataError``.
     """
     try:
+        import hiredis
         from redis.connection import HiredisRespSerializer
         from redis.utils import HIREDIS_AVAILABLE
     except ImportError:  # an older or newer redis-py: keep its packer
         return base
     if not HIREDIS_AVAILABLE:
         return base
+    pack = hiredis.pack_command
     serializer = HiredisRespSerializer()
 
     def pack_command(self: AbstractConnection, *args: Any) -> list[bytes]:
-        return serializer.pack(*args)
+        if " " in args[0] if isinstance(args[0], str) else b" " in args[0]:
+            return serializer.pack(*args)  # "CONFIG GET": its words go as arguments apart
+        try:
+            return [pack(args)]
+        except TypeError:
+            return serializer.pack(*args)
 
     return type(f"CPacked{base.__name__}", (base,), {"pack_command": pack_command})
 
