@@ -213,10 +213,10 @@ class PostgresServer:
             capture_output=True,
         )
 
-    def database(self) -> str:
-        """A new empty database; its asyncpg URL."""
+    def database(self, template: str = "template0") -> str:
+        """A new database, a copy of ``template`` (by default empty); its asyncpg URL."""
         name = f"t{os.getpid()}_{next(self._names)}"
-        self._client("createdb", "-T", "template0", name)
+        self._client("createdb", "-T", template, name)
         return self.url(name)
 
     def snapshot(self, url: str) -> str:
@@ -308,3 +308,19 @@ class RedisServer:
 
     def url(self, db: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
+
+
+def migrated(url: str) -> None:
+    """Apply the salon's migrations to the database at ``url``, as a salon's start does."""
+    import asyncio
+
+    from zanzibar.salon.persistence import make_engine, migrate
+
+    async def run() -> None:
+        engine = make_engine(url)
+        try:
+            await migrate(engine, url)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(run())

@@ -32,7 +32,7 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 import _hang_dump  # noqa: E402
-from _services import PostgresServer, RedisServer  # noqa: E402
+from _services import PostgresServer, RedisServer, migrated  # noqa: E402
 from zanzibar.l10n import set_strict  # noqa: E402
 
 set_strict(os.environ["ZANZIBAR_L10N_STRICT"] not in ("", "0"))
@@ -60,6 +60,26 @@ def redis_server() -> Iterator[RedisServer]:
 def pg_url(postgres_server: PostgresServer) -> Iterator[str]:
     """The asyncpg URL of a new, empty database, dropped after the test."""
     url = postgres_server.database()
+    try:
+        yield url
+    finally:
+        postgres_server.drop(url)
+
+
+@pytest.fixture(scope="session")
+def pg_template(postgres_server: PostgresServer) -> str:
+    """The name of a database the salon's migrations were applied to once (per pytest
+    process): ``migrated_pg_url`` copies it (``createdb -T``), a fraction of running them."""
+    url = postgres_server.database()
+    migrated(url)
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def migrated_pg_url(postgres_server: PostgresServer, pg_template: str) -> Iterator[str]:
+    """The asyncpg URL of a new database holding the salon's schema and no rows (what
+    migrating an empty one gives), dropped after the test."""
+    url = postgres_server.database(template=pg_template)
     try:
         yield url
     finally:

@@ -40,6 +40,36 @@ def test_no_syntax_error_and_no_id_twice() -> None:
     assert CATALOGUE.problems() == []
 
 
+def test_the_parsed_files_are_kept_and_read_back_unparsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second start reads the parsed files from the cache (no parsing); a cache it
+    cannot read is passed over."""
+    from fluent.syntax import FluentParser
+
+    monkeypatch.setenv("ZANZIBAR_CACHE_DIR", str(tmp_path))
+    first = Catalogue()
+    (kept,) = tmp_path.glob("catalogue-*.pickle")
+
+    def said(catalogue: Catalogue) -> list[tuple[str, str, str]]:
+        return [
+            (code, name, message.id.name)
+            for code in catalogue.codes
+            for name, message in catalogue.languages[code].messages()
+        ]
+
+    with monkeypatch.context() as patched:
+        patched.setattr(FluentParser, "parse", lambda *_: pytest.fail("parsed again"))
+        second = Catalogue()
+    assert said(second) == said(first) == said(CATALOGUE)
+    assert second.etag == first.etag
+    hello = Voice("fr", second).say(Msg("salon-left", name="Anna"))
+    assert hello == Voice("fr", CATALOGUE).say(Msg("salon-left", name="Anna"))
+    kept.write_bytes(b"cut short")
+    assert said(Catalogue()) == said(first)  # parsed again, and kept again
+    assert kept.read_bytes() != b"cut short"
+
+
 def test_duplicates_and_junk_are_reported(tmp_path: Path) -> None:
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "a.ftl").write_text("a-x = one\na-y = { broken\n", encoding="utf-8")

@@ -39,7 +39,8 @@ SECONDS = float(os.environ.get("ZANZIBAR_CHAOS_SECONDS", "60"))
 EVERY = float(os.environ.get("ZANZIBAR_CHAOS_EVERY", "6"))
 TABLES = int(os.environ.get("ZANZIBAR_CHAOS_TABLES", "30"))
 SEED = int(os.environ.get("ZANZIBAR_CHAOS_SEED", str(random.randrange(1 << 20))))
-#: Seconds every node stays up after the last kill, in which each running game must move on.
+#: Seconds every node stays up after the last kill, in which each running game must move on
+#: (the wait ends as soon as every one has).
 SETTLE = 10.0
 
 
@@ -71,8 +72,9 @@ async def chaos(cluster: Cluster, tables: int, seconds: float, seed: int) -> Non
         nodes = list(range(1, cluster.nodes + 1))
         killed = await kill_and_restart(cluster, seconds, rng, nodes)
         scene.calm()
-        await asyncio.sleep(SETTLE)
-        stalled = scene.stalled()
+        settled = time.monotonic() + SETTLE
+        while (stalled := scene.stalled()) and time.monotonic() < settled:
+            await asyncio.sleep(0.2)
     finally:
         await scene.stop()
     stored, found = await scene.verdict()

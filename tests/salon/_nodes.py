@@ -33,7 +33,8 @@ class Cluster:
     salons: dict[str, Salon] = field(default_factory=dict)
     nodes: dict[str, Any] = field(default_factory=dict)
 
-    async def start(self, name: str, **settings: Any) -> Salon:
+    async def start(self, name: str, lease_ttl_ms: int | None = None, **settings: Any) -> Salon:
+        """Node ``name``, its leases of ``lease_ttl_ms`` (default: the cluster's ttl)."""
         from zanzibar.cluster.node import Node
         from zanzibar.cluster.redis_leases import RedisLeases
         from zanzibar.cluster.wiring import redis_ports
@@ -43,7 +44,7 @@ class Cluster:
         self.nodes[name] = node
         ports = redis_ports(self.redis_url, name)
         await ports.leases.close()
-        ports.leases = RedisLeases(self.redis_url, name, ttl_ms=self.ttl_ms)
+        ports.leases = RedisLeases(self.redis_url, name, ttl_ms=lease_ttl_ms or self.ttl_ms)
         salon = make_salon(self.db_url, ports=ports, **settings)
         assert salon.reaper is not None
         salon.reaper.period = 0.2
@@ -84,6 +85,14 @@ async def wait_for(what: Callable[[], Any], seconds: float, step: float = 0.05) 
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {seconds} s")
         await asyncio.sleep(step)
+
+
+async def sweeps(salons: list[Salon], count: int) -> None:
+    """Wait until the reaper of each of ``salons`` has swept ``count`` more times."""
+    reapers = [s.reaper for s in salons if s.reaper is not None]
+    assert len(reapers) == len(salons)
+    done = [r._sweeps + count + 1 for r in reapers]  # the count of a sweep running now, + 1
+    await wait_for(lambda: all(r._sweeps >= n for r, n in zip(reapers, done, strict=True)), 60)
 
 
 async def bot_table(salon: Salon, name: str, clock: bool = True) -> tuple[Client, int]:

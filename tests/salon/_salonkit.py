@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +63,35 @@ def make_salon(where: Path | str, **kwargs: Any) -> Salon:
     return Salon(database_url(where), **settings)
 
 
-class Client:
-    """A fake connection that records what the salon sends."""
+class _AtOnce:
+    """A transport with a queue of its own (``put_message``, salon/connections.py): the salon
+    hands it each message the moment it puts one, with nothing else run in between."""
 
-    def __init__(self, salon: Salon, name: str) -> None:
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    async def __call__(self, message: dict[str, Any]) -> None:  # never called: put_message is
+        self.put_message(message)
+
+    def put_message(self, message: dict[str, Any]) -> None:
+        self.client.inbox.append(message)
+        assert self.client.seen is not None
+        self.client.seen(message)
+
+
+class Client:
+    """A fake connection that records what the salon sends.
+
+    ``seen``: called with each message the moment the salon puts it (no writer task in
+    between), so it can look at the salon as it was when the message went out.
+    """
+
+    def __init__(
+        self, salon: Salon, name: str, seen: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
         self.salon = salon
         self.name = name
+        self.seen = seen
         self.inbox: list[dict[str, Any]] = []
         self.conn: Connection | None = None
         self.token = ""
@@ -84,7 +108,7 @@ class Client:
             self.user_id = session.user.id
             self.name = session.user.name
         self.token = token
-        self.conn = await self.salon.connect(self._send)
+        self.conn = await self.salon.connect(self._send if self.seen is None else _AtOnce(self))
         reply = await self.request("hello", token=token, lang=lang)
         assert reply["type"] == "welcome", reply
         self.user_id = reply["user"]["id"]

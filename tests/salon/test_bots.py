@@ -114,24 +114,43 @@ async def test_quick_reconnect_keeps_the_seat(db_url: str) -> None:
 
 
 async def test_turn_clock_lets_a_bot_play_the_turn(db_url: str) -> None:
+    """Anna's clock runs out: a bot plays that one turn for her and the turn passes to Bob.
+
+    Bob's clock is as short, and when it runs out too a bot plays his turn: the table
+    is looked at the moment his turn comes (his ``your_turn`` is handed over as it is
+    put), not some time later, when under load his own turn may have gone by as well.
+    """
     salon = make_salon(db_url, clock_scale=0.01)
     await salon.start()
     try:
-        anna, bob, table_id = await two_humans(salon)
-        await anna.ok("table.clock", table=table_id, seconds=5)
-        table = salon.tables[table_id]
-        match = table.match
+        at_his_turn: list[tuple[int | None, int | None, bool]] = []
+        his_turn = asyncio.Event()
+
+        def seen(message: dict[str, Any]) -> None:
+            if message.get("type") == "your_turn" and not his_turn.is_set():
+                table = salon.tables[message["table"]]
+                assert table.match is not None
+                at_his_turn.append((table.match.to_act, table.clock_seat, table.seats[0].away))
+                his_turn.set()
+
+        anna = await Client(salon, "Anna").sign_in()
+        bob = await Client(salon, "Bob", seen=seen).sign_in()
+        table_id = (await anna.ok("table.create", game="race", seats=2, options={"target": 60}))[
+            "table"
+        ]["id"]
+        await bob.ok("table.join", table=table_id)
+        await anna.ok("table.start", table=table_id)
+        match = salon.tables[table_id].match
         assert match is not None and match.to_act == 0
-        for _ in range(100):
-            await asyncio.sleep(0.02)
-            await salon.settle()
-            if match.to_act == 1:
-                break
-        assert match.to_act == 1
+        assert not his_turn.is_set()
+        await anna.ok("table.clock", table=table_id, seconds=5)
+        await asyncio.wait_for(his_turn.wait(), 60)
+        to_act, clock_seat, anna_away = at_his_turn[0]
+        assert to_act == 1
         kinds = [i.get("kind") for i in bob.stream(table_id) if i["channel"] == "system"]
         assert "clock_timeout" in kinds
-        assert not table.seats[0].away  # only that turn
-        assert table.clock_seat is None
+        assert not anna_away  # only that turn
+        assert clock_seat is None
         assert bob.last("your_turn")["clock"] == 5
     finally:
         await salon.stop()

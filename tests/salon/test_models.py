@@ -13,7 +13,8 @@ from zanzibar.salon.persistence import Store
 pytestmark = pytest.mark.anyio
 
 
-async def test_migrations_match_the_models(db_url: str) -> None:
+async def test_migrations_match_the_models(empty_db_url: str) -> None:
+    db_url = empty_db_url
     store = Store(db_url)
     await store.start()
     try:

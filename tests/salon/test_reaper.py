@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from _local_nodes import BoardLeases
-from _nodes import TTL_MS, Cluster, bot_table, kinds, wait_for
+from _nodes import TTL_MS, Cluster, bot_table, kinds, sweeps, wait_for
 from _salonkit import Client, make_salon
 
 from zanzibar.cluster.local import LocalLeases
@@ -270,7 +270,9 @@ async def test_the_takeover_time_with_the_production_lease(pg_url: str, redis_ur
 @pytest.mark.live
 async def test_a_restarted_node_takes_only_the_tables_nobody_runs(cluster: Cluster) -> None:
     n1 = await cluster.start("n1", **SETTINGS)
-    n2 = await cluster.start("n2", **SETTINGS)
+    # n2 runs its table throughout: its lease (30 s) cannot lapse while this one process's
+    # loop is held up (n1's start, a loaded machine), which would rightly free the table
+    n2 = await cluster.start("n2", lease_ttl_ms=30_000, **SETTINGS)
     _anna, on_n1 = await bot_table(n1, "Anna")
     _bob, on_n2 = await bot_table(n2, "Bob")
     epoch = await stored_epoch(n2, on_n2)
@@ -278,8 +280,10 @@ async def test_a_restarted_node_takes_only_the_tables_nobody_runs(cluster: Clust
     # n1 comes back at once (its name free once its heartbeat expired): it takes nothing held
     n1 = await cluster.start("n1", **SETTINGS)
     assert on_n2 not in n1.tables and cluster.runner(on_n2) == "n2"
-    await wait_for(lambda: cluster.runner(on_n1), 5)  # its old table: whoever is first
-    await asyncio.sleep(1.0)  # several sweeps of both nodes: nothing moves twice
+    await wait_for(lambda: cluster.runner(on_n1), 30)  # its old table: whoever is first
+    # several sweeps of both nodes, a full one among them: nothing moves twice
+    assert n1.reaper is not None
+    await sweeps([n1, n2], n1.reaper.full_every)
     assert cluster.runner(on_n2) == "n2"
     assert await stored_epoch(n1, on_n2) == epoch  # never claimed by the restarted node
     assert cluster.runner(on_n1) in ("n1", "n2")
