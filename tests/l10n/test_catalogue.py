@@ -70,6 +70,28 @@ def test_the_parsed_files_are_kept_and_read_back_unparsed(
     assert kept.read_bytes() != b"cut short"
 
 
+def test_only_the_newest_parsed_catalogues_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each edit of the catalogue (or another checkout, another Python) writes another
+    file: the folder keeps the newest few, not every one ever written."""
+    import os
+
+    from zanzibar.l10n import catalogue as module
+
+    monkeypatch.setenv("ZANZIBAR_CACHE_DIR", str(tmp_path))
+    for age in range(12):  # twelve older catalogues' files, oldest first
+        old = tmp_path / f"catalogue-old{age:02d}.pickle"
+        old.write_bytes(b"x")
+        os.utime(old, ns=(10**18 + age, 10**18 + age))
+    Catalogue()
+    left = sorted(p.name for p in tmp_path.glob("catalogue-*.pickle"))
+    assert len(left) == module.KEPT_CATALOGUES
+    assert [n for n in left if n.startswith("catalogue-old")] == [
+        f"catalogue-old{age:02d}.pickle" for age in range(5, 12)
+    ]
+
+
 def test_duplicates_and_junk_are_reported(tmp_path: Path) -> None:
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "a.ftl").write_text("a-x = one\na-y = { broken\n", encoding="utf-8")

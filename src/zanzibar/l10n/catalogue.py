@@ -285,6 +285,22 @@ def _write_cache(path: Path | None, parsed: dict[tuple[str, str], ast.Resource])
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(aside)
+        _forget_old_caches(path.parent)
+
+
+#: Parsed catalogues kept at most (a catalogue edited, another checkout or Python: another file).
+KEPT_CATALOGUES = 8
+
+
+def _forget_old_caches(folder: Path) -> None:
+    """Remove all but the :data:`KEPT_CATALOGUES` newest parsed catalogues in ``folder``."""
+    dated = []
+    for kept in folder.glob("catalogue-*.pickle"):
+        with contextlib.suppress(OSError):
+            dated.append((kept.stat().st_mtime_ns, kept))
+    for _, old in sorted(dated, reverse=True)[KEPT_CATALOGUES:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 @functools.cache
