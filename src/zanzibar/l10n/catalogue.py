@@ -11,7 +11,9 @@ start (0.4 s of 1.2 for a terminal game): the parsed files are kept in the
 user's cache (``$ZANZIBAR_CACHE_DIR``, else ``~/.cache/zanzibar``, as the Zilch
 solutions are), one pickle named by the hash of every file's name and text, the
 Fluent parser's version and Python's, and read back instead while nothing changed.
-A cache that cannot be read or written is passed over: the files are parsed.
+A cache that cannot be read or written is passed over: the files are parsed. A pickle
+runs what it names when read, so the cache must be a folder only its user can write, as
+``~/.cache`` is (``$ZANZIBAR_CACHE_DIR`` must never point to a shared one).
 """
 
 from __future__ import annotations
