@@ -13,7 +13,14 @@ alternating round by round; CPU seconds of the child (``time.process_time``),
 best round of each side. ``--stream TABLES,RATE,SECONDS`` measures instead a steady
 stream of changes of many tables, as a node's load makes them: CPU of the node and of
 the server per change, commits per change and the wait from write to commit
-(``--spacing``: the writer's commit spacing, salon/pg_writer.py). Every row it writes is a new guest user with an id far
+(``--spacing``: the writer's commit spacing, salon/pg_writer.py). ``--log`` adds a
+game-log entry to every change (as a move stores one). ``--count N --group B`` (with
+``--worker``, for cachegrind) makes N changes, B tables' at a time (each group one commit)
+and nothing else: run it for two N under ``valgrind --tool=cachegrind --cache-sim=no``
+(``PYTHONHASHSEED=0``) and divide the instructions' difference by the changes' to get the
+node's instructions per change of its writer path (from ``Store.write`` to the statement's
+answer; ``bench/pg_instructions.sh`` runs the pairs for this tree and a reference commit).
+Every row it writes is a new guest user with an id far
 above the salon's (``--base``), so run it on a scratch database.
 
     .venv/bin/python bench/bench_pg_store.py --db postgresql+asyncpg://zanzibar@127.0.0.1:55432/zanzibar
@@ -44,7 +51,13 @@ STREAM = ("stream", "stream pg", "commits/change", "wait p50", "wait p99")
 
 
 async def measure(
-    url: str, base: int, stream: str = "", spacing: float | None = None
+    url: str,
+    base: int,
+    stream: str = "",
+    spacing: float | None = None,
+    log: bool = False,
+    count: int = 0,
+    per_commit: int = 1,
 ) -> dict[str, float]:
     """Milliseconds of this process's CPU per operation of each kind (``stream``:
     "TABLES,RATE,SECONDS": those tables' changes, each table's one after the other,
@@ -55,7 +68,8 @@ async def measure(
     from zanzibar.cluster.pg_ids import ids_for
     from zanzibar.salon import models as m
     from zanzibar.salon.persistence import Store
-    from zanzibar.salon.tablestore import FENCE
+    from zanzibar.salon.play import INSERT_GAME_LOG
+    from zanzibar.salon.tablestore import FENCE, INSERT_HISTORY
 
     store = Store(url)
     if spacing is not None and hasattr(store, "commit_spacing"):
@@ -82,6 +96,14 @@ async def measure(
     await store.write([(insert(m.users), row())])
     await store.write([(insert(m.tables), table)])
     version = [1]
+    logged: set[int] = set()
+
+    async def game_of(table_id: int) -> None:
+        """The game whose log the table's changes add to (``--log``)."""
+        game = {"id": table_id, "table_id": table_id, "game": "421", "options": {}}
+        game |= {"seats": 3, "seed": 421, "outcome": None, "status": "running"}
+        await store.write([(insert(m.games), game | {"started": 1.0, "finished": None})])
+        logged.add(table_id)
 
     async def change(table_id: int = base) -> None:
         v = version[0] if table_id == base else versions[table_id]
@@ -94,7 +116,14 @@ async def measure(
             | {"created": 2.0}
             for k in (0, 1)
         ]
-        await store.write([(FENCE, fence), (insert(m.history), items)])
+        # the salon's own statements, built once (as change_ops and play.py use them)
+        ops: list[Any] = [(FENCE, fence), (INSERT_HISTORY, items)]
+        if log:
+            if table_id not in logged:
+                await game_of(table_id)
+            entry = {"seat": v % 3, "action": {"kind": "roll", "keep": [4, 2]}, "t": 2.5}
+            ops.append((INSERT_GAME_LOG, [{"game_id": table_id, "idx": v, "entry": entry}]))
+        await store.write(ops)
         if table_id == base:
             version[0] = v + 1
         else:
@@ -115,9 +144,11 @@ async def measure(
         " WHERE datname = current_database() AND pid <> pg_backend_pid()"
     )
     out: dict[str, float] = {}
-    if stream:
+    if stream or count:
         steps = {}
     try:
+        if count:
+            out |= await _count(store, count, per_commit, table, change, versions)
         if stream:
             out |= await _stream(store, stream, table, change, versions, backends)
         for kind, (count, step) in steps.items():
@@ -185,6 +216,25 @@ async def _stream(
     }
 
 
+async def _count(
+    store: Any, count: int, group: int, table: dict[str, Any], change: Any, versions: Any
+) -> dict[str, float]:
+    """``count`` changes, ``group`` tables' at a time (one commit each group, the first
+    group's changes warming the caches first): for counting instructions."""
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+
+    ids = [int(table["id"]) + 1 + k for k in range(group)]
+    await store.write([(insert(m.tables), [table | {"id": i} for i in ids])])
+    versions.update(dict.fromkeys(ids, 1))
+    await asyncio.gather(*(change(i) for i in ids))  # warm: plans, statements, the games
+    commits = store.commits
+    for _ in range(count // group):
+        await asyncio.gather(*(change(i) for i in ids))
+    return {"changes": count // group * group, "commits": store.commits - commits}
+
+
 def _cpu_of(pids: list[int]) -> float:
     """CPU seconds of these processes (nan if one cannot be read: not on this machine)."""
     total = 0.0
@@ -212,10 +262,16 @@ def main() -> int:
     parser.add_argument(
         "--spacing", type=float, default=None, help="the writer's commit spacing (seconds)"
     )
+    parser.add_argument("--log", action="store_true", help="a game-log entry in every change")
+    parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--group", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(asyncio.run(measure(args.db, args.base, args.stream, args.spacing))))
+        got = measure(
+            args.db, args.base, args.stream, args.spacing, args.log, args.count, args.group
+        )
+        print(json.dumps(asyncio.run(got)))
         return 0
     kinds = STREAM if args.stream else KINDS
     old = reference.extract(args.reference) if args.reference != "none" else None
@@ -230,6 +286,8 @@ def main() -> int:
                 extra = ["--stream", args.stream] if args.stream else []
                 if args.spacing is not None:
                     extra += ["--spacing", str(args.spacing)]
+                if args.log:
+                    extra.append("--log")
                 got = reference.run_child(
                     source, Path(__file__), ["--db", args.db, "--base", str(base), *extra]
                 )

@@ -10,20 +10,31 @@ case: a move stores its table's version, its history items and its game log
 entries), the batch becomes one statement of data-modifying CTEs, run in
 autocommit, which PostgreSQL runs as one transaction::
 
-    WITH w0 AS (UPDATE tables SET state = z0.p0::VARCHAR, ...
-                FROM unnest($1::VARCHAR[], ...) AS z0 (p0, ...)
-                WHERE tables.id = z0.p2::INTEGER AND ... RETURNING 1),
+    WITH w0 AS (UPDATE tables SET state = z0."state"::VARCHAR, ...
+                FROM json_to_recordset($1::JSON) AS z0 ("state" VARCHAR, ...)
+                WHERE tables.id = z0."fence_id"::INTEGER AND ... RETURNING 1),
          w1 AS (INSERT INTO history (table_id, ...)
-                SELECT z1.p0::INTEGER, ... FROM unnest($6::INTEGER[], ...) AS z1 (p0, ...))
-    SELECT CASE WHEN n = $11::INTEGER THEN n
+                SELECT z1."table_id"::INTEGER, ... FROM json_to_recordset($2::JSON)
+                AS z1 ("table_id" INTEGER, ...))
+    SELECT CASE WHEN n = $3::INTEGER THEN n
                 ELSE ('zanzibar fence: ' || n)::INTEGER END
     FROM (SELECT (SELECT count(*) FROM w0) AS n) AS zc
 
 Each statement's SQL is SQLAlchemy's own (compiled once per statement and
-columns by :class:`~zanzibar.salon.pg_writer.PgPlans`), its parameters made
-columns of arrays: the SQL does not depend on how many rows the batch holds,
-so asyncpg's prepared statements are reused. JSON goes as its text and is cast
-back. The fence holds as in a transaction: the fenced rows changed must be as
+columns by :class:`~zanzibar.salon.pg_writer.PgPlans`), its rows sent as ONE
+text parameter per part: the rows' dicts as a JSON array, written by orjson in
+one call and read back on the server by ``json_to_recordset`` with a column
+per key, each of the type SQLAlchemy casts its parameter to. (Until w28pgwire
+the rows went as one typed array per column: a Python list per column, and
+asyncpg's array encoder walking every element in Python, an ABC ``isinstance``
+each.) A JSON column's value goes as the text SQLAlchemy's bind processor
+made (a history item's :class:`~zanzibar.salon.history.JSONText` as it is),
+a JSON string read as TEXT and cast back, so the stored text is the same. A
+float JSON cannot write (NaN, an infinity: orjson writes ``null``) or a value
+orjson refuses sends the batch the other way (a transaction of statements with
+typed parameters), so what is stored never differs. The SQL does not depend on
+how many rows the batch holds, so asyncpg's prepared statements are reused.
+The fence holds as in a transaction: the fenced rows changed must be as
 many as the batch's changes, else the failed cast aborts the statement, and
 with it everything the statement did (an error in a statement rolls its
 implicit transaction back); the writer reads that error as
@@ -35,16 +46,20 @@ per call) keeps the transaction of several statements.
 
 from __future__ import annotations
 
+import math
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
 from zanzibar.salon.batching import BUILT_ONCE, FENCE, Op, plain_insert_table
+from zanzibar.salon.history import JSONText
 
 #: The error text of a fence that failed inside the statement (what the writer looks for).
 FENCE_TAG = "zanzibar fence: "
@@ -52,24 +67,27 @@ FENCE_TAG = "zanzibar fence: "
 #: SQLSTATE of the failed cast that carries :data:`FENCE_TAG` (invalid_text_representation).
 FENCE_SQLSTATE = "22P02"
 
-#: Each parameter cast the one statement knows how to pass as an array: the array's type.
-#: JSON travels as its text (what SQLAlchemy's bind processor made) and is cast back.
-ARRAY_OF = {
-    "INTEGER": "INTEGER[]",
-    "BIGINT": "BIGINT[]",
-    "SMALLINT": "SMALLINT[]",
-    "VARCHAR": "VARCHAR[]",
-    "TEXT": "TEXT[]",
-    "FLOAT": "FLOAT[]",
-    "BOOLEAN": "BOOLEAN[]",
-    "JSON": "TEXT[]",
-    "JSONB": "TEXT[]",
+#: Each parameter cast the one statement knows how to read from its rows' JSON: the type
+#: of the record's column. JSON travels as its text (what SQLAlchemy's bind processor made)
+#: and is cast back.
+COLUMN_OF = {
+    "INTEGER": "INTEGER",
+    "BIGINT": "BIGINT",
+    "SMALLINT": "SMALLINT",
+    "VARCHAR": "VARCHAR",
+    "TEXT": "TEXT",
+    "FLOAT": "FLOAT",
+    "BOOLEAN": "BOOLEAN",
+    "JSON": "TEXT",
+    "JSONB": "TEXT",
 }
 
 #: A parameter and its cast in the asyncpg dialect's SQL (``$3::INTEGER``); what follows
 #: the cast must not extend it (``::INTEGER[]``, ``::NUMERIC(4)``).
 _CAST = re.compile(r"\$(\d+)::(\w+)(?![\w\[(])")
 _ANY_PARAM = re.compile(r"\$\d+")
+#: A key that is a column of the record as it is (quoted, it needs no escaping).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 #: Kinds of part.
 INSERT, FENCED_UPDATE = "insert", "fenced"
@@ -80,12 +98,53 @@ KEPT = 256
 
 @dataclass(frozen=True)
 class Part:
-    """One statement of the batch in the one statement: its kind, keys in parameter order
-    and bind processors (as :class:`~zanzibar.salon.pg_writer.PgStatement`'s)."""
+    """One statement of the batch in the one statement: its kind, the keys whose values
+    go through a bind processor (a JSON column's), and those read as floats."""
 
     kind: str
-    keys: tuple[str, ...]
-    processors: tuple[Any, ...]
+    processed: tuple[tuple[str, Any], ...]
+    floats: tuple[str, ...]
+
+    def json(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+        """The rows as one JSON array of objects, their JSON columns' values as the text
+        SQLAlchemy would bind (None: a value JSON cannot carry exactly)."""
+        if self.processed:
+            rows = processed_rows(rows, self.processed)
+        for key in self.floats:  # NaN and infinities: orjson writes null, JSON has neither
+            try:
+                total = sum(filter(None, map(operator.itemgetter(key), rows)))
+                if not math.isfinite(total):
+                    return None
+            except (TypeError, OverflowError):  # not a number: the typed path says why
+                return None
+        try:
+            return orjson.dumps(rows).decode()
+        except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int over 64 bits
+            return None
+
+
+def processed_rows(
+    rows: Sequence[Mapping[str, Any]], processed: tuple[tuple[str, Any], ...]
+) -> list[Mapping[str, Any]]:
+    """``rows`` with each value of a ``processed`` key replaced by its processor's text
+    (a row copied only if one changes: a :class:`JSONText` is that text already).
+
+    >>> rows = [{"a": 1, "j": JSONText('{"x":1}')}, {"a": 2, "j": [1]}]
+    >>> processed_rows(rows, (("j", lambda v: "<" + repr(v) + ">"),))
+    [{'a': 1, 'j': '{"x":1}'}, {'a': 2, 'j': '<[1]>'}]
+    """
+    out: list[Mapping[str, Any]] = []
+    for row in rows:
+        new: dict[str, Any] | None = None
+        for key, processor in processed:
+            value = row[key]
+            if type(value) is JSONText:  # the column's text already (dump_json keeps it)
+                continue
+            if new is None:
+                new = dict(row)
+            new[key] = processor(value)
+        out.append(row if new is None else new)
+    return out
 
 
 @dataclass(frozen=True)
@@ -95,17 +154,16 @@ class OneStatement:
     sql: str
     parts: tuple[Part, ...]
 
-    def args(self, rows: Sequence[Sequence[Mapping[str, Any]]]) -> list[Any]:
-        """One array per parameter of each part (its rows' values, processed), then the
-        number of fenced rows that must change (if any part is fenced)."""
+    def args(self, rows: Sequence[Sequence[Mapping[str, Any]]]) -> list[Any] | None:
+        """One JSON text per part (its rows), then the number of fenced rows that must
+        change (if any part is fenced); None if a value cannot go as JSON exactly."""
         out: list[Any] = []
         fenced = 0
         for part, part_rows in zip(self.parts, rows, strict=True):
-            for key, proc in zip(part.keys, part.processors, strict=True):
-                if proc is None:
-                    out.append([row[key] for row in part_rows])
-                else:
-                    out.append([proc(row[key]) for row in part_rows])
+            text = part.json(part_rows)
+            if text is None:
+                return None
+            out.append(text)
             if part.kind == FENCED_UPDATE:
                 fenced += len(part_rows)
         if any(part.kind == FENCED_UPDATE for part in self.parts):
@@ -113,26 +171,32 @@ class OneStatement:
         return out
 
 
-def part_sql(kind: str, sql: str, width: int, alias: str, first: int) -> str | None:
-    """A compiled one-row statement (``sql``, parameters ``$1``..``$width``) as a CTE body
-    reading its rows from ``unnest`` of arrays ``$first``.. (None: not of a known shape)."""
-    casts: dict[int, str] = {}
-
-    def column(match: re.Match[str]) -> str:
-        number, cast = int(match.group(1)), match.group(2)
-        casts[number] = cast
-        return f"{alias}.p{number - 1}::{cast}"
-
+def casts_of(sql: str, width: int) -> dict[int, str] | None:
+    """Each parameter's cast (``$3::INTEGER``: 3 -> INTEGER) of a compiled one-row
+    statement with parameters ``$1``..``$width``, each once (None: not so, or a cast
+    the one statement cannot read from JSON)."""
     if len(_ANY_PARAM.findall(sql)) != width:
         return None
-    body = _CAST.sub(column, sql)
-    if sorted(casts) != list(range(1, width + 1)) or _ANY_PARAM.search(body):
+    casts = {int(number): cast for number, cast in _CAST.findall(sql)}
+    if sorted(casts) != list(range(1, width + 1)):
         return None
-    if any(cast not in ARRAY_OF for cast in casts.values()):
+    if any(cast not in COLUMN_OF for cast in casts.values()):
         return None
-    arrays = ", ".join(f"${first + i}::{ARRAY_OF[casts[i + 1]]}" for i in range(width))
-    names = ", ".join(f"p{i}" for i in range(width))
-    source = f"unnest({arrays}) AS {alias} ({names})"
+    return casts
+
+
+def part_sql(kind: str, sql: str, keys: Sequence[str], alias: str, param: int) -> str | None:
+    """A compiled one-row statement (``sql``, parameters ``$1``.. named ``keys`` in order)
+    as a CTE body reading its rows from ``json_to_recordset`` of parameter ``param``
+    (None: not of a known shape)."""
+    casts = casts_of(sql, len(keys))
+    if casts is None or not all(_NAME.fullmatch(key) for key in keys):
+        return None
+    body = _CAST.sub(lambda match: f'{alias}."{keys[int(match.group(1)) - 1]}"::{match[2]}', sql)
+    if _ANY_PARAM.search(body):
+        return None
+    columns = ", ".join(f'"{key}" {COLUMN_OF[casts[i + 1]]}' for i, key in enumerate(keys))
+    source = f"json_to_recordset(${param}::JSON) AS {alias} ({columns})"
     if kind == INSERT:
         head, sep, values = body.partition(" VALUES (")
         if not sep or not head.startswith("INSERT INTO ") or not values.endswith(")"):
@@ -147,23 +211,21 @@ def part_sql(kind: str, sql: str, width: int, alias: str, first: int) -> str | N
     return f"{head} FROM {source} WHERE {where} RETURNING 1"
 
 
-def one_statement_sql(parts: Sequence[tuple[str, str, int]]) -> str | None:
-    """The batch's one statement from its parts' (kind, compiled SQL, width)."""
+def one_statement_sql(parts: Sequence[tuple[str, str, Sequence[str]]]) -> str | None:
+    """The batch's one statement from its parts' (kind, compiled SQL, keys)."""
     ctes: list[str] = []
     counted: list[str] = []
-    first = 1
-    for n, (kind, sql, width) in enumerate(parts):
-        body = part_sql(kind, sql, width, f"z{n}", first)
+    for n, (kind, sql, keys) in enumerate(parts):
+        body = part_sql(kind, sql, keys, f"z{n}", n + 1)
         if body is None:
             return None
         ctes.append(f"w{n} AS ({body})")
         if kind == FENCED_UPDATE:
             counted.append(f"(SELECT count(*) FROM w{n})")
-        first += width
     if not counted:  # nothing fenced: nothing to check (and no constant error for the
         return f"WITH {', '.join(ctes)} SELECT 0"  # planner to fold and raise at once)
     return (
-        f"WITH {', '.join(ctes)} SELECT CASE WHEN n = ${first}::INTEGER THEN n "
+        f"WITH {', '.join(ctes)} SELECT CASE WHEN n = ${len(parts) + 1}::INTEGER THEN n "
         f"ELSE ('{FENCE_TAG}' || n)::INTEGER END FROM (SELECT {' + '.join(counted)} AS n) AS zc"
     )
 
@@ -196,11 +258,11 @@ class OneStatements:
 
     def of(
         self, dialect: Dialect, ops: Sequence[Op], plan: Any
-    ) -> tuple[OneStatement, list[list[Mapping[str, Any]]]] | None:
-        """The one statement of ``ops`` and each part's rows, or None if they do not fit
+    ) -> tuple[OneStatement, list[Any]] | None:
+        """The one statement of ``ops`` and its arguments, or None if they do not fit
         (``plan(dialect, statement, keys)``: the writer's compiled one-row statement)."""
         shape: list[Any] = []
-        rows: list[list[Mapping[str, Any]]] = []
+        rows: list[Sequence[Mapping[str, Any]]] = []
         statements: list[tuple[str, Executable, tuple[str, ...]]] = []
         for statement, params in ops:
             if isinstance(params, list) and not params:
@@ -213,7 +275,7 @@ class OneStatements:
             target = statement.table if isinstance(statement, Insert) else statement
             shape.append((kind, target, keys))
             statements.append((kind, statement, keys))
-            rows.append(list(part_rows))
+            rows.append(part_rows)
         if not statements:
             return None
         key = tuple(shape)
@@ -222,20 +284,32 @@ class OneStatements:
                 self._built.clear()
             self._built[key] = self._build(dialect, statements, plan)
         built = self._built[key]
-        return None if built is None else (built, rows)
+        if built is None:
+            return None
+        args = built.args(rows)
+        return None if args is None else (built, args)
 
     @staticmethod
     def _build(
         dialect: Dialect, statements: Sequence[tuple[str, Executable, tuple[str, ...]]], plan: Any
     ) -> OneStatement | None:
         parts: list[Part] = []
-        sqls: list[tuple[str, str, int]] = []
+        sqls: list[tuple[str, str, tuple[str, ...]]] = []
         for kind, statement, keys in statements:
             compiled = plan(dialect, statement, keys)
             if compiled is None:
                 return None
-            parts.append(Part(kind, compiled.keys, compiled.processors))
-            sqls.append((kind, compiled.sql, len(compiled.keys)))
+            casts = casts_of(compiled.sql, len(compiled.keys))
+            if casts is None:
+                return None
+            processed = tuple(
+                (key, proc)
+                for key, proc in zip(compiled.keys, compiled.processors, strict=True)
+                if proc is not None
+            )
+            floats = tuple(key for i, key in enumerate(compiled.keys) if casts[i + 1] == "FLOAT")
+            parts.append(Part(kind, processed, floats))
+            sqls.append((kind, compiled.sql, compiled.keys))
         sql = one_statement_sql(sqls)
         return None if sql is None else OneStatement(sql, tuple(parts))
 

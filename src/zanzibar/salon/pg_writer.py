@@ -45,7 +45,7 @@ from zanzibar.salon.batching import (
     plain_insert_table,
     returned_to,
 )
-from zanzibar.salon.pg_batch import OneStatement, OneStatements, fence_failure
+from zanzibar.salon.pg_batch import OneStatements, fence_failure
 
 #: A parameter of the asyncpg dialect's SQL: ``$3`` with its cast (``$3::INTEGER``).
 _PARAM = re.compile(r"\$(\d+)(::\w+)?")
@@ -351,7 +351,7 @@ class PgWriter:
         one = self._one.of(self.engine.dialect, ops, self._plans.plan)
         if one is not None:
             self.one_statement += 1
-            await self._commit_one(*one)
+            await self._commit_one(one[0].sql, one[1])
             return
         self.transactions += 1
         for attempt in (0, 1):
@@ -407,7 +407,7 @@ class PgWriter:
         self._proxied = await conn.get_raw_connection()
         return conn, self._proxied
 
-    async def _commit_one(self, statement: OneStatement, rows: list[list[Any]]) -> None:
+    async def _commit_one(self, sql: str, args: list[Any]) -> None:
         """Run a one-statement batch in autocommit: it commits, or changes nothing.
 
         A connection found closed before the statement leaves is replaced first.
@@ -416,7 +416,6 @@ class PgWriter:
         whose connection broke without an answer may have committed: its error is
         raised (the outcome is unknown, as for a failed COMMIT).
         """
-        args = statement.args(rows)
         for attempt in (0, 1):
             conn, proxied = await self._connection()
             adapted, raw = proxied.dbapi_connection, proxied.driver_connection
@@ -429,7 +428,7 @@ class PgWriter:
                 if attempt == 0:
                     continue
             try:
-                await raw.execute(statement.sql, *args)
+                await raw.execute(sql, *args)
             except Exception as exc:
                 refused = fence_failure(exc)
                 if refused is not None:
