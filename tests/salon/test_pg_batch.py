@@ -46,7 +46,10 @@ INSERT_KEYS = ("table_id", "seq", "channel", "item", "created")
 
 def test_a_batch_is_one_statement_over_json_rows() -> None:
     sql = one_statement_sql(
-        [(FENCED_UPDATE, UPDATE_SQL, UPDATE_KEYS), (INSERT, INSERT_SQL, INSERT_KEYS)]
+        [
+            (FENCED_UPDATE, UPDATE_SQL, UPDATE_KEYS, ()),
+            (INSERT, INSERT_SQL, INSERT_KEYS, {"item"}),
+        ]
     )
     assert sql == (
         'WITH w0 AS (UPDATE tables SET state=z0."state"::VARCHAR, seats=z0."seats"::JSON, '
@@ -57,13 +60,13 @@ def test_a_batch_is_one_statement_over_json_rows() -> None:
         'z0."fence_version"::INTEGER RETURNING 1), '
         "w1 AS (INSERT INTO history (table_id, seq, channel, item, created) "
         'SELECT z1."table_id"::INTEGER, z1."seq"::INTEGER, z1."channel"::VARCHAR, '
-        'z1."item"::JSON, z1."created"::FLOAT FROM json_to_recordset($2::JSON) AS z1 '
+        'COALESCE(z1."item", \'null\')::JSON, z1."created"::FLOAT FROM json_to_recordset($2::JSON) AS z1 '
         '("table_id" INTEGER, "seq" INTEGER, "channel" VARCHAR, "item" TEXT, "created" FLOAT))'
         " SELECT CASE WHEN n = $3::INTEGER THEN n ELSE ('zanzibar fence: ' || n)::INTEGER END "
         "FROM (SELECT (SELECT count(*) FROM w0) AS n) AS zc"
     )
     # nothing fenced: nothing checked
-    assert one_statement_sql([(INSERT, INSERT_SQL, INSERT_KEYS)]) == (
+    assert one_statement_sql([(INSERT, INSERT_SQL, INSERT_KEYS, ())]) == (
         "WITH w0 AS (INSERT INTO history (table_id, seq, channel, item, created) SELECT "
         'z0."table_id"::INTEGER, z0."seq"::INTEGER, z0."channel"::VARCHAR, z0."item"::JSON, '
         'z0."created"::FLOAT FROM json_to_recordset($1::JSON) AS z0 ("table_id" INTEGER, '
@@ -92,7 +95,7 @@ def test_shapes_it_does_not_know_stay_statements_of_their_own(
 ) -> None:
     keys = tuple(f"k{i}" for i in range(width))
     assert part_sql(kind, sql, keys, "z0", 1) is None
-    assert one_statement_sql([(kind, sql, keys)]) is None
+    assert one_statement_sql([(kind, sql, keys, ())]) is None
 
 
 def history(table: int, seq: int) -> dict[str, Any]:
@@ -262,15 +265,16 @@ async def test_a_value_json_cannot_carry_goes_as_typed_parameters(store: Store, 
 
 
 def test_rows_go_as_one_json_text_per_part() -> None:
-    """The statement's arguments: a JSON text per part (no array per column), a JSON
-    column's value as the text its processor made, a JSONText as it is."""
+    """The statement's arguments: a JSON text per part (no array per column); a JSON
+    column's value inside it as it is (a JSONText as a string of its text), or as the
+    text its processor made when it is of another type (a plain string)."""
     seats = ("seats", lambda value: f"<{value}>")
-    fenced = Part(FENCED_UPDATE, (seats,), ("closed",))
-    inserted = Part(INSERT, (("item", dump_json),), ())
+    fenced = Part(FENCED_UPDATE, (seats,), (), ("closed",))
+    inserted = Part(INSERT, (), (("item", dump_json),), ())
     one = OneStatement("...", (fenced, inserted))
     rows = [
         [fence(7, 1, "a", seats=[1], closed=None), fence(8, 3, "b", seats=[2], closed=2.5)],
-        [{"seq": 1, "item": JSONText('{"a": 1}')}, {"seq": 2, "item": {"b": None}}],
+        [{"seq": 1, "item": JSONText('{"a": 1}')}, {"seq": 2, "item": {"b": [None, 0.5]}}],
     ]
     args = one.args(rows)
     assert args is not None and len(args) == 3 and args[2] == 2  # two fenced rows
@@ -278,7 +282,13 @@ def test_rows_go_as_one_json_text_per_part() -> None:
         fence(7, 1, "a", seats="<[1]>", closed=None),
         fence(8, 3, "b", seats="<[2]>", closed=2.5),
     ]
-    assert json.loads(args[1]) == [{"seq": 1, "item": '{"a": 1}'}, {"seq": 2, "item": '{"b":null}'}]
+    assert args[1] == '[{"seq":1,"item":"{\\"a\\": 1}"},{"seq":2,"item":{"b":[null,0.5]}}]'
     assert rows[0][0]["seats"] == [1]  # the caller's rows are left as they were
     assert one.args([[fence(7, 1, "a", seats=[1], closed=math.nan)], rows[1]]) is None
     assert one.args([[fence(7, 1, "a", seats=[1], closed="x")], rows[1]]) is None
+    plain = one.args([rows[0], [*rows[1], {"seq": 3, "item": "a text"}]])
+    assert plain is not None and json.loads(plain[1]) == [
+        {"seq": 1, "item": '{"a": 1}'},
+        {"seq": 2, "item": '{"b":[null,0.5]}'},
+        {"seq": 3, "item": '"a text"'},
+    ]

@@ -27,9 +27,13 @@ one call and read back on the server by ``json_to_recordset`` with a column
 per key, each of the type SQLAlchemy casts its parameter to. (Until w28pgwire
 the rows went as one typed array per column: a Python list per column, and
 asyncpg's array encoder walking every element in Python, an ABC ``isinstance``
-each.) A JSON column's value goes as the text SQLAlchemy's bind processor
-made (a history item's :class:`~zanzibar.salon.history.JSONText` as it is),
-a JSON string read as TEXT and cast back, so the stored text is the same. A
+each.) A JSON column's value (a dict, a list, a number, None) goes inside
+the rows' JSON as it is, whose text there is what SQLAlchemy's processor
+(:func:`~zanzibar.salon.history.dump_json`) would write, and the server casts
+that part of the text (JSON's null for a null, as SQLAlchemy stores None); a
+history item's :class:`~zanzibar.salon.history.JSONText` goes as a string of
+its text; any other value (a plain string) goes as its processor's text. So
+the stored text is the same, with no Python per row for a move's rows. A
 float JSON cannot write (NaN, an infinity: orjson writes ``null``) or a value
 orjson refuses sends the batch the other way (a transaction of statements with
 typed parameters), so what is stored never differs. The SQL does not depend on
@@ -49,17 +53,17 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql import Executable
+from sqlalchemy.sql import Executable, sqltypes
 from sqlalchemy.sql.dml import Insert, Update
 
 from zanzibar.salon.batching import BUILT_ONCE, FENCE, Op, plain_insert_table
-from zanzibar.salon.history import JSONText
+from zanzibar.salon.history import JSONText, dump_json
 
 #: The error text of a fence that failed inside the statement (what the writer looks for).
 FENCE_TAG = "zanzibar fence: "
@@ -96,20 +100,41 @@ INSERT, FENCED_UPDATE = "insert", "fenced"
 KEPT = 256
 
 
+#: The types of a JSON column's value that go inside the rows' JSON as they are (its text
+#: there is what :func:`dump_json` writes): any other (a plain string, whose column text
+#: is a JSON string literal; SQLAlchemy's ``null()``) goes through the column's processor.
+#: A :class:`JSONText` goes as a string whose content is the column's text.
+RAW_TYPES = frozenset({dict, list, tuple, int, float, bool, type(None), JSONText})
+
+
 @dataclass(frozen=True)
 class Part:
     """One statement of the batch in the one statement: its kind, the keys whose values
-    go through a bind processor (a JSON column's), and those read as floats."""
+    go through a bind processor, the JSON columns whose values go inside the rows' JSON
+    as they are (with their processor, for a value of another type), and the keys read
+    as floats."""
 
     kind: str
     processed: tuple[tuple[str, Any], ...]
+    raw: tuple[tuple[str, Any], ...]
     floats: tuple[str, ...]
 
     def json(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
-        """The rows as one JSON array of objects, their JSON columns' values as the text
-        SQLAlchemy would bind (None: a value JSON cannot carry exactly)."""
-        if self.processed:
-            rows = processed_rows(rows, self.processed)
+        """The rows as one JSON array of objects (None: a value JSON cannot carry exactly).
+
+        A JSON column's value of :data:`RAW_TYPES` is written inside the array by
+        orjson, as :func:`dump_json` would write it alone; the server reads that part
+        of the text as it is (``COALESCE(..., 'null')``: JSON's null, as SQLAlchemy
+        stores None). Checking the types and the floats runs in C (``map``), so the
+        rows of a move cost no Python each.
+        """
+        processed = self.processed
+        for key, _ in self.raw:
+            if not RAW_TYPES.issuperset(map(type, map(operator.itemgetter(key), rows))):
+                processed = processed + self.raw  # a plain string, say: processed
+                break
+        if processed:
+            rows = processed_rows(rows, processed)
         for key in self.floats:  # NaN and infinities: orjson writes null, JSON has neither
             try:
                 total = sum(filter(None, map(operator.itemgetter(key), rows)))
@@ -185,38 +210,55 @@ def casts_of(sql: str, width: int) -> dict[int, str] | None:
     return casts
 
 
-def part_sql(kind: str, sql: str, keys: Sequence[str], alias: str, param: int) -> str | None:
+def part_sql(
+    kind: str, sql: str, keys: Sequence[str], alias: str, param: int, raw: Collection[str] = ()
+) -> str | None:
     """A compiled one-row statement (``sql``, parameters ``$1``.. named ``keys`` in order)
     as a CTE body reading its rows from ``json_to_recordset`` of parameter ``param``
-    (None: not of a known shape)."""
+    (None: not of a known shape); the JSON columns ``raw`` are read as the text of their
+    value in the rows' JSON, JSON's null for a null."""
     casts = casts_of(sql, len(keys))
     if casts is None or not all(_NAME.fullmatch(key) for key in keys):
         return None
-    body = _CAST.sub(lambda match: f'{alias}."{keys[int(match.group(1)) - 1]}"::{match[2]}', sql)
-    if _ANY_PARAM.search(body):
-        return None
+
+    def column(match: re.Match[str]) -> str:
+        key, cast = keys[int(match.group(1)) - 1], match.group(2)
+        if key in raw:
+            return f"COALESCE({alias}.\"{key}\", 'null')::{cast}"
+        return f'{alias}."{key}"::{cast}'
+
     columns = ", ".join(f'"{key}" {COLUMN_OF[casts[i + 1]]}' for i, key in enumerate(keys))
     source = f"json_to_recordset(${param}::JSON) AS {alias} ({columns})"
     if kind == INSERT:
-        head, sep, values = body.partition(" VALUES (")
+        head, sep, values = sql.partition(" VALUES (")
         if not sep or not head.startswith("INSERT INTO ") or not values.endswith(")"):
             return None
         values = values[:-1]
         if ")" in values or "(" in values:  # one row of plain values, nothing after it
             return None
-        return f"{head} SELECT {values} FROM {source}"
-    head, sep, where = body.partition(" WHERE ")
+        selected = _CAST.sub(column, values)
+        return (
+            None
+            if _ANY_PARAM.search(head + selected)
+            else f"{head} SELECT {selected} FROM {source}"
+        )
+    head, sep, where = sql.partition(" WHERE ")
     if not sep or not head.startswith("UPDATE ") or " FROM " in head or " RETURNING " in where:
+        return None
+    head, where = _CAST.sub(column, head), _CAST.sub(column, where)
+    if _ANY_PARAM.search(head + where):
         return None
     return f"{head} FROM {source} WHERE {where} RETURNING 1"
 
 
-def one_statement_sql(parts: Sequence[tuple[str, str, Sequence[str]]]) -> str | None:
-    """The batch's one statement from its parts' (kind, compiled SQL, keys)."""
+def one_statement_sql(
+    parts: Sequence[tuple[str, str, Sequence[str], Collection[str]]],
+) -> str | None:
+    """The batch's one statement from its parts' (kind, compiled SQL, keys, raw JSON keys)."""
     ctes: list[str] = []
     counted: list[str] = []
-    for n, (kind, sql, keys) in enumerate(parts):
-        body = part_sql(kind, sql, keys, f"z{n}", n + 1)
+    for n, (kind, sql, keys, raw) in enumerate(parts):
+        body = part_sql(kind, sql, keys, f"z{n}", n + 1, raw)
         if body is None:
             return None
         ctes.append(f"w{n} AS ({body})")
@@ -294,7 +336,7 @@ class OneStatements:
         dialect: Dialect, statements: Sequence[tuple[str, Executable, tuple[str, ...]]], plan: Any
     ) -> OneStatement | None:
         parts: list[Part] = []
-        sqls: list[tuple[str, str, tuple[str, ...]]] = []
+        sqls: list[tuple[str, str, tuple[str, ...], Collection[str]]] = []
         for kind, statement, keys in statements:
             compiled = plan(dialect, statement, keys)
             if compiled is None:
@@ -302,16 +344,29 @@ class OneStatements:
             casts = casts_of(compiled.sql, len(compiled.keys))
             if casts is None:
                 return None
-            processed = tuple(
-                (key, proc)
-                for key, proc in zip(compiled.keys, compiled.processors, strict=True)
-                if proc is not None
-            )
+            processed: list[tuple[str, Any]] = []
+            raw: list[tuple[str, Any]] = []
+            for i, (key, proc) in enumerate(zip(compiled.keys, compiled.processors, strict=True)):
+                if proc is None:
+                    continue
+                types = compiled.types
+                is_raw = bool(types) and raw_json(dialect, types[i]) and casts[i + 1] == "JSON"
+                (raw if is_raw else processed).append((key, proc))
             floats = tuple(key for i, key in enumerate(compiled.keys) if casts[i + 1] == "FLOAT")
-            parts.append(Part(kind, processed, floats))
-            sqls.append((kind, compiled.sql, compiled.keys))
+            parts.append(Part(kind, tuple(processed), tuple(raw), floats))
+            sqls.append((kind, compiled.sql, compiled.keys, {key for key, _ in raw}))
         sql = one_statement_sql(sqls)
         return None if sql is None else OneStatement(sql, tuple(parts))
+
+
+def raw_json(dialect: Dialect, type_: Any) -> bool:
+    """Whether a value of this column type can go inside the rows' JSON as it is: a JSON
+    column whose processor writes :func:`dump_json`'s text, None as JSON's null."""
+    return (
+        isinstance(type_, sqltypes.JSON)
+        and not type_.none_as_null
+        and getattr(dialect, "_json_serializer", None) is dump_json
+    )
 
 
 def fence_failure(exc: BaseException) -> str | None:

@@ -92,11 +92,13 @@ COMMIT_SPACING = 0.025
 
 @dataclass(frozen=True)
 class PgStatement:
-    """SQL compiled for asyncpg, and per positional parameter its key and bind processor."""
+    """SQL compiled for asyncpg, and per positional parameter its key and bind processor
+    (and its SQLAlchemy type, where known)."""
 
     sql: str
     keys: tuple[str, ...]
     processors: tuple[Callable[[Any], Any] | None, ...]
+    types: tuple[Any, ...] = ()
 
     def args(self, row: Mapping[str, Any]) -> list[Any]:
         """The driver's arguments for one parameter set, processed as SQLAlchemy would."""
@@ -119,19 +121,26 @@ def statement_of(compiled: Any, dialect: Dialect) -> PgStatement | None:
         return None
     try:
         processors = [_processor(compiled, key, dialect) for key in order]
+        types = [_bind(compiled, key).type for key in order]
     except KeyError:
         return None
-    return PgStatement(compiled.string, tuple(order), tuple(processors))
+    return PgStatement(compiled.string, tuple(order), tuple(processors), tuple(types))
 
 
-def _processor(compiled: Any, key: str, dialect: Dialect) -> Callable[[Any], Any] | None:
-    """The bind processor of parameter ``key`` (KeyError: no such parameter)."""
+def _bind(compiled: Any, key: str) -> Any:
+    """The bind parameter ``key`` of a compiled statement (KeyError: no such parameter)."""
     binds = compiled.binds
     bind = binds.get(key)
     if bind is None:  # an IN list's expanded parameter (``user_id_1_2``): its bind's type
         bind = binds.get(key.rsplit("_", 1)[0])
     if bind is None:
         raise KeyError(key)
+    return bind
+
+
+def _processor(compiled: Any, key: str, dialect: Dialect) -> Callable[[Any], Any] | None:
+    """The bind processor of parameter ``key`` (KeyError: no such parameter)."""
+    bind = _bind(compiled, key)
     processor: Callable[[Any], Any] | None = bind.type.dialect_impl(dialect).bind_processor(dialect)
     return processor
 
