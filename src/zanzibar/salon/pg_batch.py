@@ -60,9 +60,9 @@ from typing import Any
 import orjson
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Executable, sqltypes
-from sqlalchemy.sql.dml import Insert, Update
+from sqlalchemy.sql.dml import Insert
 
-from zanzibar.salon.batching import BUILT_ONCE, FENCE, Op, plain_insert_table
+from zanzibar.salon.batching import Op, statement_shape
 from zanzibar.salon.history import JSONText, dump_json
 
 #: The error text of a fence that failed inside the statement (what the writer looks for).
@@ -274,22 +274,24 @@ def one_statement_sql(
 
 def part_kind(statement: Executable) -> str | None:
     """What part ``statement`` can be of a one-statement batch (None: it cannot)."""
-    if plain_insert_table(statement) is not None:
+    name, built, fence = statement_shape(statement)
+    if name is not None:
         return INSERT
-    if isinstance(statement, Update):
-        options = statement.get_execution_options()
-        if options.get(BUILT_ONCE) and options.get(FENCE):
-            return FENCED_UPDATE
-    return None
+    return FENCED_UPDATE if built and fence else None
 
 
 def same_keys(params: Any) -> list[Mapping[str, Any]] | None:
-    """The rows of an op's parameters if they are dicts with the same keys, else None."""
-    rows = params if isinstance(params, list) else [params] if isinstance(params, dict) else None
-    if not rows or not all(isinstance(row, dict) for row in rows):
+    """The rows of an op's parameters if they are dicts with the same keys, else None
+    (looked at in C: ``dict.keys`` refuses what is not a dict)."""
+    if isinstance(params, dict):
+        return [params]
+    if not isinstance(params, list) or not params:
         return None
-    first = rows[0].keys()
-    return rows if all(row.keys() == first for row in rows) else None
+    try:
+        keys = list(map(dict.keys, params))
+    except TypeError:  # a row that is not a dict
+        return None
+    return params if keys.count(keys[0]) == len(keys) else None
 
 
 class OneStatements:
