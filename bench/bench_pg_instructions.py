@@ -63,15 +63,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True, help="a scratch PostgreSQL (asyncpg URL)")
     parser.add_argument("--reference", default="none", help="a commit to count beside")
-    parser.add_argument("--tree", default="", help="a commit instead of the working tree")
+    parser.add_argument(
+        "--tree", default="", help="commits (comma-separated) instead of the working tree"
+    )
     parser.add_argument("--counts", default="200,800", help="the two numbers of changes")
     parser.add_argument("--group", type=int, default=1, help="tables changed per commit")
     parser.add_argument("--log", action="store_true", help="a game-log entry in every change")
     parser.add_argument("--base", type=int, default=30_000_000)
     args = parser.parse_args()
     low, high = (int(x) for x in args.counts.split(","))
-    mine = reference.extract(args.tree) if args.tree else None
-    sides = [(args.tree or "this tree", mine or reference.current_source())]
+    copies = [reference.extract(commit) for commit in args.tree.split(",") if commit]
+    sides = [
+        (commit, copy)
+        for commit, copy in zip(args.tree.split(","), copies, strict=False)
+        if copy is not None
+    ]
+    if not args.tree:
+        sides.append(("this tree", reference.current_source()))
     old = reference.extract(args.reference) if args.reference != "none" else None
     if old is not None:
         sides.insert(0, (args.reference, old))
@@ -89,7 +97,7 @@ def main() -> int:
                 flush=True,
             )
     finally:
-        for copy in (old, mine):
+        for copy in (old, *copies):
             if copy is not None:
                 reference.discard(copy)
     return 0

@@ -14,14 +14,13 @@ best round of each side. ``--stream TABLES,RATE,SECONDS`` measures instead a ste
 stream of changes of many tables, as a node's load makes them: CPU of the node and of
 the server per change, commits per change and the wait from write to commit
 (``--spacing``: the writer's commit spacing, salon/pg_writer.py). ``--log`` adds a
-game-log entry to every change (as a move stores one). ``--count N --group B`` (with
-``--worker``, for cachegrind) makes N changes, B tables' at a time (each group one commit)
-and nothing else: run it for two N under ``valgrind --tool=cachegrind --cache-sim=no``
-(``PYTHONHASHSEED=0``) and divide the instructions' difference by the changes' to get the
-node's instructions per change of its writer path (from ``Store.write`` to the statement's
-answer; ``bench/pg_instructions.sh`` runs the pairs for this tree and a reference commit).
-Every row it writes is a new guest user with an id far
-above the salon's (``--base``), so run it on a scratch database.
+game-log entry to every change (as a move stores one). ``--count N --group B`` makes N
+changes, B tables' at a time (each group one commit: the same commits per change on both
+sides, whatever the machine's load), and gives the CPU of the process and of the server
+per change; with ``--worker`` it does nothing else, for cachegrind
+(``bench/bench_pg_instructions.py`` counts the node's instructions per change that way).
+Every row it writes is a new guest user with an id far above the salon's (``--base``), so
+run it on a scratch database.
 
     .venv/bin/python bench/bench_pg_store.py --db postgresql+asyncpg://zanzibar@127.0.0.1:55432/zanzibar
 """
@@ -48,6 +47,8 @@ REFERENCE_COMMIT = "b7e2e3d"
 KINDS = ("read", "id", "commit", "group of 8", "change", "change pg")
 #: The stream (``--stream``): changes of many tables at a steady rate, as a node's load makes.
 STREAM = ("stream", "stream pg", "commits/change", "wait p50", "wait p99")
+#: ``--count N --group B`` without ``--worker``: N changes, B a commit (ms per change).
+COUNT = ("count", "count pg", "commits/change")
 
 
 async def measure(
@@ -148,7 +149,7 @@ async def measure(
         steps = {}
     try:
         if count:
-            out |= await _count(store, count, per_commit, table, change, versions)
+            out |= await _count(store, count, per_commit, table, change, versions, backends)
         if stream:
             out |= await _stream(store, stream, table, change, versions, backends)
         for kind, (count, step) in steps.items():
@@ -217,10 +218,17 @@ async def _stream(
 
 
 async def _count(
-    store: Any, count: int, group: int, table: dict[str, Any], change: Any, versions: Any
+    store: Any,
+    count: int,
+    group: int,
+    table: dict[str, Any],
+    change: Any,
+    versions: Any,
+    backends: Any,
 ) -> dict[str, float]:
     """``count`` changes, ``group`` tables' at a time (one commit each group, the first
-    group's changes warming the caches first): for counting instructions."""
+    group's changes warming the caches first): for counting instructions, and the CPU of
+    this process and of the server per change at a set number of changes per commit."""
     from sqlalchemy import insert
 
     from zanzibar.salon import models as m
@@ -229,10 +237,17 @@ async def _count(
     await store.write([(insert(m.tables), [table | {"id": i} for i in ids])])
     versions.update(dict.fromkeys(ids, 1))
     await asyncio.gather(*(change(i) for i in ids))  # warm: plans, statements, the games
-    commits = store.commits
+    pids = [r[0] for r in await store.read(backends)]
+    commits, server, started = store.commits, _cpu_of(pids), time.process_time()
     for _ in range(count // group):
         await asyncio.gather(*(change(i) for i in ids))
-    return {"changes": count // group * group, "commits": store.commits - commits}
+    made = count // group * group
+    return {
+        "changes": made,
+        "count": 1000 * (time.process_time() - started) / made,
+        "count pg": 1000 * (_cpu_of(pids) - server) / made,
+        "commits/change": (store.commits - commits) / made,
+    }
 
 
 def _cpu_of(pids: list[int]) -> float:
@@ -263,8 +278,10 @@ def main() -> int:
         "--spacing", type=float, default=None, help="the writer's commit spacing (seconds)"
     )
     parser.add_argument("--log", action="store_true", help="a game-log entry in every change")
-    parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--group", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--count", type=int, default=0, help="instead: N changes, --group tables' a commit"
+    )
+    parser.add_argument("--group", type=int, default=1, help="tables changed per commit")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -273,7 +290,7 @@ def main() -> int:
         )
         print(json.dumps(asyncio.run(got)))
         return 0
-    kinds = STREAM if args.stream else KINDS
+    kinds = STREAM if args.stream else COUNT if args.count else KINDS
     old = reference.extract(args.reference) if args.reference != "none" else None
     sides = [("this tree", reference.current_source())]
     if old is not None:
@@ -288,6 +305,8 @@ def main() -> int:
                     extra += ["--spacing", str(args.spacing)]
                 if args.log:
                     extra.append("--log")
+                if args.count:
+                    extra += ["--count", str(args.count), "--group", str(args.group)]
                 got = reference.run_child(
                     source, Path(__file__), ["--db", args.db, "--base", str(base), *extra]
                 )

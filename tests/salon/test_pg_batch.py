@@ -4,7 +4,6 @@ it refuses, and on a real server: all or nothing, the fence, foreign keys betwee
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 from typing import Any
 
@@ -23,6 +22,7 @@ from zanzibar.salon.pg_batch import (
     Part,
     one_statement_sql,
     part_sql,
+    processed,
 )
 from zanzibar.salon.tablestore import FENCE
 
@@ -44,33 +44,32 @@ UPDATE_KEYS = ("state", "seats", "version", "fence_id", "fence_epoch", "fence_ve
 INSERT_KEYS = ("table_id", "seq", "channel", "item", "created")
 
 
-def test_a_batch_is_one_statement_over_json_rows() -> None:
+def test_a_batch_is_one_statement_over_arrays() -> None:
     sql = one_statement_sql(
-        [
-            (FENCED_UPDATE, UPDATE_SQL, UPDATE_KEYS, ()),
-            (INSERT, INSERT_SQL, INSERT_KEYS, {"item"}),
-        ]
+        [(FENCED_UPDATE, UPDATE_SQL, UPDATE_KEYS), (INSERT, INSERT_SQL, INSERT_KEYS)]
     )
     assert sql == (
         'WITH w0 AS (UPDATE tables SET state=z0."state"::VARCHAR, seats=z0."seats"::JSON, '
-        'version=z0."version"::INTEGER FROM json_to_recordset($1::JSON) AS z0 ("state" VARCHAR, '
-        '"seats" TEXT, "version" INTEGER, "fence_id" INTEGER, "fence_epoch" INTEGER, '
-        '"fence_version" INTEGER) WHERE tables.id = z0."fence_id"::INTEGER AND '
-        'tables.epoch = z0."fence_epoch"::INTEGER AND tables.version = '
+        'version=z0."version"::INTEGER FROM unnest($1::VARCHAR[], $2::TEXT[], $3::INTEGER[], '
+        '$4::INTEGER[], $5::INTEGER[], $6::INTEGER[]) AS z0 ("state", "seats", "version", '
+        '"fence_id", "fence_epoch", "fence_version") WHERE tables.id = z0."fence_id"::INTEGER '
+        'AND tables.epoch = z0."fence_epoch"::INTEGER AND tables.version = '
         'z0."fence_version"::INTEGER RETURNING 1), '
         "w1 AS (INSERT INTO history (table_id, seq, channel, item, created) "
         'SELECT z1."table_id"::INTEGER, z1."seq"::INTEGER, z1."channel"::VARCHAR, '
-        'COALESCE(z1."item", \'null\')::JSON, z1."created"::FLOAT FROM json_to_recordset($2::JSON) AS z1 '
-        '("table_id" INTEGER, "seq" INTEGER, "channel" VARCHAR, "item" TEXT, "created" FLOAT))'
-        " SELECT CASE WHEN n = $3::INTEGER THEN n ELSE ('zanzibar fence: ' || n)::INTEGER END "
+        'z1."item"::JSON, z1."created"::FLOAT FROM unnest($7::INTEGER[], $8::INTEGER[], '
+        '$9::VARCHAR[], $10::TEXT[], $11::FLOAT[]) AS z1 ("table_id", "seq", "channel", '
+        '"item", "created")) '
+        "SELECT CASE WHEN n = $12::INTEGER THEN n ELSE ('zanzibar fence: ' || n)::INTEGER END "
         "FROM (SELECT (SELECT count(*) FROM w0) AS n) AS zc"
     )
     # nothing fenced: nothing checked
-    assert one_statement_sql([(INSERT, INSERT_SQL, INSERT_KEYS, ())]) == (
+    assert one_statement_sql([(INSERT, INSERT_SQL, INSERT_KEYS)]) == (
         "WITH w0 AS (INSERT INTO history (table_id, seq, channel, item, created) SELECT "
         'z0."table_id"::INTEGER, z0."seq"::INTEGER, z0."channel"::VARCHAR, z0."item"::JSON, '
-        'z0."created"::FLOAT FROM json_to_recordset($1::JSON) AS z0 ("table_id" INTEGER, '
-        '"seq" INTEGER, "channel" VARCHAR, "item" TEXT, "created" FLOAT)) SELECT 0'
+        'z0."created"::FLOAT FROM unnest($1::INTEGER[], $2::INTEGER[], $3::VARCHAR[], '
+        '$4::TEXT[], $5::FLOAT[]) AS z0 ("table_id", "seq", "channel", "item", "created")) '
+        "SELECT 0"
     )
     # a key that is not a plain name is not made a column
     assert part_sql(INSERT, INSERT_SQL, ("table_id", "seq", 'x"y', "item", "c"), "z0", 1) is None
@@ -95,7 +94,7 @@ def test_shapes_it_does_not_know_stay_statements_of_their_own(
 ) -> None:
     keys = tuple(f"k{i}" for i in range(width))
     assert part_sql(kind, sql, keys, "z0", 1) is None
-    assert one_statement_sql([(kind, sql, keys, ())]) is None
+    assert one_statement_sql([(kind, sql, keys)]) is None
 
 
 def history(table: int, seq: int) -> dict[str, Any]:
@@ -248,47 +247,38 @@ async def test_json_rows_store_what_typed_parameters_store(store: Store) -> None
 
 @pytest.mark.live
 @pytest.mark.parametrize("odd", [math.inf, -math.inf, math.nan, 10**30])
-async def test_a_value_json_cannot_carry_goes_as_typed_parameters(store: Store, odd: float) -> None:
-    """orjson writes NaN and the infinities as null (and refuses an int over 64 bits):
-    such a batch is sent as statements with typed parameters, and stores what they store."""
+async def test_floats_at_the_edges_are_stored_exactly_by_the_one_statement(
+    store: Store, odd: float
+) -> None:
     await store.write([(insert(m.users), USER)])
     await store.write([(insert(m.tables), {**ROW, "id": 7, "epoch": 1, "version": 1})])
     before = (store._pg.one_statement, store._pg.transactions)
     await store.write([(FENCE, fence(7, 1, "playing", clock_deadline=odd))])
-    assert (store._pg.one_statement, store._pg.transactions) == (before[0], before[1] + 1)
+    assert (store._pg.one_statement, store._pg.transactions) == (before[0] + 1, before[1])
     stored = await store.read(select(m.tables.c.clock_deadline, m.tables.c.version))
     value, version = stored[0]
     assert version == 2 and (value == float(odd) or (math.isnan(odd) and math.isnan(value)))
-    # a plain float goes as JSON again
-    await store.write([(FENCE, fence(7, 2, "playing", clock_deadline=2.5))])
-    assert store._pg.one_statement == before[0] + 1
 
 
-def test_rows_go_as_one_json_text_per_part() -> None:
-    """The statement's arguments: a JSON text per part (no array per column); a JSON
-    column's value inside it as it is (a JSONText as a string of its text), or as the
-    text its processor made when it is of another type (a plain string)."""
-    seats = ("seats", lambda value: f"<{value}>")
-    fenced = Part(FENCED_UPDATE, (seats,), (), ("closed",))
-    inserted = Part(INSERT, (), (("item", dump_json),), ())
+def test_the_arguments_are_columns_taken_whole() -> None:
+    """One list per parameter; a JSON column's values as the text its processor makes:
+    a JSONText as it is, dicts and lists by orjson as dump_json writes them, a plain
+    string through the processor; a column without processor as it is."""
+    seats = lambda value: f"<{value}>"  # noqa: E731 - a processor that is not dump_json
+    fenced = Part(FENCED_UPDATE, ("seats", "closed"), (seats, None), (False, False))
+    inserted = Part(INSERT, ("seq", "item"), (None, dump_json), (False, True))
     one = OneStatement("...", (fenced, inserted))
     rows = [
-        [fence(7, 1, "a", seats=[1], closed=None), fence(8, 3, "b", seats=[2], closed=2.5)],
+        [{"seats": [1], "closed": None}, {"seats": [2], "closed": 2.5}],
         [{"seq": 1, "item": JSONText('{"a": 1}')}, {"seq": 2, "item": {"b": [None, 0.5]}}],
     ]
-    args = one.args(rows)
-    assert args is not None and len(args) == 3 and args[2] == 2  # two fenced rows
-    assert json.loads(args[0]) == [
-        fence(7, 1, "a", seats="<[1]>", closed=None),
-        fence(8, 3, "b", seats="<[2]>", closed=2.5),
+    assert one.args(rows) == [
+        ["<[1]>", "<[2]>"],
+        [None, 2.5],
+        [1, 2],
+        ['{"a": 1}', '{"b":[null,0.5]}'],
+        2,  # two fenced rows
     ]
-    assert args[1] == '[{"seq":1,"item":"{\\"a\\": 1}"},{"seq":2,"item":{"b":[null,0.5]}}]'
-    assert rows[0][0]["seats"] == [1]  # the caller's rows are left as they were
-    assert one.args([[fence(7, 1, "a", seats=[1], closed=math.nan)], rows[1]]) is None
-    assert one.args([[fence(7, 1, "a", seats=[1], closed="x")], rows[1]]) is None
-    plain = one.args([rows[0], [*rows[1], {"seq": 3, "item": "a text"}]])
-    assert plain is not None and json.loads(plain[1]) == [
-        {"seq": 1, "item": '{"a": 1}'},
-        {"seq": 2, "item": '{"b":[null,0.5]}'},
-        {"seq": 3, "item": '"a text"'},
-    ]
+    texts = [JSONText("[1]"), "a text", 10**30, None, (1, "é")]
+    assert processed(texts, dump_json, True) == [dump_json(text) for text in texts]
+    assert processed(texts[2:], dump_json, True) == ["1" + "0" * 30, "null", '[1,"é"]']
