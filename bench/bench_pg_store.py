@@ -13,8 +13,14 @@ alternating round by round; CPU seconds of the child (``time.process_time``),
 best round of each side. ``--stream TABLES,RATE,SECONDS`` measures instead a steady
 stream of changes of many tables, as a node's load makes them: CPU of the node and of
 the server per change, commits per change and the wait from write to commit
-(``--spacing``: the writer's commit spacing, salon/pg_writer.py). Every row it writes is a new guest user with an id far
-above the salon's (``--base``), so run it on a scratch database.
+(``--spacing``: the writer's commit spacing, salon/pg_writer.py). ``--log`` adds a
+game-log entry to every change (as a move stores one). ``--count N --group B`` makes N
+changes, B tables' at a time (each group one commit: the same commits per change on both
+sides, whatever the machine's load), and gives the CPU of the process and of the server
+per change; with ``--worker`` it does nothing else, for cachegrind
+(``bench/bench_pg_instructions.py`` counts the node's instructions per change that way).
+Every row it writes is a new guest user with an id far above the salon's (``--base``), so
+run it on a scratch database.
 
     .venv/bin/python bench/bench_pg_store.py --db postgresql+asyncpg://zanzibar@127.0.0.1:55432/zanzibar
 """
@@ -41,10 +47,18 @@ REFERENCE_COMMIT = "b7e2e3d"
 KINDS = ("read", "id", "commit", "group of 8", "change", "change pg")
 #: The stream (``--stream``): changes of many tables at a steady rate, as a node's load makes.
 STREAM = ("stream", "stream pg", "commits/change", "wait p50", "wait p99")
+#: ``--count N --group B`` without ``--worker``: N changes, B a commit (ms per change).
+COUNT = ("count", "count pg", "commits/change")
 
 
 async def measure(
-    url: str, base: int, stream: str = "", spacing: float | None = None
+    url: str,
+    base: int,
+    stream: str = "",
+    spacing: float | None = None,
+    log: bool = False,
+    count: int = 0,
+    per_commit: int = 1,
 ) -> dict[str, float]:
     """Milliseconds of this process's CPU per operation of each kind (``stream``:
     "TABLES,RATE,SECONDS": those tables' changes, each table's one after the other,
@@ -55,7 +69,8 @@ async def measure(
     from zanzibar.cluster.pg_ids import ids_for
     from zanzibar.salon import models as m
     from zanzibar.salon.persistence import Store
-    from zanzibar.salon.tablestore import FENCE
+    from zanzibar.salon.play import INSERT_GAME_LOG
+    from zanzibar.salon.tablestore import FENCE, INSERT_HISTORY
 
     store = Store(url)
     if spacing is not None and hasattr(store, "commit_spacing"):
@@ -82,6 +97,14 @@ async def measure(
     await store.write([(insert(m.users), row())])
     await store.write([(insert(m.tables), table)])
     version = [1]
+    logged: set[int] = set()
+
+    async def game_of(table_id: int) -> None:
+        """The game whose log the table's changes add to (``--log``)."""
+        game = {"id": table_id, "table_id": table_id, "game": "421", "options": {}}
+        game |= {"seats": 3, "seed": 421, "outcome": None, "status": "running"}
+        await store.write([(insert(m.games), game | {"started": 1.0, "finished": None})])
+        logged.add(table_id)
 
     async def change(table_id: int = base) -> None:
         v = version[0] if table_id == base else versions[table_id]
@@ -94,7 +117,14 @@ async def measure(
             | {"created": 2.0}
             for k in (0, 1)
         ]
-        await store.write([(FENCE, fence), (insert(m.history), items)])
+        # the salon's own statements, built once (as change_ops and play.py use them)
+        ops: list[Any] = [(FENCE, fence), (INSERT_HISTORY, items)]
+        if log:
+            if table_id not in logged:
+                await game_of(table_id)
+            entry = {"seat": v % 3, "action": {"kind": "roll", "keep": [4, 2]}, "t": 2.5}
+            ops.append((INSERT_GAME_LOG, [{"game_id": table_id, "idx": v, "entry": entry}]))
+        await store.write(ops)
         if table_id == base:
             version[0] = v + 1
         else:
@@ -115,9 +145,11 @@ async def measure(
         " WHERE datname = current_database() AND pid <> pg_backend_pid()"
     )
     out: dict[str, float] = {}
-    if stream:
+    if stream or count:
         steps = {}
     try:
+        if count:
+            out |= await _count(store, count, per_commit, table, change, versions, backends)
         if stream:
             out |= await _stream(store, stream, table, change, versions, backends)
         for kind, (count, step) in steps.items():
@@ -185,6 +217,39 @@ async def _stream(
     }
 
 
+async def _count(
+    store: Any,
+    count: int,
+    group: int,
+    table: dict[str, Any],
+    change: Any,
+    versions: Any,
+    backends: Any,
+) -> dict[str, float]:
+    """``count`` changes, ``group`` tables' at a time (one commit each group, the first
+    group's changes warming the caches first): for counting instructions, and the CPU of
+    this process and of the server per change at a set number of changes per commit."""
+    from sqlalchemy import insert
+
+    from zanzibar.salon import models as m
+
+    ids = [int(table["id"]) + 1 + k for k in range(group)]
+    await store.write([(insert(m.tables), [table | {"id": i} for i in ids])])
+    versions.update(dict.fromkeys(ids, 1))
+    await asyncio.gather(*(change(i) for i in ids))  # warm: plans, statements, the games
+    pids = [r[0] for r in await store.read(backends)]
+    commits, server, started = store.commits, _cpu_of(pids), time.process_time()
+    for _ in range(count // group):
+        await asyncio.gather(*(change(i) for i in ids))
+    made = count // group * group
+    return {
+        "changes": made,
+        "count": 1000 * (time.process_time() - started) / made,
+        "count pg": 1000 * (_cpu_of(pids) - server) / made,
+        "commits/change": (store.commits - commits) / made,
+    }
+
+
 def _cpu_of(pids: list[int]) -> float:
     """CPU seconds of these processes (nan if one cannot be read: not on this machine)."""
     total = 0.0
@@ -212,12 +277,20 @@ def main() -> int:
     parser.add_argument(
         "--spacing", type=float, default=None, help="the writer's commit spacing (seconds)"
     )
+    parser.add_argument("--log", action="store_true", help="a game-log entry in every change")
+    parser.add_argument(
+        "--count", type=int, default=0, help="instead: N changes, --group tables' a commit"
+    )
+    parser.add_argument("--group", type=int, default=1, help="tables changed per commit")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(asyncio.run(measure(args.db, args.base, args.stream, args.spacing))))
+        got = measure(
+            args.db, args.base, args.stream, args.spacing, args.log, args.count, args.group
+        )
+        print(json.dumps(asyncio.run(got)))
         return 0
-    kinds = STREAM if args.stream else KINDS
+    kinds = STREAM if args.stream else COUNT if args.count else KINDS
     old = reference.extract(args.reference) if args.reference != "none" else None
     sides = [("this tree", reference.current_source())]
     if old is not None:
@@ -230,6 +303,10 @@ def main() -> int:
                 extra = ["--stream", args.stream] if args.stream else []
                 if args.spacing is not None:
                     extra += ["--spacing", str(args.spacing)]
+                if args.log:
+                    extra.append("--log")
+                if args.count:
+                    extra += ["--count", str(args.count), "--group", str(args.group)]
                 got = reference.run_child(
                     source, Path(__file__), ["--db", args.db, "--base", str(base), *extra]
                 )

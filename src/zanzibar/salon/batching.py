@@ -178,13 +178,39 @@ def _closed_by(statement: Executable, key: Any, table_of: dict[Any, Any]) -> lis
 
 def _merge_key(statement: Executable, params: Any, fences: bool = True) -> Any:
     """What ops :func:`merge_inserts` runs together share (None: run on its own)."""
-    name = plain_insert_table(statement) if params is not None else None
-    if name is not None or params is None:
+    if params is None:
+        return None
+    name, built, fence = statement_shape(statement)
+    if name is not None:
         return name
-    options = statement.get_execution_options()
-    if isinstance(statement, Update) and isinstance(params, dict) and options.get(BUILT_ONCE):
-        return (statement, frozenset(params)) if fences and options.get(FENCE) else None
+    if built and isinstance(params, dict):
+        return (statement, frozenset(params)) if fences and fence else None
     return None
+
+
+#: :func:`statement_shape`'s answers, per statement object (bounded).
+_SHAPES: dict[Any, tuple[str | None, bool, bool]] = {}
+
+
+def statement_shape(statement: Executable) -> tuple[str | None, bool, bool]:
+    """A statement's plain insert's table (:func:`plain_insert_table`), whether it is a
+    built-once UPDATE, whether it is fenced: looked at once per statement object.
+
+    A statement is immutable (SQLAlchemy makes a new one for any change to it), and
+    most of a change's are module constants (the fence, ``INSERT_HISTORY``,
+    ``INSERT_GAME_LOG``): looking at their clauses and options again for every op of
+    every group commit was a tenth of the PostgreSQL writer's Python per change. The
+    few built per call only pass through this bounded cache.
+    """
+    shape = _SHAPES.get(statement)
+    if shape is None:
+        options = statement.get_execution_options()
+        built = isinstance(statement, Update) and bool(options.get(BUILT_ONCE))
+        shape = (plain_insert_table(statement), built, bool(options.get(FENCE)))
+        if len(_SHAPES) >= 256:
+            _SHAPES.clear()
+        _SHAPES[statement] = shape
+    return shape
 
 
 def plain_insert_table(statement: Executable) -> str | None:

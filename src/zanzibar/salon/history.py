@@ -28,8 +28,34 @@ class JSONText(str):
 
     A history item is JSON text from its staging on (:attr:`Item.raw`); its row
     stores that text instead of decoding it for SQLAlchemy's JSON type to encode
-    again (``persistence.dump_json`` passes it through).
+    again (:func:`dump_json` passes it through).
     """
+
+
+def dump_json(value: Any) -> str:
+    r"""A JSON column's text, written by orjson (compact, UTF-8; several times faster).
+
+    What orjson refuses (a lone surrogate in an old chat line, an integer
+    beyond 64 bits, a key that is not a string) is written by ``json`` as
+    before. Either text reads back as the same value.
+
+    >>> dump_json({"dice": [4, 2, 1], "text": "é"})
+    '{"dice":[4,2,1],"text":"é"}'
+    >>> dump_json({"text": "a\ud800"})
+    '{"text": "a\\ud800"}'
+
+    A :class:`JSONText` (a history item's text, made once at
+    staging) is written as it is:
+
+    >>> dump_json(JSONText('{"seq":1}'))
+    '{"seq":1}'
+    """
+    if type(value) is JSONText:
+        return str(value)
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value)
 
 
 class Item(NamedTuple):

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Sequence
@@ -47,7 +46,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, make_url
@@ -66,7 +64,7 @@ from zanzibar.salon.batching import keep_returned as _keep_returned
 from zanzibar.salon.batching import merge_inserts as merge_inserts
 from zanzibar.salon.batching import note_slow_write
 from zanzibar.salon.fields import end_tasks
-from zanzibar.salon.history import JSONText
+from zanzibar.salon.history import dump_json as dump_json
 from zanzibar.salon.inbox import Inbox
 from zanzibar.salon.pg_writer import COMMIT_SPACING, PgWriter
 from zanzibar.salon.sqlite_close import install as install_sqlite_close
@@ -166,32 +164,6 @@ def make_sync_writer_engine(url: str, durable: bool = False) -> Engine | None:
 
 #: Any constant: the PostgreSQL advisory lock held while migrating.
 MIGRATION_LOCK = 0x7A616E7A
-
-
-def dump_json(value: Any) -> str:
-    r"""A JSON column's text, written by orjson (compact, UTF-8; several times faster).
-
-    What orjson refuses (a lone surrogate in an old chat line, an integer
-    beyond 64 bits, a key that is not a string) is written by ``json`` as
-    before. Either text reads back as the same value.
-
-    >>> dump_json({"dice": [4, 2, 1], "text": "é"})
-    '{"dice":[4,2,1],"text":"é"}'
-    >>> dump_json({"text": "a\ud800"})
-    '{"text": "a\\ud800"}'
-
-    A :class:`~zanzibar.salon.history.JSONText` (a history item's text, made once at
-    staging) is written as it is:
-
-    >>> dump_json(JSONText('{"seq":1}'))
-    '{"seq":1}'
-    """
-    if type(value) is JSONText:
-        return str(value)
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(value)
 
 
 async def migrate(engine: AsyncEngine, url: str) -> None:

@@ -10,20 +10,28 @@ case: a move stores its table's version, its history items and its game log
 entries), the batch becomes one statement of data-modifying CTEs, run in
 autocommit, which PostgreSQL runs as one transaction::
 
-    WITH w0 AS (UPDATE tables SET state = z0.p0::VARCHAR, ...
-                FROM unnest($1::VARCHAR[], ...) AS z0 (p0, ...)
-                WHERE tables.id = z0.p2::INTEGER AND ... RETURNING 1),
+    WITH w0 AS (UPDATE tables SET state = z0."state"::VARCHAR, ...
+                FROM unnest($1::VARCHAR[], ...) AS z0 ("state", ...)
+                WHERE tables.id = z0."fence_id"::INTEGER AND ... RETURNING 1),
          w1 AS (INSERT INTO history (table_id, ...)
-                SELECT z1.p0::INTEGER, ... FROM unnest($6::INTEGER[], ...) AS z1 (p0, ...))
+                SELECT z1."table_id"::INTEGER, ... FROM unnest($6::INTEGER[], ...)
+                AS z1 ("table_id", ...))
     SELECT CASE WHEN n = $11::INTEGER THEN n
                 ELSE ('zanzibar fence: ' || n)::INTEGER END
     FROM (SELECT (SELECT count(*) FROM w0) AS n) AS zc
 
 Each statement's SQL is SQLAlchemy's own (compiled once per statement and
 columns by :class:`~zanzibar.salon.pg_writer.PgPlans`), its parameters made
-columns of arrays: the SQL does not depend on how many rows the batch holds,
-so asyncpg's prepared statements are reused. JSON goes as its text and is cast
-back. The fence holds as in a transaction: the fenced rows changed must be as
+columns of typed arrays (binary arrays are what the server reads cheapest: see
+docs/deploy.md, "Eighth round", for the rows sent as one JSON text instead):
+the SQL does not depend on how many rows the batch holds, so asyncpg's
+prepared statements are reused. Each column is taken from the rows in C
+(``map``); a JSON column goes as its text: a history item's
+:class:`~zanzibar.salon.history.JSONText` as it is, the values of a column
+whose processor is :func:`~zanzibar.salon.history.dump_json` written by orjson
+in C when they are of the types it writes alike (a dict, a list, a number,
+None), any other through SQLAlchemy's bind processor; the server casts the
+text back. The fence holds as in a transaction: the fenced rows changed must be as
 many as the batch's changes, else the failed cast aborts the statement, and
 with it everything the statement did (an error in a statement rolls its
 implicit transaction back); the writer reads that error as
@@ -35,16 +43,19 @@ per call) keeps the transaction of several statements.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql import Executable
-from sqlalchemy.sql.dml import Insert, Update
+from sqlalchemy.sql import Executable, sqltypes
+from sqlalchemy.sql.dml import Insert
 
-from zanzibar.salon.batching import BUILT_ONCE, FENCE, Op, plain_insert_table
+from zanzibar.salon.batching import Op, statement_shape
+from zanzibar.salon.history import JSONText, dump_json
 
 #: The error text of a fence that failed inside the statement (what the writer looks for).
 FENCE_TAG = "zanzibar fence: "
@@ -70,6 +81,8 @@ ARRAY_OF = {
 #: the cast must not extend it (``::INTEGER[]``, ``::NUMERIC(4)``).
 _CAST = re.compile(r"\$(\d+)::(\w+)(?![\w\[(])")
 _ANY_PARAM = re.compile(r"\$\d+")
+#: A key that is a column name as it is (quoted, it needs no escaping).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 #: Kinds of part.
 INSERT, FENCED_UPDATE = "insert", "fenced"
@@ -77,15 +90,56 @@ INSERT, FENCED_UPDATE = "insert", "fenced"
 #: Built statements kept (a handful of kinds of batch).
 KEPT = 256
 
+#: The types of a JSON column's value that orjson writes as :func:`dump_json` does (any
+#: other, a string above all, goes through the column's processor).
+ORJSON_TYPES = frozenset({dict, list, tuple, int, float, bool, type(None)})
+
 
 @dataclass(frozen=True)
 class Part:
-    """One statement of the batch in the one statement: its kind, keys in parameter order
-    and bind processors (as :class:`~zanzibar.salon.pg_writer.PgStatement`'s)."""
+    """One statement of the batch in the one statement: its kind, and per parameter (in
+    the statement's order) its key, its bind processor, and whether it is a JSON column
+    written by :func:`dump_json` (see :func:`raw_json`)."""
 
     kind: str
     keys: tuple[str, ...]
     processors: tuple[Any, ...]
+    raw: tuple[bool, ...]
+
+    def arrays(self, rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+        """One list per parameter: its column of ``rows``, processed as SQLAlchemy would."""
+        out: list[list[Any]] = []
+        for key, processor, raw in zip(self.keys, self.processors, self.raw, strict=True):
+            values = list(map(operator.itemgetter(key), rows))
+            out.append(values if processor is None else processed(values, processor, raw))
+        return out
+
+
+def processed(values: list[Any], processor: Any, raw: bool) -> list[Any]:
+    """A column's values as their processor makes them, in C where it can be: a
+    :func:`dump_json` column's (``raw``) JSONTexts are their text already, and orjson
+    writes its dicts, lists, numbers and None as ``dump_json`` does.
+
+    >>> processed([JSONText("[1]"), JSONText("{}")], None, True)
+    ['[1]', '{}']
+    >>> processed([{"a": [1, 2.5]}, None, 3], None, True)
+    ['{"a":[1,2.5]}', 'null', '3']
+    >>> processed(["text", JSONText("[1]")], dump_json, True)
+    ['"text"', '[1]']
+    >>> processed([{"a": 1}], lambda value: "<" + repr(value) + ">", False)
+    ["<{'a': 1}>"]
+    """
+    if raw:
+        types = set(map(type, values))
+        if types == {JSONText}:
+            return values
+        if types <= ORJSON_TYPES:
+            try:
+                return list(map(bytes.decode, map(orjson.dumps, values)))
+            except TypeError:  # orjson.JSONEncodeError (an int over 64 bits): dump_json's way
+                pass
+        return [value if type(value) is JSONText else processor(value) for value in values]
+    return [processor(value) for value in values]
 
 
 @dataclass(frozen=True)
@@ -101,11 +155,7 @@ class OneStatement:
         out: list[Any] = []
         fenced = 0
         for part, part_rows in zip(self.parts, rows, strict=True):
-            for key, proc in zip(part.keys, part.processors, strict=True):
-                if proc is None:
-                    out.append([row[key] for row in part_rows])
-                else:
-                    out.append([proc(row[key]) for row in part_rows])
+            out += part.arrays(part_rows)
             if part.kind == FENCED_UPDATE:
                 fenced += len(part_rows)
         if any(part.kind == FENCED_UPDATE for part in self.parts):
@@ -113,53 +163,67 @@ class OneStatement:
         return out
 
 
-def part_sql(kind: str, sql: str, width: int, alias: str, first: int) -> str | None:
-    """A compiled one-row statement (``sql``, parameters ``$1``..``$width``) as a CTE body
-    reading its rows from ``unnest`` of arrays ``$first``.. (None: not of a known shape)."""
-    casts: dict[int, str] = {}
-
-    def column(match: re.Match[str]) -> str:
-        number, cast = int(match.group(1)), match.group(2)
-        casts[number] = cast
-        return f"{alias}.p{number - 1}::{cast}"
-
+def casts_of(sql: str, width: int) -> dict[int, str] | None:
+    """Each parameter's cast (``$3::INTEGER``: 3 -> INTEGER) of a compiled one-row
+    statement with parameters ``$1``..``$width``, each once (None: not so, or a cast
+    the one statement cannot pass as an array)."""
     if len(_ANY_PARAM.findall(sql)) != width:
         return None
-    body = _CAST.sub(column, sql)
-    if sorted(casts) != list(range(1, width + 1)) or _ANY_PARAM.search(body):
+    casts = {int(number): cast for number, cast in _CAST.findall(sql)}
+    if sorted(casts) != list(range(1, width + 1)):
         return None
     if any(cast not in ARRAY_OF for cast in casts.values()):
         return None
-    arrays = ", ".join(f"${first + i}::{ARRAY_OF[casts[i + 1]]}" for i in range(width))
-    names = ", ".join(f"p{i}" for i in range(width))
+    return casts
+
+
+def part_sql(kind: str, sql: str, keys: Sequence[str], alias: str, first: int) -> str | None:
+    """A compiled one-row statement (``sql``, parameters ``$1``.. named ``keys`` in order)
+    as a CTE body reading its rows from ``unnest`` of arrays ``$first``.. (None: not of a
+    known shape)."""
+    casts = casts_of(sql, len(keys))
+    if casts is None or not all(_NAME.fullmatch(key) for key in keys):
+        return None
+
+    def column(match: re.Match[str]) -> str:
+        return f'{alias}."{keys[int(match.group(1)) - 1]}"::{match.group(2)}'
+
+    arrays = ", ".join(f"${first + i}::{ARRAY_OF[casts[i + 1]]}" for i in range(len(keys)))
+    names = ", ".join(f'"{key}"' for key in keys)
     source = f"unnest({arrays}) AS {alias} ({names})"
     if kind == INSERT:
-        head, sep, values = body.partition(" VALUES (")
+        head, sep, values = sql.partition(" VALUES (")
         if not sep or not head.startswith("INSERT INTO ") or not values.endswith(")"):
             return None
         values = values[:-1]
         if ")" in values or "(" in values:  # one row of plain values, nothing after it
             return None
-        return f"{head} SELECT {values} FROM {source}"
-    head, sep, where = body.partition(" WHERE ")
+        selected = _CAST.sub(column, values)
+        if _ANY_PARAM.search(head + selected):
+            return None
+        return f"{head} SELECT {selected} FROM {source}"
+    head, sep, where = sql.partition(" WHERE ")
     if not sep or not head.startswith("UPDATE ") or " FROM " in head or " RETURNING " in where:
+        return None
+    head, where = _CAST.sub(column, head), _CAST.sub(column, where)
+    if _ANY_PARAM.search(head + where):
         return None
     return f"{head} FROM {source} WHERE {where} RETURNING 1"
 
 
-def one_statement_sql(parts: Sequence[tuple[str, str, int]]) -> str | None:
-    """The batch's one statement from its parts' (kind, compiled SQL, width)."""
+def one_statement_sql(parts: Sequence[tuple[str, str, Sequence[str]]]) -> str | None:
+    """The batch's one statement from its parts' (kind, compiled SQL, keys)."""
     ctes: list[str] = []
     counted: list[str] = []
     first = 1
-    for n, (kind, sql, width) in enumerate(parts):
-        body = part_sql(kind, sql, width, f"z{n}", first)
+    for n, (kind, sql, keys) in enumerate(parts):
+        body = part_sql(kind, sql, keys, f"z{n}", first)
         if body is None:
             return None
         ctes.append(f"w{n} AS ({body})")
         if kind == FENCED_UPDATE:
             counted.append(f"(SELECT count(*) FROM w{n})")
-        first += width
+        first += len(keys)
     if not counted:  # nothing fenced: nothing to check (and no constant error for the
         return f"WITH {', '.join(ctes)} SELECT 0"  # planner to fold and raise at once)
     return (
@@ -170,22 +234,24 @@ def one_statement_sql(parts: Sequence[tuple[str, str, int]]) -> str | None:
 
 def part_kind(statement: Executable) -> str | None:
     """What part ``statement`` can be of a one-statement batch (None: it cannot)."""
-    if plain_insert_table(statement) is not None:
+    name, built, fence = statement_shape(statement)
+    if name is not None:
         return INSERT
-    if isinstance(statement, Update):
-        options = statement.get_execution_options()
-        if options.get(BUILT_ONCE) and options.get(FENCE):
-            return FENCED_UPDATE
-    return None
+    return FENCED_UPDATE if built and fence else None
 
 
 def same_keys(params: Any) -> list[Mapping[str, Any]] | None:
-    """The rows of an op's parameters if they are dicts with the same keys, else None."""
-    rows = params if isinstance(params, list) else [params] if isinstance(params, dict) else None
-    if not rows or not all(isinstance(row, dict) for row in rows):
+    """The rows of an op's parameters if they are dicts with the same keys, else None
+    (looked at in C: ``dict.keys`` refuses what is not a dict)."""
+    if isinstance(params, dict):
+        return [params]
+    if not isinstance(params, list) or not params:
         return None
-    first = rows[0].keys()
-    return rows if all(row.keys() == first for row in rows) else None
+    try:
+        keys = list(map(dict.keys, params))
+    except TypeError:  # a row that is not a dict
+        return None
+    return params if keys.count(keys[0]) == len(keys) else None
 
 
 class OneStatements:
@@ -196,11 +262,11 @@ class OneStatements:
 
     def of(
         self, dialect: Dialect, ops: Sequence[Op], plan: Any
-    ) -> tuple[OneStatement, list[list[Mapping[str, Any]]]] | None:
-        """The one statement of ``ops`` and each part's rows, or None if they do not fit
+    ) -> tuple[OneStatement, list[Any]] | None:
+        """The one statement of ``ops`` and its arguments, or None if they do not fit
         (``plan(dialect, statement, keys)``: the writer's compiled one-row statement)."""
         shape: list[Any] = []
-        rows: list[list[Mapping[str, Any]]] = []
+        rows: list[Sequence[Mapping[str, Any]]] = []
         statements: list[tuple[str, Executable, tuple[str, ...]]] = []
         for statement, params in ops:
             if isinstance(params, list) and not params:
@@ -213,7 +279,7 @@ class OneStatements:
             target = statement.table if isinstance(statement, Insert) else statement
             shape.append((kind, target, keys))
             statements.append((kind, statement, keys))
-            rows.append(list(part_rows))
+            rows.append(part_rows)
         if not statements:
             return None
         key = tuple(shape)
@@ -222,22 +288,35 @@ class OneStatements:
                 self._built.clear()
             self._built[key] = self._build(dialect, statements, plan)
         built = self._built[key]
-        return None if built is None else (built, rows)
+        return None if built is None else (built, built.args(rows))
 
     @staticmethod
     def _build(
         dialect: Dialect, statements: Sequence[tuple[str, Executable, tuple[str, ...]]], plan: Any
     ) -> OneStatement | None:
         parts: list[Part] = []
-        sqls: list[tuple[str, str, int]] = []
+        sqls: list[tuple[str, str, tuple[str, ...]]] = []
         for kind, statement, keys in statements:
             compiled = plan(dialect, statement, keys)
             if compiled is None:
                 return None
-            parts.append(Part(kind, compiled.keys, compiled.processors))
-            sqls.append((kind, compiled.sql, len(compiled.keys)))
+            types = compiled.types or (None,) * len(compiled.keys)
+            raw = tuple(raw_json(dialect, type_) for type_ in types)
+            parts.append(Part(kind, compiled.keys, compiled.processors, raw))
+            sqls.append((kind, compiled.sql, compiled.keys))
         sql = one_statement_sql(sqls)
         return None if sql is None else OneStatement(sql, tuple(parts))
+
+
+def raw_json(dialect: Dialect, type_: Any) -> bool:
+    """Whether this column type's processor writes :func:`dump_json`'s text for every
+    value (None as JSON's null): a JSON column of the salon's engines, which
+    :func:`processed` may write with orjson in C."""
+    return (
+        isinstance(type_, sqltypes.JSON)
+        and not type_.none_as_null
+        and getattr(dialect, "_json_serializer", None) is dump_json
+    )
 
 
 def fence_failure(exc: BaseException) -> str | None:

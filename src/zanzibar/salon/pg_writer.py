@@ -45,7 +45,7 @@ from zanzibar.salon.batching import (
     plain_insert_table,
     returned_to,
 )
-from zanzibar.salon.pg_batch import OneStatement, OneStatements, fence_failure
+from zanzibar.salon.pg_batch import OneStatements, fence_failure
 
 #: A parameter of the asyncpg dialect's SQL: ``$3`` with its cast (``$3::INTEGER``).
 _PARAM = re.compile(r"\$(\d+)(::\w+)?")
@@ -92,11 +92,13 @@ COMMIT_SPACING = 0.025
 
 @dataclass(frozen=True)
 class PgStatement:
-    """SQL compiled for asyncpg, and per positional parameter its key and bind processor."""
+    """SQL compiled for asyncpg, and per positional parameter its key and bind processor
+    (and its SQLAlchemy type, where known)."""
 
     sql: str
     keys: tuple[str, ...]
     processors: tuple[Callable[[Any], Any] | None, ...]
+    types: tuple[Any, ...] = ()
 
     def args(self, row: Mapping[str, Any]) -> list[Any]:
         """The driver's arguments for one parameter set, processed as SQLAlchemy would."""
@@ -119,19 +121,26 @@ def statement_of(compiled: Any, dialect: Dialect) -> PgStatement | None:
         return None
     try:
         processors = [_processor(compiled, key, dialect) for key in order]
+        types = [_bind(compiled, key).type for key in order]
     except KeyError:
         return None
-    return PgStatement(compiled.string, tuple(order), tuple(processors))
+    return PgStatement(compiled.string, tuple(order), tuple(processors), tuple(types))
 
 
-def _processor(compiled: Any, key: str, dialect: Dialect) -> Callable[[Any], Any] | None:
-    """The bind processor of parameter ``key`` (KeyError: no such parameter)."""
+def _bind(compiled: Any, key: str) -> Any:
+    """The bind parameter ``key`` of a compiled statement (KeyError: no such parameter)."""
     binds = compiled.binds
     bind = binds.get(key)
     if bind is None:  # an IN list's expanded parameter (``user_id_1_2``): its bind's type
         bind = binds.get(key.rsplit("_", 1)[0])
     if bind is None:
         raise KeyError(key)
+    return bind
+
+
+def _processor(compiled: Any, key: str, dialect: Dialect) -> Callable[[Any], Any] | None:
+    """The bind processor of parameter ``key`` (KeyError: no such parameter)."""
+    bind = _bind(compiled, key)
     processor: Callable[[Any], Any] | None = bind.type.dialect_impl(dialect).bind_processor(dialect)
     return processor
 
@@ -351,7 +360,7 @@ class PgWriter:
         one = self._one.of(self.engine.dialect, ops, self._plans.plan)
         if one is not None:
             self.one_statement += 1
-            await self._commit_one(*one)
+            await self._commit_one(one[0].sql, one[1])
             return
         self.transactions += 1
         for attempt in (0, 1):
@@ -407,7 +416,7 @@ class PgWriter:
         self._proxied = await conn.get_raw_connection()
         return conn, self._proxied
 
-    async def _commit_one(self, statement: OneStatement, rows: list[list[Any]]) -> None:
+    async def _commit_one(self, sql: str, args: list[Any]) -> None:
         """Run a one-statement batch in autocommit: it commits, or changes nothing.
 
         A connection found closed before the statement leaves is replaced first.
@@ -416,7 +425,6 @@ class PgWriter:
         whose connection broke without an answer may have committed: its error is
         raised (the outcome is unknown, as for a failed COMMIT).
         """
-        args = statement.args(rows)
         for attempt in (0, 1):
             conn, proxied = await self._connection()
             adapted, raw = proxied.dbapi_connection, proxied.driver_connection
@@ -429,7 +437,7 @@ class PgWriter:
                 if attempt == 0:
                     continue
             try:
-                await raw.execute(statement.sql, *args)
+                await raw.execute(sql, *args)
             except Exception as exc:
                 refused = fence_failure(exc)
                 if refused is not None:
