@@ -70,4 +70,3 @@ async def test_the_subscriber_hears_its_connection_drop_and_reloads(
     finally:
         await subscriber.close()
         await client.aclose()
-
