@@ -34,7 +34,10 @@ Two parts, each optional:
 * ``--pool LOG ...``: no games; the games printed in these logs of earlier runs (of
   ``--stockfish`` and ``--selfplay``, e.g. one process per opening or per pairing, or a
   run cut short), pooled: each level's Elo estimate over all its games against
-  Stockfish, and each self-play pairing's score, with their intervals.
+  Stockfish, and each self-play pairing's score, with their intervals. A game line
+  without a colour (``hard vs 2000: lost rebuilt; ...``) is read too: games rebuilt from
+  the README's points per setting where the logs were not kept (the maximum-likelihood
+  estimate depends only on the points against each setting).
 * ``--versus REF``: orthodox chess, this tree's search against the one of the git
   commit ``REF`` (extracted to a temporary directory at run time), both through
   ``zanzibar uci`` at a fixed node budget per move (``--nodes``): a change of the
@@ -44,6 +47,17 @@ Two parts, each optional:
   is adjudicated when both engines agree for ``ADJUDICATE_PLIES`` plies in a row
   that one side is ``ADJUDICATE_SCORE`` centipawns ahead, or drawn at
   ``--max-moves``. Prints the score with a 95 % interval and the Elo difference.
+  ``--movetime S`` gives both engines the same time instead, S seconds a move
+  (``go movetime``): a change that makes nodes cheaper but the tree different (a
+  lazier evaluation, say) is judged by what it does with equal time, which equal
+  nodes cannot tell. Equal time is load-sensitive: what a second buys depends on the
+  share of a core the engine gets. Both engines are children of the bench's process,
+  in its session and process group (its autogroup), and they move in turn, one
+  searching while the other waits, so each feels the same load as the other from
+  move to move (run the bench in a low-weight session as the README says, and keep
+  it alone in that session); a load that changes during a game still adds noise,
+  which the games' number must outweigh, and the figure holds for the machine it
+  was measured on.
 
 Usage (small and quick; the figures in the README say what size they used; these are
 the runs behind the README's and the help's figures, each level or group of levels in
@@ -57,6 +71,7 @@ its own process so that they ran side by side)::
         --openings 2 --first-opening 4 --clock 60 --inc 0.6
     .venv/bin/python bench/strength.py --selfplay --pairs 3 --scale 0.25 --max-moves 120
     .venv/bin/python bench/strength.py --versus HEAD --nodes 4000 --games 32
+    .venv/bin/python bench/strength.py --versus HEAD --movetime 0.5 --games 32
     .venv/bin/python bench/strength.py --stockfish --levels hard --sf-nodes 40000 \\
         --elos 1500 1800 --openings 2
     .venv/bin/python bench/strength.py --stockfish --levels medium --sf-nodes 30000 \\
@@ -515,15 +530,22 @@ def versus_openings(count: int, random_plies: int, seed: int) -> list[list[str]]
 
 
 def play_versus_game(
-    engines: dict[bool, Any], opening: list[str], new_white: bool, nodes: int, max_moves: int
+    engines: dict[bool, Any],
+    opening: list[str],
+    new_white: bool,
+    nodes: int,
+    max_moves: int,
+    movetime: float = 0.0,
 ) -> tuple[float, str]:
     """One game; ``engines[True]`` is this tree's, playing White if ``new_white``.
 
-    Returns this tree's score and how the game ended.
+    Each move at ``nodes`` nodes, or with ``movetime`` at that many seconds (both engines
+    alike). Returns this tree's score and how the game ended.
     """
     import chess
     import chess.engine
 
+    limit = chess.engine.Limit(time=movetime) if movetime else chess.engine.Limit(nodes=nodes)
     board = chess.Board()
     for move in opening:
         board.push_uci(move)
@@ -535,7 +557,7 @@ def play_versus_game(
         if board.fullmove_number > max_moves:
             return 0.5, "move cap"
         result = engines[board.turn == new_colour].play(
-            board, chess.engine.Limit(nodes=nodes), game=game, info=chess.engine.INFO_SCORE
+            board, limit, game=game, info=chess.engine.INFO_SCORE
         )
         score = result.info.get("score")
         leader = None
@@ -559,10 +581,13 @@ def play_versus_game(
 
 
 def run_versus(args: argparse.Namespace) -> None:
-    """This tree against ``args.versus`` at a fixed node budget, each opening with both colours."""
+    """This tree against ``args.versus`` at a fixed node budget (or, with ``args.movetime``,
+    the same time a move for both), each opening with both colours."""
     openings = versus_openings(max(args.games // 2, 1), args.random_plies, args.seed)
+    movetime = args.movetime
+    budget = f"{movetime:g} s" if movetime else f"{args.nodes} nodes"
     print(
-        f"orthodox chess, this tree against {args.versus} at {args.nodes} nodes a move, "
+        f"orthodox chess, this tree against {args.versus} at {budget} a move, "
         f"{len(openings)} openings x 2 colours, drawn at move {args.max_moves}"
     )
     scores: list[float] = []
@@ -573,7 +598,7 @@ def run_versus(args: argparse.Namespace) -> None:
             for opening in openings:
                 for new_white in (True, False):
                     score, how = play_versus_game(
-                        engines, opening, new_white, args.nodes, args.max_moves
+                        engines, opening, new_white, args.nodes, args.max_moves, movetime
                     )
                     scores.append(score)
                     key = f"{_verdict(score)} {how}"
@@ -612,18 +637,22 @@ def pool_logs(
     ...     "      1. e4 e5 2. Nf3",
     ...     "    hard (Black) vs 1900: drew threefold_repetition; running estimate 2300",
     ...     "    medium (Black) vs casual, opening 6001: lost unfinished; running 0/1",
+    ...     "    hard vs 2000: lost rebuilt; colour and moves not kept",
     ... ])
     >>> sf
-    {'hard': [(2100.0, 1.0, 'checkmate'), (1900.0, 0.5, 'threefold_repetition')]}
+    {'hard': [(2100.0, 1.0, 'checkmate'), (1900.0, 0.5, 'threefold_repetition'), (2000.0, 0.0, 'rebuilt')]}
     >>> ladder
     {('medium', 'casual'): [(0.0, 'unfinished')]}
     """
     stockfish: dict[str, list[tuple[float, float, str]]] = {}
     ladder: dict[tuple[str, str], list[tuple[float, str]]] = {}
     levels = "|".join(LEVELS)
-    sf_line = re.compile(rf"^\s+({levels}) \((?:White|Black)\) vs (\d+): (won|drew|lost) (\w+);")
+    # the colour may be missing: games rebuilt from a table's points per setting
+    sf_line = re.compile(
+        rf"^\s+({levels})(?: \((?:White|Black)\))? vs (\d+): (won|drew|lost) (\w+);"
+    )
     pair_line = re.compile(
-        rf"^\s+({levels}) \((?:White|Black)\) vs ({levels}), opening \d+: "
+        rf"^\s+({levels})(?: \((?:White|Black)\))? vs ({levels}), opening \d+: "
         r"(won|drew|lost) (\w+);"
     )
     for line in lines:
@@ -709,6 +738,13 @@ def main() -> None:
     )
     parser.add_argument("--versus", metavar="REF", help="this tree against git commit REF")
     parser.add_argument("--nodes", type=int, default=4000, help="--versus: nodes per move")
+    parser.add_argument(
+        "--movetime",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="--versus: both engines at S seconds a move instead of --nodes (load-sensitive)",
+    )
     parser.add_argument("--games", type=int, default=32, help="--versus: games (even)")
     parser.add_argument(
         "--random-plies", type=int, default=2, help="--versus: random plies after each opening"
@@ -727,6 +763,8 @@ def main() -> None:
         parser.error(
             "--nodes must be 1 or more, --games 2 or more, --sf-nodes and --sf-depth 0 or more"
         )
+    if args.movetime < 0:
+        parser.error("--movetime must be 0 (nodes) or more")
     print("load average at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     if args.stockfish:
         run_stockfish(args)

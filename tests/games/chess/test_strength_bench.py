@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -115,3 +116,82 @@ def test_final_position_says_who_is_ahead() -> None:
         "final position 4k3/8/8/8/8/8/PP6/R3K3 w - - 0 1; material White 700, Black 0 "
         "centipawns (White 7.00 pawns ahead)"
     )
+
+
+def test_games_rebuilt_without_colour_are_pooled() -> None:
+    """Earlier runs known only by their points per setting: lines without a colour."""
+    strength = _strength()
+    sf, _ladder = strength.pool_logs(
+        [
+            "    hard vs 2000: lost rebuilt; colour and moves not kept",
+            "    hard (White) vs 2100: won checkmate; running estimate inf (2100 to inf)",
+        ]
+    )
+    assert sf == {"hard": [(2000.0, 0.0, "rebuilt"), (2100.0, 1.0, "checkmate")]}
+
+
+class _FakeEngine:
+    """Stands for ``zanzibar uci``: records each move's limit, plays the first legal move
+    and says White is far ahead, so that a game is adjudicated after a few plies."""
+
+    def __init__(self) -> None:
+        self.limits: list[Any] = []
+        self.quit_called = False
+
+    def play(self, board: object, limit: object, **_kwargs: object) -> object:
+        import chess
+        import chess.engine
+
+        assert isinstance(board, chess.Board)
+        self.limits.append(limit)
+        move = sorted(board.legal_moves, key=lambda m: m.uci())[0]
+        score = chess.engine.PovScore(chess.engine.Cp(900), chess.WHITE)
+        return chess.engine.PlayResult(move, None, info={"score": score})
+
+    def quit(self) -> None:
+        self.quit_called = True
+
+
+def _run_versus_with_fakes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], **options: object
+) -> tuple[list[_FakeEngine], str]:
+    import contextlib
+
+    strength = _strength()
+    engines: list[_FakeEngine] = []
+
+    def fake_engine(_src: object) -> _FakeEngine:
+        engines.append(_FakeEngine())
+        return engines[-1]
+
+    monkeypatch.setattr(strength, "_uci_engine", fake_engine)
+    monkeypatch.setattr(strength, "reference_tree", lambda _ref: contextlib.nullcontext(None))
+    args = strength.argparse.Namespace(
+        versus="REF", games=2, random_plies=0, seed=1, max_moves=100, nodes=4000, **options
+    )
+    strength.run_versus(args)
+    return engines, capsys.readouterr().out
+
+
+def test_versus_at_equal_time_gives_both_engines_the_same_movetime(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--versus --movetime S: every move of either engine is searched for S seconds
+    (``go movetime``), with no node budget, and the log says so."""
+    engines, out = _run_versus_with_fakes(monkeypatch, capsys, movetime=0.25)
+    assert "this tree against REF at 0.25 s a move" in out
+    assert "this tree vs REF: 1/2" in out  # White adjudicated the winner, once each
+    assert len(engines) == 2 and all(engine.quit_called for engine in engines)
+    for engine in engines:
+        assert engine.limits  # both engines moved
+        for limit in engine.limits:
+            assert (limit.time, limit.nodes, limit.depth) == (0.25, None, None)
+
+
+def test_versus_at_equal_nodes_is_unchanged(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engines, out = _run_versus_with_fakes(monkeypatch, capsys, movetime=0.0)
+    assert "this tree against REF at 4000 nodes a move" in out
+    limits = [limit for engine in engines for limit in engine.limits]
+    assert limits and all((lim.time, lim.nodes) == (None, 4000) for lim in limits)

@@ -20,16 +20,18 @@ from zanzibar.l10n.voice import sentence_lines
 #: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
 #: README's bot section, which says which run each figure comes from: easy from the fixed-node
 #: run of 2026-11-26, medium and hard from it pooled with the fixed-node, fixed-depth runs of
-#: that afternoon and night and, for hard, the morning of 2026-11-27 (ours at 30,000 / 100,000
-#: nodes a move, Stockfish at depth 12), casual from the clock run before).
+#: that afternoon and night, the morning of 2026-11-27 (hard) and the evening of 2026-11-27
+#: (both, the engine of 145bcd1 with the King-place term: medium 12 games, 1,903, hard 5
+#: games, 1,732; ours at 30,000 / 100,000 nodes a move, Stockfish at depth 12), casual from
+#: the clock run before). Pooled over the bot's versions of those days, as the help says.
 LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
     "easy": (1104, 732, 1477),
     "casual": (1581, 1307, 1854),
-    "medium": (1869, 1720, 2018),
-    "hard": (1954, 1791, 2118),
+    "medium": (1880, 1757, 2002),
+    "hard": (1926, 1775, 2078),
 }
 #: Games behind each estimate of LEVEL_STRENGTH.
-LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 26, "hard": 23}
+LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 38, "hard": 28}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
 #: from bench/strength.py --selfplay --nps 30000 --scale 0.5 --max-moves 150 (README's bot

@@ -184,7 +184,7 @@ help-zanzibar-s-inherited = Les règles de répétition et du nombre de coups ne
 
 help-chess-king-jump-checked = Un Roi déjà mis en échec garde son saut : seul l'échec en cours l'interdit, comme l'a écrit l'inventeur, Jean-Louis Cazaux, en 2019.
 help-chess-bot-levels = Robots : les niveaux diffèrent par la profondeur de calcul. Facile voit deux demi-coups plus les prises, détendu trois, moyen 1 seconde par coup, difficile 4 secondes par coup.
-help-chess-bot-strength = Force mesurée aux échecs orthodoxes contre Stockfish bridé, en peu de parties sur une machine partagée et chargée. Elo avec un intervalle à 95 % : { $levels }.
+help-chess-bot-strength = Force mesurée aux échecs orthodoxes contre Stockfish bridé, en peu de parties sur une machine partagée et chargée, en cumulant les versions du robot des derniers jours. Elo avec un intervalle à 95 % : { $levels }.
 help-chess-bot-strength-level = { $level } { $elo } ({ $low }–{ $high }, { $games } parties)
 help-chess-bot-ladder = Au Zanzibar-S, chaque niveau a joué contre celui du dessous ; une partie encore en cours à la limite de coups compte nulle.
 help-chess-bot-ladder-pair = Le niveau { $strong } a marqué { $points } sur { $games } contre le niveau { $weak }, { $mates } { $mates ->
