@@ -13,7 +13,8 @@ centipawns of the best, so that games vary):
 * ``casual``: 3 plies plus captures, at most 6,000 nodes.
 * ``hard``: at most 4 seconds per move, no depth cap.
 
-Their measured strengths are in the README's bot section and the help.
+Their measured strengths are in the README's bot section and the help; each round that
+measured them is in docs/chess-strength.md.
 
 Determinism: a bot's choice depends only on the position (with its history),
 the level, the seed and, for the timed levels, the machine's speed. Give a

@@ -18,7 +18,7 @@ from zanzibar.l10n.voice import sentence_lines
 
 #: Elo estimates by level with their 95 % interval: orthodox chess against Stockfish 15.1
 #: limited by UCI_Elo (bench/strength.py; small samples on a busy shared machine, see the
-#: README's bot section, which says which run each figure comes from: easy from the fixed-node
+#: rounds in docs/chess-strength.md, which say which run each figure comes from: easy from the fixed-node
 #: run of 2026-11-26, medium and hard from it pooled with the fixed-node, fixed-depth runs of
 #: that afternoon and night, the morning of 2026-11-27 (hard) and the evening of 2026-11-27
 #: (both, the engine of 145bcd1 with the King-place term: medium 12 games, 1,903, hard 5
@@ -34,8 +34,8 @@ LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
 LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 38, "hard": 28}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
 #: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
-#: from bench/strength.py --selfplay --nps 30000 --scale 0.5 --max-moves 150 (README's bot
-#: section says which runs): casual/easy from the afternoon of 2026-11-26, the upper pairs
+#: from bench/strength.py --selfplay --nps 30000 --scale 0.5 --max-moves 150
+#: (docs/chess-strength.md says which runs): casual/easy from the afternoon of 2026-11-26, the upper pairs
 #: that afternoon's games pooled with the night's (--seed 6000 on) and, for hard/medium,
 #: the morning's of 2026-11-27 (--seed 7000).
 LADDER: tuple[tuple[str, str, float, int, int, int], ...] = (
