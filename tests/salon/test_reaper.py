@@ -320,6 +320,9 @@ async def host_turn(cluster: Cluster, client: Client, table_id: int) -> None:
 
     await wait_for(my_turn, 10)
     await acked(client, "game.action", table=table_id, action={"type": "roll"})
+    # a loaded machine may let the table's lease lapse around the roll: another node (or
+    # the same) takes it over within seconds, restoring the roll from the database
+    await wait_for(lambda: cluster.runner(table_id) is not None, 10)
     name = cluster.runner(table_id)
     assert name is not None
     match = cluster.salons[name].tables[table_id].match
