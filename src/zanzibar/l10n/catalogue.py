@@ -36,6 +36,8 @@ from fluent.runtime import FluentBundle
 from fluent.runtime.types import FluentInt
 from fluent.syntax import FluentParser, ast
 
+from zanzibar.cache import cache_dir
+
 #: Where the shipped languages live.
 ROOT = Path(__file__).resolve().parent
 
@@ -230,15 +232,6 @@ def _plain_variables(message: ast.Message | None) -> frozenset[str]:
         elif not isinstance(node, ast.TextElement | ast.StringLiteral | ast.NumberLiteral):
             return frozenset()  # a node this walk does not know
     return frozenset(printed - other)
-
-
-def cache_dir() -> Path:
-    """The user's cache of parsed catalogues: $ZANZIBAR_CACHE_DIR, else ~/.cache/zanzibar."""
-    env = os.environ.get("ZANZIBAR_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "zanzibar"
 
 
 def _cache_file(files_hash: str) -> Path | None:

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from zanzibar.cache import cache_dir
 from zanzibar.engine.errors import CorruptDataError, OptionError
 from zanzibar.games.zilch.scoring import ScoringTable
 from zanzibar.games.zilch.turn_dp import (
@@ -432,15 +433,6 @@ def pair_bank(solution: Solution, a: int, b: int) -> tuple[FloatArray, FloatArra
 
 
 # -- cache -----------------------------------------------------------------------------
-
-
-def cache_dir() -> Path:
-    """Where solutions are cached: $ZANZIBAR_CACHE_DIR, else ~/.cache/zanzibar."""
-    env = os.environ.get("ZANZIBAR_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "zanzibar"
 
 
 def cache_path(rules: SolverRules, directory: Path | None = None) -> Path:
