@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from _bench_module import load_bench
 from zanzibar.games.chess.position import Position
 from zanzibar.games.chess.variant import load_variant
 
-BENCH = Path(__file__).resolve().parents[3] / "bench"
-
 
 def _endings() -> ModuleType:
-    sys.path.insert(0, str(BENCH))  # its own import of bench/reference.py
-    try:
-        spec = importlib.util.spec_from_file_location("endings_bench", BENCH / "bench_endings.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
+    return load_bench("bench_endings")
 
 
 @pytest.mark.parametrize(("name", "material"), [("chess", "BN"), ("zanzibar-s", "R")])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -12,17 +11,14 @@ from types import ModuleType
 
 import pytest
 
+from _bench_module import load_bench
+
 ROOT = Path(__file__).resolve().parents[3]
 BENCH = ROOT / "bench" / "search_agreement.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("search_agreement_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("search_agreement")
 
 
 def test_positions_are_taken_at_the_step_from_the_sample() -> None:

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[3] / "bench" / "strength.py"
+from _bench_module import load_bench
 
 
 def _strength() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("strength_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("strength")
 
 
 LOG_A = """load average at start: 5.0 2.0 0.8
