@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, Update
 
-from zanzibar.salon.batching import BUILT_ONCE, FENCE, Fenced, Op, plain_insert_table, returned_to
+from zanzibar.salon.batching import FENCE, Fenced, Op, returned_to, statement_shape
 from zanzibar.salon.batching import keep_returned as _keep_returned
 
 #: What :meth:`InsertPlans.kind_of` says of a statement.
@@ -114,15 +114,15 @@ class InsertPlans:
         self._same_dialect(conn)
         kind = self._kinds.get(statement)
         if kind is None:
+            table, built_update, _ = statement_shape(statement)
             if returned_to(statement) is not None:
                 kind = OTHER  # its rows are read back: SQLAlchemy's result
-            elif plain_insert_table(statement) is not None:
+            elif table is not None:
                 kind = INSERT
             elif (
-                isinstance(statement, Update)
-                and statement.get_execution_options().get(BUILT_ONCE)
-                and not statement._values
-                and not statement._returning
+                built_update
+                and not statement._values  # type: ignore[attr-defined]
+                and not statement._returning  # type: ignore[attr-defined]
             ):
                 kind = UPDATE
             else:
