@@ -57,6 +57,12 @@ each hold is printed with what its node logged meanwhile at ``--log-level
 info`` (event-loop stalls, with their wait for a CPU; changes that waited
 over 100 ms for their commit). ``--server URL --cluster-dir D`` measures one node of a cluster.
 
+The players are cheap on purpose: each socket is websockets' sans-I/O client
+fed straight from the event loop (``PlayerSocket``), frames are parsed by
+orjson, and each load process signs its players in through one HTTP client.
+On the two-core machine the load generator competes with the servers it
+measures, so its own CPU per player action is printed beside theirs.
+
 The server, the load generator and anything else running share the
 machine's CPUs: the last lines say how busy the machine was and how long
 runnable tasks waited for a CPU. When that pressure is high, both the action
@@ -80,7 +86,6 @@ import asyncio
 import contextlib
 import gc
 import itertools
-import json
 import multiprocessing
 import os
 import random
@@ -94,6 +99,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+
+import orjson
 
 from reference import discard, extract
 
@@ -112,9 +119,19 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 def messages_of(frame: str | bytes) -> list[dict[str, Any]]:
-    """The messages of one frame: a JSON array of them in protocol 2, one object in 1."""
-    data = json.loads(frame)
+    """The messages of one frame: a JSON array of them in protocol 2, one object in 1.
+
+    Parsed by orjson: the load generator shares the machine with the servers it
+    measures, and the standard library's parser was its largest cost (about 80 µs
+    of a process's CPU per frame, a 421 view being a few kilobytes).
+    """
+    data = orjson.loads(frame)
     return data if isinstance(data, list) else [data]
+
+
+def frame_of(message: dict[str, Any]) -> str:
+    """One message as the text of a frame (orjson, as :func:`messages_of` reads)."""
+    return orjson.dumps(message).decode()
 
 
 @dataclass
@@ -152,6 +169,126 @@ class WorkerResult:
     slowest: list[tuple[float, float, str, Any]] = field(default_factory=list)
 
 
+class PlayerSocket(asyncio.Protocol):
+    """One player's WebSocket, websockets' sans-I/O client driven straight from the loop.
+
+    The load generator shares the two cores with the servers it measures, so its own
+    CPU per action is part of what the servers wait for. websockets' asyncio client
+    passes every frame through an assembler, a future and an ``async for`` turn per
+    message, and every send through a context manager; here the same protocol object
+    (websockets' handshake, framing, masking, pongs and closing handshake) is fed the
+    bytes as they arrive, and each whole text message goes straight to ``on_text`` in
+    the same turn of the loop.
+    """
+
+    def __init__(self, url: str, on_text: Any, subprotocols: list[str] | None) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
+        from websockets.typing import Subprotocol
+        from websockets.uri import parse_uri
+
+        uri = parse_uri(url)
+        self.host, self.port = uri.host, uri.port
+        self.protocol = ClientProtocol(
+            uri,
+            extensions=enable_client_permessage_deflate(None) if DEFLATE else None,
+            subprotocols=[Subprotocol(p) for p in subprotocols] if subprotocols else None,
+            max_size=4 * 1024 * 1024,
+        )
+        self.on_text = on_text
+        self.transport: Any = None
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.lost: asyncio.Future[None] = loop.create_future()
+        #: The parts of a fragmented text message so far (servers may fragment).
+        self.parts: list[bytes] = []
+
+    async def open(self, timeout: float) -> None:
+        """Connect and finish the opening handshake (its refusal raises)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.wait_for(loop.create_connection(lambda: self, self.host, self.port), timeout)
+        await asyncio.wait_for(self.opened, timeout)
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport  # uvloop's transports are not asyncio.Transport's subclasses
+        self.protocol.send_request(self.protocol.connect())
+        self.flush()
+
+    def data_received(self, data: bytes) -> None:
+        from websockets.frames import Frame, Opcode
+        from websockets.http11 import Response
+
+        protocol = self.protocol
+        protocol.receive_data(data)
+        for event in protocol.events_received():
+            if isinstance(event, Frame):
+                if event.opcode is Opcode.TEXT or (event.opcode is Opcode.CONT and self.parts):
+                    if event.fin and not self.parts:
+                        self.on_text(event.data)
+                    else:
+                        self.parts.append(bytes(event.data))
+                        if event.fin:
+                            whole, self.parts = b"".join(self.parts), []
+                            self.on_text(whole)
+            elif isinstance(event, Response) and not self.opened.done():
+                if protocol.handshake_exc is not None:
+                    self.opened.set_exception(protocol.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+        self.flush()
+
+    def eof_received(self) -> bool | None:
+        self.protocol.receive_eof()
+        self.flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+        if not self.lost.done():
+            self.lost.set_result(None)
+        self.on_text(None)
+
+    def flush(self) -> None:
+        """Write what the protocol has to send; close the socket when it says so."""
+        transport = self.transport
+        if transport is None:
+            return
+        for data in self.protocol.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():
+                transport.write_eof()
+            else:
+                transport.close()
+        if self.protocol.close_expected() and not transport.is_closing():
+            # the closing handshake is done on our side: the server closes the TCP
+            # connection; if it does not, the close timeout below does
+            pass
+
+    def send(self, text: str) -> None:
+        """Send one text message (raises once the connection is closing or closed)."""
+        from websockets.protocol import OPEN
+
+        if self.protocol.state is not OPEN:
+            raise ConnectionError(f"the socket is {self.protocol.state.name.lower()}")
+        self.protocol.send_text(text.encode())
+        self.flush()
+
+    async def close(self, timeout: float = 10) -> None:
+        """The closing handshake; the TCP connection is aborted if it takes too long."""
+        from websockets.protocol import OPEN
+
+        if self.protocol.state is OPEN:
+            self.protocol.send_close(1000)
+            self.flush()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.lost), timeout)
+        except TimeoutError:
+            if self.transport is not None:
+                self.transport.abort()
+
+
 class Player:
     """One simulated player: one socket, plays its seat, measures what it sees."""
 
@@ -160,7 +297,7 @@ class Player:
         self.name = name
         self.think = think
         self.rng = rng
-        self.ws: Any = None
+        self.ws: PlayerSocket | None = None
         self.table: Any = None
         self.seat: int | None = None
         self.ids = itertools.count(1)
@@ -169,57 +306,68 @@ class Player:
         self.acted_on: int = -1
         self.view: dict[str, Any] = {}
         self.log_length = 0
-        self.reader: asyncio.Task[None] | None = None
+        #: The server's first message (its welcome), awaited by :meth:`connect`.
+        self.welcome: asyncio.Future[dict[str, Any]] | None = None
 
-    async def connect(self, server: str) -> None:
-        import httpx
-        from websockets.asyncio.client import connect
-
-        async with httpx.AsyncClient(timeout=60) as http:
-            response = await http.post(server + "api/guest", json={"name": self.name, "lang": "en"})
-            response.raise_for_status()
-            token = response.json()["token"]
-        self.ws = await connect(
+    async def connect(self, server: str, http: Any) -> None:
+        """Sign in as a guest through ``http`` (the load process's one HTTP client), then
+        open the socket and say hello."""
+        response = await http.post(server + "api/guest", json={"name": self.name, "lang": "en"})
+        response.raise_for_status()
+        token = response.json()["token"]
+        self.welcome = asyncio.get_running_loop().create_future()
+        self.ws = PlayerSocket(
             server.replace("http://", "ws://") + "ws",
-            proxy=None,
-            max_size=4 * 1024 * 1024,
-            ping_interval=None,
-            compression="deflate" if DEFLATE else None,
-            open_timeout=60,
-            subprotocols=["zanzibar.v2"] if PROTOCOL == 2 else None,
+            self.received,
+            ["zanzibar.v2"] if PROTOCOL == 2 else None,
         )
-        await self.ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-        welcome = messages_of(await self.ws.recv())[0]
+        await self.ws.open(timeout=60)
+        self.ws.send(frame_of({"v": 1, "type": "hello", "token": token}))
+        welcome = await asyncio.wait_for(self.welcome, 60)
         if welcome.get("type") != "welcome":
             raise RuntimeError(f"{self.name}: {welcome}")
-        self.reader = asyncio.create_task(self.read())
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.ws is None:
+            raise ConnectionError(f"{self.name} is not connected")
+        self.ws.send(frame_of(message))
 
     async def request(self, type_name: str, **fields: Any) -> dict[str, Any]:
         request_id = next(self.ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.replies[request_id] = future
-        await self.ws.send(json.dumps({"v": 1, "type": type_name, "id": request_id, **fields}))
+        self.send({"v": 1, "type": type_name, "id": request_id, **fields})
         return await asyncio.wait_for(future, 60)
 
     async def ping(self) -> None:
         request_id = next(self.ids)
         self.pings[request_id] = time.perf_counter()
-        await self.ws.send(json.dumps({"v": 1, "type": "ping", "id": request_id}))
+        self.send({"v": 1, "type": "ping", "id": request_id})
 
-    async def read(self) -> None:
+    def received(self, frame: bytes | None) -> None:
+        """One whole text message of the socket (``None``: the socket closed)."""
         world = self.world
+        welcome = self.welcome
+        if frame is None:
+            if welcome is not None and not welcome.done():
+                welcome.set_exception(ConnectionError(f"{self.name}: closed before the welcome"))
+            elif not world.stopping:
+                world.result.errors.append(f"{self.name}: the socket closed")
+            return
+        now = time.perf_counter()
         try:
-            async for frame in self.ws:
-                now = time.perf_counter()
-                messages = messages_of(frame)
-                if world.measuring:
-                    world.result.frames += 1
-                    world.result.messages += len(messages)
-                for message in messages:
-                    self.take(message, now)
-        except Exception as exc:  # the socket closed
+            messages = messages_of(frame)
+            if welcome is not None and not welcome.done():
+                welcome.set_result(messages[0])
+                return
+            if world.measuring:
+                world.result.frames += 1
+                world.result.messages += len(messages)
+            for message in messages:
+                self.take(message, now)
+        except Exception as exc:  # a message the bench cannot read: said, not hidden
             if not world.stopping:
-                world.result.errors.append(f"{self.name}: reader stopped: {exc!r}")
+                world.result.errors.append(f"{self.name}: reading a message failed: {exc!r}")
 
     def take(self, message: dict[str, Any], now: float) -> None:
         """One message from the server: a reply, a pong, an event or a view."""
@@ -367,11 +515,16 @@ class World:
             for player in group:
                 homes[id(player)] = plan.server or self.server
             self.players.extend(group)
-        # sign in and connect in bounded batches
-        for start in range(0, len(self.players), 50):
-            await asyncio.gather(
-                *(p.connect(homes[id(p)]) for p in self.players[start : start + 50])
-            )
+        # sign in and connect in bounded batches, through one HTTP client: a client per
+        # player loaded the CA bundle each time (about 80 ms of CPU per player, for
+        # plain-HTTP loopback requests), which made seating a thousand players take minutes
+        import httpx
+
+        async with httpx.AsyncClient(timeout=60) as http:
+            for start in range(0, len(self.players), 50):
+                await asyncio.gather(
+                    *(p.connect(homes[id(p)], http) for p in self.players[start : start + 50])
+                )
         self.result.connected = len(self.players)
         groups = []
         index = 0
@@ -495,7 +648,7 @@ class World:
                 f"{incomplete} actions whose event did not reach every seat in the window"
             )
         closing = time.perf_counter()
-        tasks = [asyncio.create_task(player.ws.close()) for player in self.players]
+        tasks = [asyncio.create_task(player.ws.close()) for player in self.players if player.ws]
         _, pending = await asyncio.wait(tasks, timeout=30)
         for task in pending:
             task.cancel()
@@ -1266,6 +1419,8 @@ def print_side(args: argparse.Namespace, side: Side, results: list[WorkerResult]
     print(
         f"load generator CPU in the window: {client_cpu:.1f} s over {side.window:.1f} s "
         f"({100 * client_cpu / side.window:.0f}% of one core, {len(results)} process(es))"
+        + (f", {client_cpu / side.actions * ms:.3f} ms per player action" if side.actions else "")
+        + " (it shares the machine's CPUs with what it measures)"
     )
     if side.latencies:
         print(f"mean action latency {statistics.fmean(side.latencies) * ms:.2f} ms")
