@@ -11,6 +11,7 @@ Positions come from seeded random games of Zanzibar-S, Metamachy and Shako.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -185,3 +186,40 @@ def test_left_king_exposed_equals_legality(name: str) -> None:
             finally:
                 pos.pop()
     assert exposed > 0  # the games did meet moves that expose their King
+
+
+#: Orthodox positions with quiet promotions, en passant, castling and a pinned piece.
+_QUIET_FENS = [
+    "r3k2r/1P4P1/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1",
+    "4k3/8/8/8/1b6/8/3N4/4K2R w K - 0 1",
+    "r3k3/8/8/8/8/8/pp6/4K3 b q - 0 1",
+]
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_quiet_moves_are_the_legal_moves_that_take_nothing(name: str) -> None:
+    """The search's quiet stage generates its moves alone: exactly the legal moves that
+    land on an empty square, promote nothing and take nothing en passant, in the order
+    they come among all the legal moves (the search's ordering keeps ties in it)."""
+    variant = load_variant(name)
+    walked = (pos for pos, _moves in _random_games(variant, seed=13))
+    fens = _QUIET_FENS if name == "chess" else []
+    kinds = {"promotion": 0, "en passant": 0, "castling or jump": 0, "check": 0}
+    # (lazily: the walk moves one position on, checked at each step)
+    for pos in itertools.chain(walked, (Position(variant, fen) for fen in fens)):
+        legal = pos.legal_moves()
+        board = pos.board
+        expected = [
+            m
+            for m in legal
+            if not board[(m >> 8) & 0xFF] and not (m >> 16) & 0xFF and not (m >> 24) & 1
+        ]
+        assert pos.quiet_moves() == expected, pos.fen()
+        kinds["promotion"] += any(m >> 16 & 0xFF for m in legal)
+        kinds["en passant"] += any(m >> 24 & 1 for m in legal)
+        kinds["castling or jump"] += any(m >> 24 & (CASTLE | KING_JUMP) for m in legal)
+        kinds["check"] += pos.is_check()
+    # the positions did hold the moves left out, and the moves of a check
+    assert kinds["castling or jump"] and kinds["check"], kinds
+    if name == "chess":
+        assert kinds["promotion"] and kinds["en passant"], kinds

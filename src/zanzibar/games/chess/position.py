@@ -99,6 +99,8 @@ LEAP_BB = 103
 BLACK = -1
 #: Static exchange results remembered per position before that memory is emptied.
 SEE_CACHE_LIMIT = 1 << 16
+#: ``move >> 16`` masked by this is nonzero for a promotion or an en-passant capture.
+_PROMOTION_OR_EP = 0xFF | EN_PASSANT << 8
 #: An empty set of squares (no suspects).
 _NO_SQUARES: frozenset[int] = frozenset()
 
@@ -122,11 +124,13 @@ class Position:
         "_capgen",
         "_capreach",
         "_check",
+        "_empty",
         "_en",
         "_ep_mask",
         "_fast",
         "_gen",
         "_lines",
+        "_no_enemy",
         "_ok",
         "_reach",
         "_see_cache",
@@ -184,6 +188,10 @@ class Position:
                 ok[code] = code * colour <= 0
             self._ok[colour] = ok
             self._en[colour] = en
+        # for quiet moves alone (see :meth:`quiet_moves`): only an empty square may be
+        # landed on, and no code is an enemy
+        self._empty: list[bool] = [code == 0 for code in range(n)]
+        self._no_enemy: list[bool] = [False] * n
         self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
         #: tracked_codes[code]: is that code kept in ``tracked``? Read only: set it with
@@ -339,7 +347,7 @@ class Position:
         if code * self.turn <= 0 or b[(move >> 8) & 0xFF]:
             return False
         found: list[int] = []
-        self._generate(self.turn, found, found, _NO_SQUARES, {frm: code})
+        self._generate(self.turn, found, found, _NO_SQUARES, {frm: code}, True)
         return move in found
 
     def captured_code(self, move: int) -> int:
@@ -837,22 +845,31 @@ class Position:
         risky: list[int],
         suspects: set[int] | frozenset[int],
         pieces: dict[int, int] | None = None,
-    ) -> None:
+        quiet: bool = False,
+    ) -> bool:
         """Pseudo-legal moves of ``us``: sure ones into ``safe``, the rest into ``risky``.
 
         Pieces on ``suspects`` squares and the King always go to ``risky``. ``pieces``
         restricts the generation to those ``{square: code}`` (default: all of ``us``).
+        ``quiet``: only the moves onto empty squares (no capture, no en passant; a
+        promotion onto an empty square is still made), in the same order as they come
+        among all the moves. Returns whether any promotion was made.
         """
         t = self.t
         b = self.board
         occ = self.occ
-        ok = self._ok[us]
-        en = self._en[us]
+        if quiet:
+            ok = self._empty
+            en = self._no_enemy
+        else:
+            ok = self._ok[us]
+            en = self._en[us]
         gen = self._gen
         own = self.side_occ[us]
         royal = t.royal[us]
         promo_zone = t.promo_zone
         promo_reach = t.promo_reach
+        promoted = False
         for frm, code in (self.pieces[us] if pieces is None else pieces).items():
             out = risky if (code == royal or frm in suspects) else safe
             target: list[int] | None = None
@@ -865,10 +882,12 @@ class Position:
                 extend = out.extend
             for kind, data in gen[code][frm]:
                 if kind == LEAP_BB:
-                    # the moves depend only on which targets hold an own piece: looked up
+                    # the moves depend only on which targets hold an own piece (or, for
+                    # quiet moves alone, any piece): looked up, the same table serving
+                    # both, as a key means "every target but these" either way
                     leap_table: LeapTable = data  # type: ignore[assignment]
                     mask, leaps, seen = leap_table
-                    key = own & mask
+                    key = (occ if quiet else own) & mask
                     got = seen.get(key)
                     if got is None:
                         got = _leap_moves(key, leaps)
@@ -941,7 +960,7 @@ class Position:
                                 append(mv)
                 elif kind == EP_CAPTURE:
                     ep = self.ep
-                    if ep >= 0:
+                    if ep >= 0 and not quiet:
                         for to, mv in data:  # type: ignore[attr-defined]
                             if to == ep:
                                 risky.append(mv)
@@ -949,6 +968,8 @@ class Position:
                     self._generate_rare(kind, data, b, ok, en, append)
             if target is not None:
                 self._promotions(code, target, promo_zone[code], out)
+                promoted = True
+        return promoted
 
     @staticmethod
     def _generate_rare(
@@ -1170,6 +1191,46 @@ class Position:
         for mv in risky:
             if is_safe(mv):
                 safe.append(mv)
+        return safe
+
+    def quiet_moves(self) -> list[int]:
+        """The legal moves that take nothing and do not promote, in :meth:`legal_moves`'
+        order: the search's last stage, whose captures and promotions were tried before
+        (generating only these spares making and then dropping the others). When in
+        check: :meth:`legal_moves` so filtered.
+        """
+        us = self.turn
+        king = self.kings[us]
+        b = self.board
+        if king < 0 or self.is_check():
+            return [
+                mv
+                for mv in self.legal_moves()
+                if not b[(mv >> 8) & 0xFF] and not (mv >> 16) & _PROMOTION_OR_EP
+            ]
+        safe: list[int] = []
+        risky: list[int] = []
+        suspects, screens = self._suspects(king, us)
+        promoted = self._generate(us, safe, risky, suspects, None, True)
+        if screens:
+            keep = []
+            for mv in safe:
+                if (mv >> 8) & 0xFF in screens:
+                    risky.append(mv)
+                else:
+                    keep.append(mv)
+            safe = keep
+        if self.rights:
+            specials: list[int] = []
+            self._specials(us, specials)
+            safe.extend(mv for mv in specials if not b[(mv >> 8) & 0xFF])
+        is_safe = self._is_safe
+        for mv in risky:
+            if is_safe(mv):
+                safe.append(mv)
+        if promoted:
+            # a promotion onto an empty square was made with the rest: dropped here
+            return [mv for mv in safe if not (mv >> 16) & 0xFF]
         return safe
 
     def captures(self) -> list[int]:

@@ -146,8 +146,6 @@ HISTORY_MAX = 16_384
 #: Endless runs of False and of 0, zipped with the quiet moves in ``Searcher._staged``.
 _FALSES = itertools.repeat(False)
 _ZEROS = itertools.repeat(0)
-#: ``move >> 16`` masked by this is nonzero for a promotion or an en-passant capture.
-_PROMOTION_OR_EP = 0xFF | EN_PASSANT << 8
 
 
 def _lmr_table() -> list[list[int]]:
@@ -813,12 +811,8 @@ class Searcher:
             bad.sort(reverse=True)
             for swing, move in bad:
                 yield move, True, swing
-        # the quiet moves: no victim, no promotion, not en passant (one test for both)
-        quiet = [
-            move
-            for move in pos.legal_moves()
-            if not board[(move >> 8) & 0xFF] and not (move >> 16) & _PROMOTION_OR_EP
-        ]
+        # the quiet moves alone: no victim, no promotion, not en passant
+        quiet = pos.quiet_moves()
         # the killers and the counter move were tried above: taken out by the list's own
         # search, not by three more tests of every move here
         for tried in (killer0, killer1, counter):
