@@ -97,6 +97,14 @@ BENT_BB = 102
 LEAP_BB = 103
 
 BLACK = -1
+#: Program kinds of :mod:`tables` named once (a ``LEAP + 1`` in a test is an addition each
+#: time): a leap that only moves, one that only captures (a pawn's), a lame leap that only
+#: moves (a double step).
+_LEAP_MOVE = LEAP + 1
+_LEAP_TAKE = LEAP + 2
+_LAME_MOVE = LAME + 1
+#: The kinds that only capture: left out of the quiet moves' programs (``_FastData.quiet_gen``).
+_TAKING_KINDS = frozenset({LEAP + 2, RIDE + 2, HOP + 2, LAME + 2, BENT + 2, EP_CAPTURE})
 #: Static exchange results remembered per position before that memory is emptied.
 SEE_CACHE_LIMIT = 1 << 16
 #: ``move >> 16`` masked by this is nonzero for a promotion or an en-passant capture.
@@ -132,6 +140,7 @@ class Position:
         "_lines",
         "_no_enemy",
         "_ok",
+        "_qgen",
         "_reach",
         "_see_cache",
         "_see_floor",
@@ -165,6 +174,7 @@ class Position:
         self.t: Tables = tables_for(variant)
         fast = _fast_data(self.t)
         self._gen = fast.gen
+        self._qgen = fast.quiet_gen
         self._att = fast.att
         self._capgen = fast.capgen
         self._capreach = fast.capreach
@@ -861,10 +871,11 @@ class Position:
         if quiet:
             ok = self._empty
             en = self._no_enemy
+            gen = self._qgen
         else:
             ok = self._ok[us]
             en = self._en[us]
-        gen = self._gen
+            gen = self._gen
         own = self.side_occ[us]
         royal = t.royal[us]
         promo_zone = t.promo_zone
@@ -881,7 +892,20 @@ class Position:
                 append = out.append
                 extend = out.extend
             for kind, data in gen[code][frm]:
-                if kind == LEAP_BB:
+                # the commonest kinds first (a pawn's steps and captures, leaps, rides)
+                if kind == _LEAP_MOVE:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if not b[to]:
+                            append(mv)
+                elif kind == _LAME_MOVE:
+                    for mids, to, mv in data:  # type: ignore[attr-defined]
+                        if not b[to]:
+                            for m in mids:
+                                if b[m]:
+                                    break
+                            else:
+                                append(mv)
+                elif kind == LEAP_BB:
                     # the moves depend only on which targets hold an own piece (or, for
                     # quiet moves alone, any piece): looked up, the same table serving
                     # both, as a key means "every target but these" either way
@@ -895,10 +919,6 @@ class Position:
                             seen.clear()
                         seen[key] = got
                     extend(got)
-                elif kind == LEAP:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if ok[b[to]]:
-                            append(mv)
                 elif kind == RIDE_BB:
                     for mask, inc, step, moves in data:  # type: ignore[attr-defined]
                         x = occ & mask
@@ -911,6 +931,20 @@ class Position:
                             extend(moves[:k])
                         if en[b[s]]:
                             append(moves[k])
+                elif kind == _LEAP_TAKE:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if en[b[to]]:
+                            append(mv)
+                elif kind == EP_CAPTURE:
+                    ep = self.ep
+                    if ep >= 0 and not quiet:
+                        for to, mv in data:  # type: ignore[attr-defined]
+                            if to == ep:
+                                risky.append(mv)
+                elif kind == LEAP:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if ok[b[to]]:
+                            append(mv)
                 elif kind == HOP_BB:
                     for mask, inc, step, moves in data:  # type: ignore[attr-defined]
                         x = occ & mask
@@ -942,28 +976,6 @@ class Position:
                                 if en[x]:
                                     append(mv)
                                 break
-                elif kind == LEAP + 1:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if not b[to]:
-                            append(mv)
-                elif kind == LEAP + 2:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if en[b[to]]:
-                            append(mv)
-                elif kind == LAME + 1:
-                    for mids, to, mv in data:  # type: ignore[attr-defined]
-                        if not b[to]:
-                            for m in mids:
-                                if b[m]:
-                                    break
-                            else:
-                                append(mv)
-                elif kind == EP_CAPTURE:
-                    ep = self.ep
-                    if ep >= 0 and not quiet:
-                        for to, mv in data:  # type: ignore[attr-defined]
-                            if to == ep:
-                                risky.append(mv)
                 else:
                     self._generate_rare(kind, data, b, ok, en, append)
             if target is not None:
@@ -1643,6 +1655,8 @@ class _FastData:
     """Per-variant data derived from :class:`Tables` for the bitmask paths."""
 
     gen: list[list[tuple[tuple[int, object], ...]]]
+    #: gen without the entries that only capture (for the quiet moves alone)
+    quiet_gen: list[list[tuple[tuple[int, object], ...]]]
     #: att[colour][target]: every way a piece of that colour may attack the target.
     att: list[list[AttackSet]]
     #: touch[colour][target]: {square: Touching}, filled on demand.
@@ -1900,8 +1914,13 @@ def _fast_data(t: Tables) -> _FastData:
     uncover: list[list[tuple[int, int]]] = [[], [], []]
     for colour in (WHITE, BLACK):
         uncover[colour] = [_uncovering(entry) for entry in att[colour]]
+    quiet_gen = [
+        [tuple(entry for entry in program if entry[0] not in _TAKING_KINDS) for program in row]
+        for row in gen
+    ]
     data = _FastData(
         gen,
+        quiet_gen,
         att,
         touch,
         [zero] * (2 * t.ntypes + 1),
