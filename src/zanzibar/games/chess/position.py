@@ -391,17 +391,14 @@ class Position:
             else:
                 frm = move & 0xFF
                 to = (move >> 8) & 0xFF
-                leave, screens = self._uncover[-self.turn][king]
-                # a check needs an uncovered line, a new hopper screen, or the piece moved
-                # attacking from where it landed (see gives_check)
-                if (
-                    leave >> frm & 1
-                    or screens >> to & 1
-                    or self._reach[self.board[to]][to] >> king & 1
-                ):
-                    check = self._attacked_through(king, -self.turn, (frm, to))
-                else:
-                    check = False
+                by = -self.turn
+                leave, screens = self._uncover[by][king]
+                # a check needs an uncovered line (through the square left), or a new
+                # hopper screen or the piece moved attacking from where it landed (through
+                # the square reached; see gives_check): only those squares' lines are read
+                check = bool(leave >> frm & 1) and self._attacked_at(king, by, frm)
+                if not check and (screens >> to & 1 or self._reach[self.board[to]][to] >> king & 1):
+                    check = self._attacked_at(king, by, to)
         else:
             check = self.is_attacked(king, -self.turn)
         self._check = check
@@ -430,12 +427,15 @@ class Position:
         to = (move >> 8) & 0xFF
         b = self.board
         piece = b[frm]
-        if self._fast:
+        fast = self._fast
+        if fast:
             lines = self._lines[us][king]
             if not (lines >> frm & 1 or lines >> to & 1):
                 return False  # neither square is on any line of attack towards the King
             leave, screens = self._uncover[us][king]
-            if not (leave >> frm & 1 or screens >> to & 1 or self._reach[piece][to] >> king & 1):
+            uncovers = leave >> frm & 1
+            lands = screens >> to & 1 or self._reach[piece][to] >> king & 1
+            if not (uncovers or lands):
                 # it uncovers no line and makes no screen, and its piece cannot attack the
                 # King from where it lands, even on an empty board: no check
                 return False
@@ -448,8 +448,11 @@ class Position:
         self.occ = (occ & ~(1 << frm)) | 1 << to
         side[us] = mine ^ (1 << frm | 1 << to)
         try:
-            if self._fast:
-                return self._attacked_through(king, us, (frm, to))
+            if fast:
+                # only the lines through a square that may open one (see is_check)
+                return bool(uncovers and self._attacked_at(king, us, frm)) or bool(
+                    lands and self._attacked_at(king, us, to)
+                )
             return self.is_attacked(king, us)
         finally:
             b[frm] = piece
@@ -486,10 +489,13 @@ class Position:
             return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
         frm = move & 0xFF
         to = (move >> 8) & 0xFF
-        leave, screens = self._uncover[self.turn][king]
-        if not (leave >> frm & 1 or screens >> to & 1):
-            return False  # it left no line towards its King and screens no hopper there
-        return self._attacked_through(king, self.turn, (frm, to))
+        by = self.turn
+        leave, screens = self._uncover[by][king]
+        # only a line through the square left, or a hopper's through the square reached,
+        # can have opened (the piece moved is the King's own)
+        if leave >> frm & 1 and self._attacked_at(king, by, frm):
+            return True
+        return bool(screens >> to & 1) and self._attacked_at(king, by, to)
 
     # -- attacks -----------------------------------------------------------------
 
@@ -504,6 +510,16 @@ class Position:
             if entry is not None and self._scan(self.side_occ[by], entry):
                 return True
         return False
+
+    def _attacked_at(self, square: int, by: int, changed: int) -> bool:
+        """``is_attacked`` restricted to the attack lines that pass through the one square
+        ``changed`` (see :meth:`_attacked_through`)."""
+        touch = self._touch[by][square]
+        try:
+            entry = touch[changed]
+        except KeyError:
+            entry = touch[changed] = _touching(self.t, self._att, by, square, changed)
+        return entry is not None and self._scan(self.side_occ[by], entry)
 
     def is_attacked(self, square: int, by: int) -> bool:
         """Could a piece of colour ``by`` capture on ``square`` (pins ignored)?"""
