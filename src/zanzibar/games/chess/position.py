@@ -501,25 +501,56 @@ class Position:
 
     def _attacked_through(self, square: int, by: int, changed: tuple[int, ...]) -> bool:
         """``is_attacked`` restricted to the attack lines that pass through ``changed``."""
-        touch = self._touch[by][square]
-        for s in changed:
-            try:
-                entry = touch[s]
-            except KeyError:
-                entry = touch[s] = _touching(self.t, self._att, by, square, s)
-            if entry is not None and self._scan(self.side_occ[by], entry):
-                return True
-        return False
+        return any(self._attacked_at(square, by, s) for s in changed)
 
     def _attacked_at(self, square: int, by: int, changed: int) -> bool:
         """``is_attacked`` restricted to the attack lines that pass through the one square
-        ``changed`` (see :meth:`_attacked_through`)."""
+        ``changed``. Most often that is one ray (and nothing else on orthodox boards): it
+        is read here, without a scan of a whole attack set (see ``Touching``)."""
         touch = self._touch[by][square]
         try:
             entry = touch[changed]
         except KeyError:
             entry = touch[changed] = _touching(self.t, self._att, by, square, changed)
-        return entry is not None and self._scan(self.side_occ[by], entry)
+        if entry is None:
+            return False
+        ray, bents, rest = entry
+        side = self.side_occ[by]
+        b = self.board
+        if ray is not None and side & ray[0]:
+            # _scan's ray step, written out: the first piece on the ray, then the second
+            mask, inc, riders, hoppers = ray
+            x = self.occ & mask
+            if inc:
+                low = x & -x
+                s = low.bit_length() - 1
+            else:
+                s = x.bit_length() - 1
+                low = 1 << s
+            if b[s] in riders:
+                return True
+            if hoppers:
+                x ^= low
+                if x:
+                    s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                    if b[s] in hoppers:
+                        return True
+        for mask, inc, first, step, reach, codes, sources_mask in bents:
+            # _scan's bent-rider step, written out
+            if not side & sources_mask:
+                continue
+            x = self.occ & mask
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                x = side & reach[(s - first) // step]
+            else:
+                x = side & sources_mask
+            while x:
+                low = x & -x
+                if b[low.bit_length() - 1] in codes:
+                    return True
+                x ^= low
+        return rest is not None and self._scan(side, rest)
 
     def is_attacked(self, square: int, by: int) -> bool:
         """Could a piece of colour ``by`` capture on ``square`` (pins ignored)?"""
@@ -1662,8 +1693,11 @@ FastBent = tuple[int, bool, int, int, tuple[int, ...], frozenset[int], int]
 AttackSet = tuple[
     int, dict[int, frozenset[int]], tuple[FastRay, ...], int, LameAttacks, tuple[FastBent, ...]
 ]
-#: The attack entries of one target whose lines pass through one square (or ``None``).
-Touching = AttackSet | None
+#: The attack entries of one target whose lines pass through one square (``None`` if
+#: none): (the ray through it when it is the only one, or ``None``; the bent riders' lines
+#: when they are all the rest; the other entries, or ``None`` when there are none). A lone
+#: ray, the common case (with a bent rider's line on Zanzibar-S), is read without a scan.
+Touching = tuple[FastRay | None, tuple[FastBent, ...], AttackSet | None] | None
 
 
 @dataclass
@@ -1994,7 +2028,11 @@ def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, squar
     )
     if not (leaps or rays or lames or bents):
         return None
-    return _attack_set(leaps, rays, lames, bents)
+    ray = rays[0] if len(rays) == 1 else None
+    others = rays if ray is None else ()
+    if leaps or lames or others:
+        return ray, (), _attack_set(leaps, others, lames, bents)
+    return ray, tuple(_fast_bent(path, codes) for path, codes in bents), None
 
 
 _CHEAPEST: list[tuple[list[int], int]] = []
