@@ -832,16 +832,18 @@ class Searcher:
             # only the few quiet moves with a history are sorted; the rest keep their order
             white = (turn > 0) << 31
             get = history.get
+            # each move's history (None if it has none); Black's keys are the moves
+            # themselves, looked up by map in C
+            found = [get(m | white) for m in quiet] if white else list(map(get, quiet))
             # (minus the history, index): sorted as they are, higher history first, ties in
             # the generation order
-            known = [(-h, i) for i, m in enumerate(quiet) if (h := get(m | white)) is not None]
+            known = [(-h, i) for i, h in enumerate(found) if h is not None]
             if known:
                 # good histories first, then the moves with none, then the bad ones
                 known.sort()
                 lead = [quiet[i] for h, i in known if h < 0]
                 tail = [quiet[i] for h, i in known if h >= 0]
-                taken = {i for _, i in known}
-                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken] + tail
+                quiet = lead + [m for m, h in zip(quiet, found, strict=True) if h is None] + tail
         return quiet
 
     def _order(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> list[int]:
