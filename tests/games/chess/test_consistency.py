@@ -223,3 +223,25 @@ def test_quiet_moves_are_the_legal_moves_that_take_nothing(name: str) -> None:
     assert kinds["castling or jump"] and kinds["check"], kinds
     if name == "chess":
         assert kinds["promotion"] and kinds["en passant"], kinds
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_attacks_through_each_square_make_up_the_attacks(name: str) -> None:
+    """The check tests read a target's attack lines through one square at a time (a lone
+    ray and bent riders' lines in place, the rest by a scan): a target is attacked exactly
+    when its lines through some square hold an attack, and never otherwise."""
+    rng = random.Random(17)
+    lone_rays = attacked = 0
+    for pos, _moves in _random_games(load_variant(name), seed=19):
+        size = len(pos.board)
+        for target in (*pos.kings[1:], *rng.sample(range(size), 6)):
+            for by in (1, -1):
+                through = [pos._attacked_at(target, by, s) for s in range(size)]
+                assert any(through) == pos.is_attacked(target, by), (pos.fen(), target, by)
+                attacked += any(through)
+                lone_rays += sum(
+                    1
+                    for entry in pos._touch[by][target].values()
+                    if entry is not None and entry[0] is not None
+                )
+    assert attacked > 0 and lone_rays > 0
