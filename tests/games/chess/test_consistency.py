@@ -245,3 +245,26 @@ def test_attacks_through_each_square_make_up_the_attacks(name: str) -> None:
                     if entry is not None and entry[0] is not None
                 )
     assert attacked > 0 and lone_rays > 0
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_square_flags_match_their_masks(name: str) -> None:
+    """The check tests read a square's bit of the King's lines, of the squares that uncover or
+    screen an attack and of a piece's reach as flags by square: each flag table holds exactly
+    its mask's bits (squares beyond the board included: none)."""
+    pos = Position(load_variant(name))
+    size = len(pos.board)
+
+    def as_mask(flags: tuple[int, ...] | bytes) -> int:
+        assert len(flags) == size and set(flags) <= {0, 1}
+        return int("".join(map(str, reversed(flags))), 2)
+
+    for colour in (1, -1):
+        for target in range(size):
+            assert as_mask(pos._line_flags[colour][target]) == pos._lines[colour][target]
+            leave, screens = pos._uncover[colour][target]
+            leave_flags, screen_flags = pos._uncover_flags[colour][target]
+            assert (as_mask(leave_flags), as_mask(screen_flags)) == (leave, screens)
+    for code, row in enumerate(pos._reach):
+        for square, mask in enumerate(row):
+            assert as_mask(pos._reach_flags[code][square]) == mask, (code, square)

@@ -137,17 +137,20 @@ class Position:
         "_ep_mask",
         "_fast",
         "_gen",
+        "_line_flags",
         "_lines",
         "_no_enemy",
         "_ok",
         "_qgen",
         "_reach",
+        "_reach_flags",
         "_see_cache",
         "_see_floor",
         "_see_values",
         "_stack",
         "_touch",
         "_uncover",
+        "_uncover_flags",
         "board",
         "ep",
         "ep_victim",
@@ -182,6 +185,9 @@ class Position:
         self._uncover = fast.uncover
         self._reach = fast.reach
         self._lines = fast.lines
+        self._line_flags = fast.line_flags
+        self._uncover_flags = fast.uncover_flags
+        self._reach_flags = fast.reach_flags
         self._ep_mask = fast.ep_mask
         #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
         self.psq_table: list[list[int]] = fast.zero_table
@@ -392,12 +398,12 @@ class Position:
                 frm = move & 0xFF
                 to = (move >> 8) & 0xFF
                 by = -self.turn
-                leave, screens = self._uncover[by][king]
+                leave, screens = self._uncover_flags[by][king]
                 # a check needs an uncovered line (through the square left), or a new
                 # hopper screen or the piece moved attacking from where it landed (through
                 # the square reached; see gives_check): only those squares' lines are read
-                check = bool(leave >> frm & 1) and self._attacked_at(king, by, frm)
-                if not check and (screens >> to & 1 or self._reach[self.board[to]][to] >> king & 1):
+                check = bool(leave[frm]) and self._attacked_at(king, by, frm)
+                if not check and (screens[to] or self._reach_flags[self.board[to]][to][king]):
                     check = self._attacked_at(king, by, to)
         else:
             check = self.is_attacked(king, -self.turn)
@@ -429,12 +435,12 @@ class Position:
         piece = b[frm]
         fast = self._fast
         if fast:
-            lines = self._lines[us][king]
-            if not (lines >> frm & 1 or lines >> to & 1):
+            lines = self._line_flags[us][king]
+            if not (lines[frm] or lines[to]):
                 return False  # neither square is on any line of attack towards the King
-            leave, screens = self._uncover[us][king]
-            uncovers = leave >> frm & 1
-            lands = screens >> to & 1 or self._reach[piece][to] >> king & 1
+            leave, screens = self._uncover_flags[us][king]
+            uncovers = leave[frm]
+            lands = screens[to] or self._reach_flags[piece][to][king]
             if not (uncovers or lands):
                 # it uncovers no line and makes no screen, and its piece cannot attack the
                 # King from where it lands, even on an empty board: no check
@@ -490,12 +496,12 @@ class Position:
         frm = move & 0xFF
         to = (move >> 8) & 0xFF
         by = self.turn
-        leave, screens = self._uncover[by][king]
+        leave, screens = self._uncover_flags[by][king]
         # only a line through the square left, or a hopper's through the square reached,
         # can have opened (the piece moved is the King's own)
-        if leave >> frm & 1 and self._attacked_at(king, by, frm):
+        if leave[frm] and self._attacked_at(king, by, frm):
             return True
-        return bool(screens >> to & 1) and self._attacked_at(king, by, to)
+        return bool(screens[to]) and self._attacked_at(king, by, to)
 
     # -- attacks -----------------------------------------------------------------
 
@@ -1731,6 +1737,13 @@ class _FastData:
     #: a piece arriving becomes a screen). A plain move leaving none of the first and
     #: landing on none of the second checks only if its piece attacks from where it lands.
     uncover: list[list[tuple[int, int]]]
+    #: The masks that the check tests ask about one square at a time, as flags by square
+    #: (a bit of a 64- or 144-bit mask costs a shift making a new integer, a flag an
+    #: index): line_flags[colour][target] of ``lines``, uncover_flags[colour][target] of
+    #: ``uncover``'s pair (tuples), reach_flags[code][square] of ``reach`` (bytes, 0 or 1).
+    line_flags: list[list[tuple[int, ...]]]
+    uncover_flags: list[list[tuple[tuple[int, ...], tuple[int, ...]]]]
+    reach_flags: list[list[bytes]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1968,6 +1981,15 @@ def _fast_data(t: Tables) -> _FastData:
         [tuple(entry for entry in program if entry[0] not in _TAKING_KINDS) for program in row]
         for row in gen
     ]
+    line_flags: list[list[tuple[int, ...]]] = [[], [], []]
+    uncover_flags: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        line_flags[colour] = [tuple(_flags(m, t.size)) for m in lines[colour]]
+        uncover_flags[colour] = [
+            (tuple(_flags(leave, t.size)), tuple(_flags(screens, t.size)))
+            for leave, screens in uncover[colour]
+        ]
+    reach_flags = [[_flags(m, t.size) for m in row] for row in reach]
     data = _FastData(
         gen,
         quiet_gen,
@@ -1980,9 +2002,21 @@ def _fast_data(t: Tables) -> _FastData:
         lines,
         ep_mask,
         uncover,
+        line_flags,
+        uncover_flags,
+        reach_flags,
     )
     _FAST[id(t)] = (t, data)
     return data
+
+
+#: '0' and '1' to bytes 0 and 1 (see :func:`_flags`).
+_BITS_TO_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _flags(mask: int, size: int) -> bytes:
+    """The ``size`` low bits of ``mask`` (non-negative) as bytes 0 or 1, square by square."""
+    return format(mask, f"0{size}b")[::-1].encode().translate(_BITS_TO_FLAGS)[:size]
 
 
 def _attack_lines(att: AttackSet) -> int:
