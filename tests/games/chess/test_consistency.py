@@ -268,3 +268,5 @@ def test_square_flags_match_their_masks(name: str) -> None:
     for code, row in enumerate(pos._reach):
         for square, mask in enumerate(row):
             assert as_mask(pos._reach_flags[code][square]) == mask, (code, square)
+    # and push's bits by square
+    assert pos._bits == [1 << square for square in range(size)]

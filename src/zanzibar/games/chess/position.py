@@ -129,6 +129,7 @@ class Position:
 
     __slots__ = (
         "_att",
+        "_bits",
         "_capgen",
         "_capreach",
         "_check",
@@ -177,6 +178,8 @@ class Position:
         self.t: Tables = tables_for(variant)
         fast = _fast_data(self.t)
         self._gen = fast.gen
+        #: _bits[square] = 1 << square
+        self._bits: list[int] = [1 << square for square in range(self.t.size)]
         self._qgen = fast.quiet_gen
         self._att = fast.att
         self._capgen = fast.capgen
@@ -1391,9 +1394,13 @@ class Position:
         piece = b[frm]
         captured = b[to]
         z = t.zobrist
-        h = self.hash ^ z[piece][frm] ^ t.z_side
-        if self.ep >= 0:
-            h ^= t.z_ep[self.ep]
+        # the fields read more than once, read once
+        ep = self.ep
+        old_hash = self.hash
+        rights = self.rights
+        h = old_hash ^ z[piece][frm] ^ t.z_side
+        if ep >= 0:
+            h ^= t.z_ep[ep]
         pk = self.psq_table
         occ = self.occ
         psq = self.psq
@@ -1405,17 +1412,21 @@ class Position:
         del mine[frm]
         b[frm] = 0
         reset = t.resets_clock[piece]
-        side[us] ^= 1 << frm | 1 << to
+        # each square's bit made once per variant (a shift past 30 bits makes a new integer)
+        bits = self._bits
+        frm_bit = bits[frm]
+        to_bit = bits[to]
+        side[us] ^= frm_bit | to_bit
         if captured:
             del self.pieces[-us][to]
             h ^= z[captured][to]
             reset = True
-            self.occ = occ ^ (1 << frm)
-            side[-us] ^= 1 << to
+            self.occ = occ ^ frm_bit
+            side[-us] ^= to_bit
             # (the captured piece's term; ``psq`` itself is kept for the stack)
             moved = psq - pk[captured][to]
         else:
-            self.occ = occ ^ (1 << frm | 1 << to)
+            self.occ = occ ^ (frm_bit | to_bit)
             moved = psq
         promo = (move >> 16) & 0xFF
         placed = promo * us if promo else piece
@@ -1466,11 +1477,11 @@ class Position:
                 move,
                 piece,
                 captured,
-                self.ep,
+                ep,
                 self.ep_victim,
-                self.rights,
+                rights,
                 self.halfmove,
-                self.hash,
+                old_hash,
                 occ,
                 psq,
                 white_occ,
@@ -1479,7 +1490,6 @@ class Position:
         )
         if piece == t.royal[us]:
             self.kings[us] = to
-        rights = self.rights
         if rights:
             new_rights = rights & t.rights_keep[frm] & t.rights_keep[to]
             if piece == t.royal[us]:
