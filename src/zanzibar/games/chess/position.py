@@ -454,8 +454,11 @@ class Position:
         mine = side[us]
         b[frm] = 0
         b[to] = piece
-        self.occ = (occ & ~(1 << frm)) | 1 << to
-        side[us] = mine ^ (1 << frm | 1 << to)
+        bits = self._bits
+        frm_bit = bits[frm]
+        to_bit = bits[to]
+        self.occ = (occ & ~frm_bit) | to_bit
+        side[us] = mine ^ (frm_bit | to_bit)
         try:
             if fast:
                 # only the lines through a square that may open one (see is_check)
@@ -763,7 +766,7 @@ class Position:
         # margin over its victim settles it (see below): the first such one found will do.
         first_floor = max(floor, on_square - gain - 1) if sign_only else floor
         b[frm] = 0
-        self.occ = occ & ~(1 << frm)
+        self.occ = occ & ~self._bits[frm]
         src = -1
         try:
             src = self._least_attacker(to, side, value, first_floor)
@@ -785,7 +788,7 @@ class Position:
                     return -1  # the board is restored below
                 removed.append((src, b[src]))
                 b[src] = 0
-                self.occ &= ~(1 << src)
+                self.occ &= ~self._bits[src]
                 side = -side
                 src = self._least_attacker(to, side, value, floor)
                 if src < 0:
@@ -1189,7 +1192,8 @@ class Position:
         b[frm] = 0
         b[to] = piece
         occ = self.occ
-        self.occ = (occ & ~(1 << frm)) | 1 << to
+        bits = self._bits
+        self.occ = (occ & ~bits[frm]) | bits[to]
         victim = -1
         victim_code = 0
         if (move >> 24) & EN_PASSANT:
