@@ -35,6 +35,16 @@ Usage: ``.venv/bin/python bench/bench_search.py [--nodes 30000] [--repeat 3]
 with other commits instead, all in the same run (for instance the main branch
 before a change, to see that change's own gain, beside 52f7176).
 
+Figures of 2026-11-27 (21:56-22:11 UTC, load average 8-10; quiet moves generated alone, the
+check tests reading one square's lines at a time and a lone ray in place, flag tables for their
+bit tests: the same trees). ``--instructions`` (3,000 nodes less a 1-node run), main 8e43756 /
+this tree: Zanzibar-S start 187.3 k / 179.9 k, crowded middlegame 187.3 k / 173.0 k, chess start
+144.1 k / 138.7 k, Italian middlegame 166.7 k / 160.2 k, Kiwipete 152.8 k / 146.3 k: 1.049x
+fewer. ``--repeat 5 --reference 8e43756 --reference 52f7176`` (nodes per CPU second, one step
+short of this tree): 1.03x against main on each position, **1.34x against 52f7176** (geometric
+mean; 1.47x at main on a quiet machine, 1.28-1.35x on loaded ones). The issue's 4x is not
+reached (docs/benchmarks.md).
+
 Figures of 2026-11-27 (08:06-08:25 UTC, load average 6-13; four small cuts on the node's path,
 the same trees: the Kings' safety and the pair term without per-piece tests and dicts, a
 static exchange nobody answers returned at once, the quiet moves' tuples made by ``zip``).

@@ -11,6 +11,7 @@ Positions come from seeded random games of Zanzibar-S, Metamachy and Shako.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -185,3 +186,87 @@ def test_left_king_exposed_equals_legality(name: str) -> None:
             finally:
                 pos.pop()
     assert exposed > 0  # the games did meet moves that expose their King
+
+
+#: Orthodox positions with quiet promotions, en passant, castling and a pinned piece.
+_QUIET_FENS = [
+    "r3k2r/1P4P1/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1",
+    "4k3/8/8/8/1b6/8/3N4/4K2R w K - 0 1",
+    "r3k3/8/8/8/8/8/pp6/4K3 b q - 0 1",
+]
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_quiet_moves_are_the_legal_moves_that_take_nothing(name: str) -> None:
+    """The search's quiet stage generates its moves alone: exactly the legal moves that
+    land on an empty square, promote nothing and take nothing en passant, in the order
+    they come among all the legal moves (the search's ordering keeps ties in it)."""
+    variant = load_variant(name)
+    walked = (pos for pos, _moves in _random_games(variant, seed=13))
+    fens = _QUIET_FENS if name == "chess" else []
+    kinds = {"promotion": 0, "en passant": 0, "castling or jump": 0, "check": 0}
+    # (lazily: the walk moves one position on, checked at each step)
+    for pos in itertools.chain(walked, (Position(variant, fen) for fen in fens)):
+        legal = pos.legal_moves()
+        board = pos.board
+        expected = [
+            m
+            for m in legal
+            if not board[(m >> 8) & 0xFF] and not (m >> 16) & 0xFF and not (m >> 24) & 1
+        ]
+        assert pos.quiet_moves() == expected, pos.fen()
+        kinds["promotion"] += any(m >> 16 & 0xFF for m in legal)
+        kinds["en passant"] += any(m >> 24 & 1 for m in legal)
+        kinds["castling or jump"] += any(m >> 24 & (CASTLE | KING_JUMP) for m in legal)
+        kinds["check"] += pos.is_check()
+    # the positions did hold the moves left out, and the moves of a check
+    assert kinds["castling or jump"] and kinds["check"], kinds
+    if name == "chess":
+        assert kinds["promotion"] and kinds["en passant"], kinds
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_attacks_through_each_square_make_up_the_attacks(name: str) -> None:
+    """The check tests read a target's attack lines through one square at a time (a lone
+    ray and bent riders' lines in place, the rest by a scan): a target is attacked exactly
+    when its lines through some square hold an attack, and never otherwise."""
+    rng = random.Random(17)
+    lone_rays = attacked = 0
+    for pos, _moves in _random_games(load_variant(name), seed=19):
+        size = len(pos.board)
+        for target in (*pos.kings[1:], *rng.sample(range(size), 6)):
+            for by in (1, -1):
+                through = [pos._attacked_at(target, by, s) for s in range(size)]
+                assert any(through) == pos.is_attacked(target, by), (pos.fen(), target, by)
+                attacked += any(through)
+                lone_rays += sum(
+                    1
+                    for entry in pos._touch[by][target].values()
+                    if entry is not None and entry[0] is not None
+                )
+    assert attacked > 0 and lone_rays > 0
+
+
+@pytest.mark.parametrize("name", ["chess", "zanzibar-s", "metamachy", "shako"])
+def test_square_flags_match_their_masks(name: str) -> None:
+    """The check tests read a square's bit of the King's lines, of the squares that uncover or
+    screen an attack and of a piece's reach as flags by square: each flag table holds exactly
+    its mask's bits (squares beyond the board included: none)."""
+    pos = Position(load_variant(name))
+    size = len(pos.board)
+
+    def as_mask(flags: tuple[int, ...] | bytes) -> int:
+        assert len(flags) == size and set(flags) <= {0, 1}
+        return int("".join(map(str, reversed(flags))), 2)
+
+    for colour in (1, -1):
+        for target in range(size):
+            assert as_mask(pos._line_flags[colour][target]) == pos._lines[colour][target]
+            leave, screens = pos._uncover[colour][target]
+            leave_flags, screen_flags = pos._uncover_flags[colour][target]
+            assert (as_mask(leave_flags), as_mask(screen_flags)) == (leave, screens)
+    for code, row in enumerate(pos._reach):
+        for square, mask in enumerate(row):
+            assert as_mask(pos._reach_flags[code][square]) == mask, (code, square)
+    # and push's bits by square
+    assert pos._bits == [1 << square for square in range(size)]

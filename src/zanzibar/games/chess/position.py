@@ -97,8 +97,18 @@ BENT_BB = 102
 LEAP_BB = 103
 
 BLACK = -1
+#: Program kinds of :mod:`tables` named once (a ``LEAP + 1`` in a test is an addition each
+#: time): a leap that only moves, one that only captures (a pawn's), a lame leap that only
+#: moves (a double step).
+_LEAP_MOVE = LEAP + 1
+_LEAP_TAKE = LEAP + 2
+_LAME_MOVE = LAME + 1
+#: The kinds that only capture: left out of the quiet moves' programs (``_FastData.quiet_gen``).
+_TAKING_KINDS = frozenset({LEAP + 2, RIDE + 2, HOP + 2, LAME + 2, BENT + 2, EP_CAPTURE})
 #: Static exchange results remembered per position before that memory is emptied.
 SEE_CACHE_LIMIT = 1 << 16
+#: ``move >> 16`` masked by this is nonzero for a promotion or an en-passant capture.
+_PROMOTION_OR_EP = 0xFF | EN_PASSANT << 8
 #: An empty set of squares (no suspects).
 _NO_SQUARES: frozenset[int] = frozenset()
 
@@ -119,22 +129,29 @@ class Position:
 
     __slots__ = (
         "_att",
+        "_bits",
         "_capgen",
         "_capreach",
         "_check",
+        "_empty",
         "_en",
         "_ep_mask",
         "_fast",
         "_gen",
+        "_line_flags",
         "_lines",
+        "_no_enemy",
         "_ok",
+        "_qgen",
         "_reach",
+        "_reach_flags",
         "_see_cache",
         "_see_floor",
         "_see_values",
         "_stack",
         "_touch",
         "_uncover",
+        "_uncover_flags",
         "board",
         "ep",
         "ep_victim",
@@ -161,6 +178,9 @@ class Position:
         self.t: Tables = tables_for(variant)
         fast = _fast_data(self.t)
         self._gen = fast.gen
+        #: _bits[square] = 1 << square
+        self._bits: list[int] = [1 << square for square in range(self.t.size)]
+        self._qgen = fast.quiet_gen
         self._att = fast.att
         self._capgen = fast.capgen
         self._capreach = fast.capreach
@@ -168,6 +188,9 @@ class Position:
         self._uncover = fast.uncover
         self._reach = fast.reach
         self._lines = fast.lines
+        self._line_flags = fast.line_flags
+        self._uncover_flags = fast.uncover_flags
+        self._reach_flags = fast.reach_flags
         self._ep_mask = fast.ep_mask
         #: The table whose sum ``psq`` holds. Read only: set it with :meth:`attach_table`.
         self.psq_table: list[list[int]] = fast.zero_table
@@ -184,6 +207,10 @@ class Position:
                 ok[code] = code * colour <= 0
             self._ok[colour] = ok
             self._en[colour] = en
+        # for quiet moves alone (see :meth:`quiet_moves`): only an empty square may be
+        # landed on, and no code is an enemy
+        self._empty: list[bool] = [code == 0 for code in range(n)]
+        self._no_enemy: list[bool] = [False] * n
         self._stack: list[tuple[int, ...]] = []
         self.history: list[int] = []
         #: tracked_codes[code]: is that code kept in ``tracked``? Read only: set it with
@@ -339,7 +366,7 @@ class Position:
         if code * self.turn <= 0 or b[(move >> 8) & 0xFF]:
             return False
         found: list[int] = []
-        self._generate(self.turn, found, found, _NO_SQUARES, {frm: code})
+        self._generate(self.turn, found, found, _NO_SQUARES, {frm: code}, True)
         return move in found
 
     def captured_code(self, move: int) -> int:
@@ -373,17 +400,14 @@ class Position:
             else:
                 frm = move & 0xFF
                 to = (move >> 8) & 0xFF
-                leave, screens = self._uncover[-self.turn][king]
-                # a check needs an uncovered line, a new hopper screen, or the piece moved
-                # attacking from where it landed (see gives_check)
-                if (
-                    leave >> frm & 1
-                    or screens >> to & 1
-                    or self._reach[self.board[to]][to] >> king & 1
-                ):
-                    check = self._attacked_through(king, -self.turn, (frm, to))
-                else:
-                    check = False
+                by = -self.turn
+                leave, screens = self._uncover_flags[by][king]
+                # a check needs an uncovered line (through the square left), or a new
+                # hopper screen or the piece moved attacking from where it landed (through
+                # the square reached; see gives_check): only those squares' lines are read
+                check = bool(leave[frm]) and self._attacked_at(king, by, frm)
+                if not check and (screens[to] or self._reach_flags[self.board[to]][to][king]):
+                    check = self._attacked_at(king, by, to)
         else:
             check = self.is_attacked(king, -self.turn)
         self._check = check
@@ -412,12 +436,15 @@ class Position:
         to = (move >> 8) & 0xFF
         b = self.board
         piece = b[frm]
-        if self._fast:
-            lines = self._lines[us][king]
-            if not (lines >> frm & 1 or lines >> to & 1):
+        fast = self._fast
+        if fast:
+            lines = self._line_flags[us][king]
+            if not (lines[frm] or lines[to]):
                 return False  # neither square is on any line of attack towards the King
-            leave, screens = self._uncover[us][king]
-            if not (leave >> frm & 1 or screens >> to & 1 or self._reach[piece][to] >> king & 1):
+            leave, screens = self._uncover_flags[us][king]
+            uncovers = leave[frm]
+            lands = screens[to] or self._reach_flags[piece][to][king]
+            if not (uncovers or lands):
                 # it uncovers no line and makes no screen, and its piece cannot attack the
                 # King from where it lands, even on an empty board: no check
                 return False
@@ -427,11 +454,17 @@ class Position:
         mine = side[us]
         b[frm] = 0
         b[to] = piece
-        self.occ = (occ & ~(1 << frm)) | 1 << to
-        side[us] = mine ^ (1 << frm | 1 << to)
+        bits = self._bits
+        frm_bit = bits[frm]
+        to_bit = bits[to]
+        self.occ = (occ & ~frm_bit) | to_bit
+        side[us] = mine ^ (frm_bit | to_bit)
         try:
-            if self._fast:
-                return self._attacked_through(king, us, (frm, to))
+            if fast:
+                # only the lines through a square that may open one (see is_check)
+                return bool(uncovers and self._attacked_at(king, us, frm)) or bool(
+                    lands and self._attacked_at(king, us, to)
+                )
             return self.is_attacked(king, us)
         finally:
             b[frm] = piece
@@ -468,24 +501,68 @@ class Position:
             return self._attacked_through(king, self.turn, _changed(self.t, move, entry[4]))
         frm = move & 0xFF
         to = (move >> 8) & 0xFF
-        leave, screens = self._uncover[self.turn][king]
-        if not (leave >> frm & 1 or screens >> to & 1):
-            return False  # it left no line towards its King and screens no hopper there
-        return self._attacked_through(king, self.turn, (frm, to))
+        by = self.turn
+        leave, screens = self._uncover_flags[by][king]
+        # only a line through the square left, or a hopper's through the square reached,
+        # can have opened (the piece moved is the King's own)
+        if leave[frm] and self._attacked_at(king, by, frm):
+            return True
+        return bool(screens[to]) and self._attacked_at(king, by, to)
 
     # -- attacks -----------------------------------------------------------------
 
     def _attacked_through(self, square: int, by: int, changed: tuple[int, ...]) -> bool:
         """``is_attacked`` restricted to the attack lines that pass through ``changed``."""
+        return any(self._attacked_at(square, by, s) for s in changed)
+
+    def _attacked_at(self, square: int, by: int, changed: int) -> bool:
+        """``is_attacked`` restricted to the attack lines that pass through the one square
+        ``changed``. Most often that is one ray (and nothing else on orthodox boards): it
+        is read here, without a scan of a whole attack set (see ``Touching``)."""
         touch = self._touch[by][square]
-        for s in changed:
-            try:
-                entry = touch[s]
-            except KeyError:
-                entry = touch[s] = _touching(self.t, self._att, by, square, s)
-            if entry is not None and self._scan(self.side_occ[by], entry):
+        try:
+            entry = touch[changed]
+        except KeyError:
+            entry = touch[changed] = _touching(self.t, self._att, by, square, changed)
+        if entry is None:
+            return False
+        ray, bents, rest = entry
+        side = self.side_occ[by]
+        b = self.board
+        if ray is not None and side & ray[0]:
+            # _scan's ray step, written out: the first piece on the ray, then the second
+            mask, inc, riders, hoppers = ray
+            x = self.occ & mask
+            if inc:
+                low = x & -x
+                s = low.bit_length() - 1
+            else:
+                s = x.bit_length() - 1
+                low = 1 << s
+            if b[s] in riders:
                 return True
-        return False
+            if hoppers:
+                x ^= low
+                if x:
+                    s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                    if b[s] in hoppers:
+                        return True
+        for mask, inc, first, step, reach, codes, sources_mask in bents:
+            # _scan's bent-rider step, written out
+            if not side & sources_mask:
+                continue
+            x = self.occ & mask
+            if x:
+                s = (x & -x).bit_length() - 1 if inc else x.bit_length() - 1
+                x = side & reach[(s - first) // step]
+            else:
+                x = side & sources_mask
+            while x:
+                low = x & -x
+                if b[low.bit_length() - 1] in codes:
+                    return True
+                x ^= low
+        return rest is not None and self._scan(side, rest)
 
     def is_attacked(self, square: int, by: int) -> bool:
         """Could a piece of colour ``by`` capture on ``square`` (pins ignored)?"""
@@ -689,7 +766,7 @@ class Position:
         # margin over its victim settles it (see below): the first such one found will do.
         first_floor = max(floor, on_square - gain - 1) if sign_only else floor
         b[frm] = 0
-        self.occ = occ & ~(1 << frm)
+        self.occ = occ & ~self._bits[frm]
         src = -1
         try:
             src = self._least_attacker(to, side, value, first_floor)
@@ -711,7 +788,7 @@ class Position:
                     return -1  # the board is restored below
                 removed.append((src, b[src]))
                 b[src] = 0
-                self.occ &= ~(1 << src)
+                self.occ &= ~self._bits[src]
                 side = -side
                 src = self._least_attacker(to, side, value, floor)
                 if src < 0:
@@ -837,22 +914,32 @@ class Position:
         risky: list[int],
         suspects: set[int] | frozenset[int],
         pieces: dict[int, int] | None = None,
-    ) -> None:
+        quiet: bool = False,
+    ) -> bool:
         """Pseudo-legal moves of ``us``: sure ones into ``safe``, the rest into ``risky``.
 
         Pieces on ``suspects`` squares and the King always go to ``risky``. ``pieces``
         restricts the generation to those ``{square: code}`` (default: all of ``us``).
+        ``quiet``: only the moves onto empty squares (no capture, no en passant; a
+        promotion onto an empty square is still made), in the same order as they come
+        among all the moves. Returns whether any promotion was made.
         """
         t = self.t
         b = self.board
         occ = self.occ
-        ok = self._ok[us]
-        en = self._en[us]
-        gen = self._gen
+        if quiet:
+            ok = self._empty
+            en = self._no_enemy
+            gen = self._qgen
+        else:
+            ok = self._ok[us]
+            en = self._en[us]
+            gen = self._gen
         own = self.side_occ[us]
         royal = t.royal[us]
         promo_zone = t.promo_zone
         promo_reach = t.promo_reach
+        promoted = False
         for frm, code in (self.pieces[us] if pieces is None else pieces).items():
             out = risky if (code == royal or frm in suspects) else safe
             target: list[int] | None = None
@@ -864,11 +951,26 @@ class Position:
                 append = out.append
                 extend = out.extend
             for kind, data in gen[code][frm]:
-                if kind == LEAP_BB:
-                    # the moves depend only on which targets hold an own piece: looked up
+                # the commonest kinds first (a pawn's steps and captures, leaps, rides)
+                if kind == _LEAP_MOVE:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if not b[to]:
+                            append(mv)
+                elif kind == _LAME_MOVE:
+                    for mids, to, mv in data:  # type: ignore[attr-defined]
+                        if not b[to]:
+                            for m in mids:
+                                if b[m]:
+                                    break
+                            else:
+                                append(mv)
+                elif kind == LEAP_BB:
+                    # the moves depend only on which targets hold an own piece (or, for
+                    # quiet moves alone, any piece): looked up, the same table serving
+                    # both, as a key means "every target but these" either way
                     leap_table: LeapTable = data  # type: ignore[assignment]
                     mask, leaps, seen = leap_table
-                    key = own & mask
+                    key = (occ if quiet else own) & mask
                     got = seen.get(key)
                     if got is None:
                         got = _leap_moves(key, leaps)
@@ -876,10 +978,6 @@ class Position:
                             seen.clear()
                         seen[key] = got
                     extend(got)
-                elif kind == LEAP:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if ok[b[to]]:
-                            append(mv)
                 elif kind == RIDE_BB:
                     for mask, inc, step, moves in data:  # type: ignore[attr-defined]
                         x = occ & mask
@@ -892,6 +990,20 @@ class Position:
                             extend(moves[:k])
                         if en[b[s]]:
                             append(moves[k])
+                elif kind == _LEAP_TAKE:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if en[b[to]]:
+                            append(mv)
+                elif kind == EP_CAPTURE:
+                    ep = self.ep
+                    if ep >= 0 and not quiet:
+                        for to, mv in data:  # type: ignore[attr-defined]
+                            if to == ep:
+                                risky.append(mv)
+                elif kind == LEAP:
+                    for to, mv in data:  # type: ignore[attr-defined]
+                        if ok[b[to]]:
+                            append(mv)
                 elif kind == HOP_BB:
                     for mask, inc, step, moves in data:  # type: ignore[attr-defined]
                         x = occ & mask
@@ -923,32 +1035,12 @@ class Position:
                                 if en[x]:
                                     append(mv)
                                 break
-                elif kind == LEAP + 1:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if not b[to]:
-                            append(mv)
-                elif kind == LEAP + 2:
-                    for to, mv in data:  # type: ignore[attr-defined]
-                        if en[b[to]]:
-                            append(mv)
-                elif kind == LAME + 1:
-                    for mids, to, mv in data:  # type: ignore[attr-defined]
-                        if not b[to]:
-                            for m in mids:
-                                if b[m]:
-                                    break
-                            else:
-                                append(mv)
-                elif kind == EP_CAPTURE:
-                    ep = self.ep
-                    if ep >= 0:
-                        for to, mv in data:  # type: ignore[attr-defined]
-                            if to == ep:
-                                risky.append(mv)
                 else:
                     self._generate_rare(kind, data, b, ok, en, append)
             if target is not None:
                 self._promotions(code, target, promo_zone[code], out)
+                promoted = True
+        return promoted
 
     @staticmethod
     def _generate_rare(
@@ -1100,7 +1192,8 @@ class Position:
         b[frm] = 0
         b[to] = piece
         occ = self.occ
-        self.occ = (occ & ~(1 << frm)) | 1 << to
+        bits = self._bits
+        self.occ = (occ & ~bits[frm]) | bits[to]
         victim = -1
         victim_code = 0
         if (move >> 24) & EN_PASSANT:
@@ -1170,6 +1263,46 @@ class Position:
         for mv in risky:
             if is_safe(mv):
                 safe.append(mv)
+        return safe
+
+    def quiet_moves(self) -> list[int]:
+        """The legal moves that take nothing and do not promote, in :meth:`legal_moves`'
+        order: the search's last stage, whose captures and promotions were tried before
+        (generating only these spares making and then dropping the others). When in
+        check: :meth:`legal_moves` so filtered.
+        """
+        us = self.turn
+        king = self.kings[us]
+        b = self.board
+        if king < 0 or self.is_check():
+            return [
+                mv
+                for mv in self.legal_moves()
+                if not b[(mv >> 8) & 0xFF] and not (mv >> 16) & _PROMOTION_OR_EP
+            ]
+        safe: list[int] = []
+        risky: list[int] = []
+        suspects, screens = self._suspects(king, us)
+        promoted = self._generate(us, safe, risky, suspects, None, True)
+        if screens:
+            keep = []
+            for mv in safe:
+                if (mv >> 8) & 0xFF in screens:
+                    risky.append(mv)
+                else:
+                    keep.append(mv)
+            safe = keep
+        if self.rights:
+            specials: list[int] = []
+            self._specials(us, specials)
+            safe.extend(mv for mv in specials if not b[(mv >> 8) & 0xFF])
+        is_safe = self._is_safe
+        for mv in risky:
+            if is_safe(mv):
+                safe.append(mv)
+        if promoted:
+            # a promotion onto an empty square was made with the rest: dropped here
+            return [mv for mv in safe if not (mv >> 16) & 0xFF]
         return safe
 
     def captures(self) -> list[int]:
@@ -1265,9 +1398,13 @@ class Position:
         piece = b[frm]
         captured = b[to]
         z = t.zobrist
-        h = self.hash ^ z[piece][frm] ^ t.z_side
-        if self.ep >= 0:
-            h ^= t.z_ep[self.ep]
+        # the fields read more than once, read once
+        ep = self.ep
+        old_hash = self.hash
+        rights = self.rights
+        h = old_hash ^ z[piece][frm] ^ t.z_side
+        if ep >= 0:
+            h ^= t.z_ep[ep]
         pk = self.psq_table
         occ = self.occ
         psq = self.psq
@@ -1279,17 +1416,21 @@ class Position:
         del mine[frm]
         b[frm] = 0
         reset = t.resets_clock[piece]
-        side[us] ^= 1 << frm | 1 << to
+        # each square's bit made once per variant (a shift past 30 bits makes a new integer)
+        bits = self._bits
+        frm_bit = bits[frm]
+        to_bit = bits[to]
+        side[us] ^= frm_bit | to_bit
         if captured:
             del self.pieces[-us][to]
             h ^= z[captured][to]
             reset = True
-            self.occ = occ ^ (1 << frm)
-            side[-us] ^= 1 << to
+            self.occ = occ ^ frm_bit
+            side[-us] ^= to_bit
             # (the captured piece's term; ``psq`` itself is kept for the stack)
             moved = psq - pk[captured][to]
         else:
-            self.occ = occ ^ (1 << frm | 1 << to)
+            self.occ = occ ^ (frm_bit | to_bit)
             moved = psq
         promo = (move >> 16) & 0xFF
         placed = promo * us if promo else piece
@@ -1340,11 +1481,11 @@ class Position:
                 move,
                 piece,
                 captured,
-                self.ep,
+                ep,
                 self.ep_victim,
-                self.rights,
+                rights,
                 self.halfmove,
-                self.hash,
+                old_hash,
                 occ,
                 psq,
                 white_occ,
@@ -1353,7 +1494,6 @@ class Position:
         )
         if piece == t.royal[us]:
             self.kings[us] = to
-        rights = self.rights
         if rights:
             new_rights = rights & t.rights_keep[frm] & t.rights_keep[to]
             if piece == t.royal[us]:
@@ -1573,8 +1713,11 @@ FastBent = tuple[int, bool, int, int, tuple[int, ...], frozenset[int], int]
 AttackSet = tuple[
     int, dict[int, frozenset[int]], tuple[FastRay, ...], int, LameAttacks, tuple[FastBent, ...]
 ]
-#: The attack entries of one target whose lines pass through one square (or ``None``).
-Touching = AttackSet | None
+#: The attack entries of one target whose lines pass through one square (``None`` if
+#: none): (the ray through it when it is the only one, or ``None``; the bent riders' lines
+#: when they are all the rest; the other entries, or ``None`` when there are none). A lone
+#: ray, the common case (with a bent rider's line on Zanzibar-S), is read without a scan.
+Touching = tuple[FastRay | None, tuple[FastBent, ...], AttackSet | None] | None
 
 
 @dataclass
@@ -1582,6 +1725,8 @@ class _FastData:
     """Per-variant data derived from :class:`Tables` for the bitmask paths."""
 
     gen: list[list[tuple[tuple[int, object], ...]]]
+    #: gen without the entries that only capture (for the quiet moves alone)
+    quiet_gen: list[list[tuple[tuple[int, object], ...]]]
     #: att[colour][target]: every way a piece of that colour may attack the target.
     att: list[list[AttackSet]]
     #: touch[colour][target]: {square: Touching}, filled on demand.
@@ -1606,6 +1751,13 @@ class _FastData:
     #: a piece arriving becomes a screen). A plain move leaving none of the first and
     #: landing on none of the second checks only if its piece attacks from where it lands.
     uncover: list[list[tuple[int, int]]]
+    #: The masks that the check tests ask about one square at a time, as flags by square
+    #: (a bit of a 64- or 144-bit mask costs a shift making a new integer, a flag an
+    #: index): line_flags[colour][target] of ``lines``, uncover_flags[colour][target] of
+    #: ``uncover``'s pair (tuples), reach_flags[code][square] of ``reach`` (bytes, 0 or 1).
+    line_flags: list[list[tuple[int, ...]]]
+    uncover_flags: list[list[tuple[tuple[int, ...], tuple[int, ...]]]]
+    reach_flags: list[list[bytes]]
 
 
 _FAST: dict[int, tuple[Tables, _FastData]] = {}
@@ -1839,8 +1991,22 @@ def _fast_data(t: Tables) -> _FastData:
     uncover: list[list[tuple[int, int]]] = [[], [], []]
     for colour in (WHITE, BLACK):
         uncover[colour] = [_uncovering(entry) for entry in att[colour]]
+    quiet_gen = [
+        [tuple(entry for entry in program if entry[0] not in _TAKING_KINDS) for program in row]
+        for row in gen
+    ]
+    line_flags: list[list[tuple[int, ...]]] = [[], [], []]
+    uncover_flags: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = [[], [], []]
+    for colour in (WHITE, BLACK):
+        line_flags[colour] = [tuple(_flags(m, t.size)) for m in lines[colour]]
+        uncover_flags[colour] = [
+            (tuple(_flags(leave, t.size)), tuple(_flags(screens, t.size)))
+            for leave, screens in uncover[colour]
+        ]
+    reach_flags = [[_flags(m, t.size) for m in row] for row in reach]
     data = _FastData(
         gen,
+        quiet_gen,
         att,
         touch,
         [zero] * (2 * t.ntypes + 1),
@@ -1850,9 +2016,21 @@ def _fast_data(t: Tables) -> _FastData:
         lines,
         ep_mask,
         uncover,
+        line_flags,
+        uncover_flags,
+        reach_flags,
     )
     _FAST[id(t)] = (t, data)
     return data
+
+
+#: '0' and '1' to bytes 0 and 1 (see :func:`_flags`).
+_BITS_TO_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _flags(mask: int, size: int) -> bytes:
+    """The ``size`` low bits of ``mask`` (non-negative) as bytes 0 or 1, square by square."""
+    return format(mask, f"0{size}b")[::-1].encode().translate(_BITS_TO_FLAGS)[:size]
 
 
 def _attack_lines(att: AttackSet) -> int:
@@ -1898,7 +2076,11 @@ def _touching(t: Tables, att: list[list[AttackSet]], by: int, target: int, squar
     )
     if not (leaps or rays or lames or bents):
         return None
-    return _attack_set(leaps, rays, lames, bents)
+    ray = rays[0] if len(rays) == 1 else None
+    others = rays if ray is None else ()
+    if leaps or lames or others:
+        return ray, (), _attack_set(leaps, others, lames, bents)
+    return ray, tuple(_fast_bent(path, codes) for path, codes in bents), None
 
 
 _CHEAPEST: list[tuple[list[int], int]] = []

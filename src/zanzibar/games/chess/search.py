@@ -811,16 +811,16 @@ class Searcher:
             bad.sort(reverse=True)
             for swing, move in bad:
                 yield move, True, swing
-        quiet = [
-            move
-            for move in pos.legal_moves()
-            if not board[(move >> 8) & 0xFF]
-            and not (move >> 16) & 0xFF
-            and not (move >> 24) & EN_PASSANT
-            and move != killer0
-            and move != killer1
-            and move != counter
-        ]
+        # the quiet moves alone: no victim, no promotion, not en passant
+        quiet = pos.quiet_moves()
+        # the killers and the counter move were tried above: taken out by the list's own
+        # search, not by three more tests of every move here
+        for tried in (killer0, killer1, counter):
+            if tried:
+                try:  # noqa: SIM105 (a with-block costs more than this, at every node)
+                    quiet.remove(tried)
+                except ValueError:
+                    pass
         # (move, False, 0) tuples made by zip in C, not by a loop here (many are passed over)
         yield from zip(self._order_quiet(quiet, pos.turn), _FALSES, _ZEROS, strict=False)
 
@@ -832,16 +832,18 @@ class Searcher:
             # only the few quiet moves with a history are sorted; the rest keep their order
             white = (turn > 0) << 31
             get = history.get
+            # each move's history (None if it has none); Black's keys are the moves
+            # themselves, looked up by map in C
+            found = [get(m | white) for m in quiet] if white else list(map(get, quiet))
             # (minus the history, index): sorted as they are, higher history first, ties in
             # the generation order
-            known = [(-h, i) for i, m in enumerate(quiet) if (h := get(m | white)) is not None]
+            known = [(-h, i) for i, h in enumerate(found) if h is not None]
             if known:
                 # good histories first, then the moves with none, then the bad ones
                 known.sort()
                 lead = [quiet[i] for h, i in known if h < 0]
                 tail = [quiet[i] for h, i in known if h >= 0]
-                taken = {i for _, i in known}
-                quiet = lead + [m for i, m in enumerate(quiet) if i not in taken] + tail
+                quiet = lead + [m for m, h in zip(quiet, found, strict=True) if h is None] + tail
         return quiet
 
     def _order(self, pos: Position, moves: list[int], tt_move: int, ply: int) -> list[int]:
