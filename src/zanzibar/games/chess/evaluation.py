@@ -187,6 +187,16 @@ KING_OPEN_FILE_MG = 15
 #: Middlegame penalty per enemy pawn storming the King's files (its own and its two
 #: neighbours): twice for one within two ranks of it, once for one within half the board.
 KING_STORM_MG = 0
+#: Middlegame penalty of an early sortie: a heavy piece (worth at least SORTIE_HEAVY times the
+#: cheapest officer: the Queen; in the fairy variants also the Eagle, Rhinoceros and Lion)
+#: standing beyond its side's start ranks (the pawns' and pieces' ranks of the start position)
+#: while minor pieces (worth less than SORTIE_MINOR times the cheapest officer: Knights,
+#: Bishops, the fairy minors) still stand on their start squares, by the share of them still
+#: there. Such a piece is chased by the lesser pieces with tempo, and the live mobility paid
+#: for its many squares: 4. Qd3 and 4... Qf6 in the games of 2026-11-27 (docs/chess-strength.md).
+SORTIE_MG = 40
+SORTIE_HEAVY = 2.5
+SORTIE_MINOR = 1.5
 #: Centipawns per square a rider attacks in the position beyond its expected count.
 LIVE_MOBILITY_MG = 5
 LIVE_MOBILITY_EG = 1
@@ -499,6 +509,12 @@ class Evaluator:
     #: ranks ahead of a King there, and three to half the board's ranks ahead.
     storm_near: list[list[int]] = field(default_factory=list)
     storm_far: list[list[int]] = field(default_factory=list)
+    #: The early-sortie term (see :func:`_sortie_tables`): by colour (index 1, -1), the
+    #: start squares of that side's minor pieces; by code and square, 1 for a heavy piece
+    #: standing beyond its side's start ranks (0 for every other piece and square).
+    minor_homes: list[tuple[int, ...]] = field(default_factory=lambda: [(), (), ()])
+    heavy_out: list[list[int]] = field(default_factory=list)
+    minor_codes: frozenset[int] = frozenset()
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _place_cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, PawnEntry] = field(default_factory=dict, repr=False)
@@ -538,6 +554,12 @@ class Evaluator:
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
+    #: the sortie term: the minors' start squares as masks by colour, whether a code is a
+    #: minor piece, the penalty per heavy piece out and minor at home, and the heavy codes
+    _minor_mask: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False)
+    _is_minor: list[bool] = field(default_factory=list, repr=False)
+    _sortie: float = field(default=0, repr=False)
+    _heavy_tracked: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.zone:
@@ -613,6 +635,20 @@ class Evaluator:
             [round(w["ISOLATED_MG"] * n) for n in range(ranks + 1)],
             [round(w["ISOLATED_EG"] * n) for n in range(ranks + 1)],
         )
+        # the sortie term: nothing to do in a variant without heavy or minor pieces
+        size = len(self.zone)
+        if not self.heavy_out:
+            self.heavy_out = [[0] * size for _ in self.packed]
+        heavy = [code for code, row in enumerate(self.heavy_out) if any(row)]
+        self._minor_mask = [0, *(sum(1 << q for q in self.minor_homes[c]) for c in (1, -1))]
+        self._is_minor = [False] * len(self.packed)
+        for code in self.minor_codes:
+            self._is_minor[code] = True  # Black's codes from the end, as in every table
+        minors = len(self.minor_homes[1])
+        self._sortie = w["SORTIE_MG"] / minors if heavy and minors else 0.0
+        if not self._sortie:
+            self._minor_mask = [0, 0, 0]
+        self._heavy_tracked = all(self.rider_flags[code] for code in heavy)
         #: _king_masks[colour][king]: (zone, shield1, shield2, near) of a King there
         self._king_masks = [
             [],
@@ -662,6 +698,9 @@ class Evaluator:
             self._place_cache[place_key] = place
         mg += place
         side_occ = pos.side_occ
+        minor_mask = self._minor_mask
+        if side_occ[1] & minor_mask[1] or side_occ[-1] & minor_mask[-1]:
+            mg += self._sorties(pos)
         # pieces (not pawns nor the King) standing where an enemy pawn captures
         white_hit = side_occ[1] & entry[5] & ~entry[2]
         black_hit = side_occ[-1] & entry[4] & ~entry[3]
@@ -976,6 +1015,42 @@ class Evaluator:
             total += colour * round(score)
         return total
 
+    def _sorties(self, pos: Position) -> int:
+        """Middlegame penalty of White's early sorties minus Black's, White positive.
+
+        Per side: :data:`SORTIE_MG` per heavy piece beyond its side's start ranks, times
+        the share of that side's minor pieces still on their start squares. Asked only
+        while some piece stands on a minor's start square (the opening).
+        """
+        out_white = out_black = 0
+        heavy_out = self.heavy_out
+        items: Iterable[tuple[int, int]]
+        if self._heavy_tracked and pos.tracked_codes is self.rider_flags:
+            items = pos.tracked.items()  # the heavy pieces are riders: walk them alone
+        else:
+            items = (item for side in (1, -1) for item in pos.pieces[side].items())
+        for square, code in items:
+            if heavy_out[code][square]:
+                if code > 0:
+                    out_white += 1
+                else:
+                    out_black += 1
+        if not out_white and not out_black:
+            return 0
+        board = pos.board
+        is_minor = self._is_minor
+        total = 0.0
+        for colour, out in ((1, out_white), (-1, out_black)):
+            if not out:
+                continue
+            home = 0
+            for square in self.minor_homes[colour]:
+                code = board[square]
+                if is_minor[code] and code * colour > 0:
+                    home += 1
+            total -= colour * self._sortie * out * home
+        return round(total)
+
     def _mobility(self, pos: Position) -> float:
         """Attacked squares of White's riders minus Black's, each against its expectation.
 
@@ -1133,6 +1208,7 @@ WEIGHT_NAMES = (
     "UNCASTLED_MG",
     "KING_OPEN_FILE_MG",
     "KING_STORM_MG",
+    "SORTIE_MG",
 )
 
 
@@ -1293,6 +1369,7 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
     rays, expected = _rider_tables(variant)
     home, wings, castled = _castling_tables(variant, start)
     king_files, storm_near, storm_far = _king_file_tables(variant)
+    minor_homes, heavy_out, minor_codes = _sortie_tables(variant, values, start)
     return Evaluator(
         variant,
         values,
@@ -1323,7 +1400,53 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
         king_files=king_files,
         storm_near=storm_near,
         storm_far=storm_far,
+        minor_homes=minor_homes,
+        heavy_out=heavy_out,
+        minor_codes=minor_codes,
     )
+
+
+def _sortie_tables(
+    variant: Variant, values: dict[str, int], start: Position
+) -> tuple[list[tuple[int, ...]], list[list[int]], frozenset[int]]:
+    """The early-sortie term's tables, from the pieces' values and the start position.
+
+    Officers are the pieces that neither are royal nor promote; against the cheapest of
+    them, a heavy piece is worth at least :data:`SORTIE_HEAVY` times as much (orthodox:
+    the Queen), a minor one less than :data:`SORTIE_MINOR` times (Knights, Bishops; a Rook
+    is neither). Returns, by colour (index 1, -1), the squares its minor pieces start on;
+    by code and square, 1 where a heavy piece stands beyond its side's start ranks (the
+    ranks holding any of its pieces in the start position: the first two in orthodox
+    chess, so 4. Qc2 is not a sortie and 4. Qd3 is); and the minor pieces' codes.
+    """
+    files, ranks = variant.files, variant.ranks
+    size = files * ranks
+    n = 2 * len(variant.pieces) + 1
+    officers = {
+        t + 1: values[p.letter]
+        for t, p in enumerate(variant.pieces)
+        if not p.royal and p.promotion is None and values[p.letter] > 0
+    }
+    heavy_out = [[0] * size for _ in range(n)]
+    homes: list[tuple[int, ...]] = [(), (), ()]
+    if not officers:
+        return homes, heavy_out, frozenset()
+    cheapest = min(officers.values())
+    heavy = {c for c, v in officers.items() if v >= SORTIE_HEAVY * cheapest}
+    minor = {c for c, v in officers.items() if v < SORTIE_MINOR * cheapest}
+    if not heavy or not minor:
+        return homes, heavy_out, frozenset()
+    for colour in (1, -1):
+        own = [s for s, c in enumerate(start.board) if c * colour > 0]
+        # the deepest start rank, counted from the side's own edge
+        depth = max((s // files if colour > 0 else ranks - 1 - s // files) for s in own)
+        homes[colour] = tuple(s for s in own if start.board[s] * colour in minor)
+        for code in heavy:
+            for s in range(size):
+                rank = s // files if colour > 0 else ranks - 1 - s // files
+                heavy_out[colour * code][s] = int(rank > depth)
+    codes = frozenset(c * colour for c in minor for colour in (1, -1))
+    return homes, heavy_out, codes
 
 
 def _castling_tables(
