@@ -165,7 +165,11 @@ def _rider_mobility(ev: Evaluator, pos: Position) -> float:
                 count += 1
                 if pos.board[q]:
                     break
-        total += (10 * count if code > 0 else -10 * count) - ev.expected[code]
+        raw = (10 * count if code > 0 else -10 * count) - ev.expected[code]
+        # a dearer rider's squares count less: (cheapest rider / its value) ** the power
+        cheapest = min(ev.value_by_code[c] for c, row in enumerate(ev.rays) if any(row))
+        share = (cheapest / ev.value_by_code[code]) ** evaluation.LIVE_MOBILITY_SCALING
+        total += round(raw * share)
     return total / 10
 
 

@@ -200,6 +200,13 @@ SORTIE_MINOR = 1.5
 #: Centipawns per square a rider attacks in the position beyond its expected count.
 LIVE_MOBILITY_MG = 5
 LIVE_MOBILITY_EG = 1
+#: A rider's squares count (cheapest rider's value / its value) ** this of the weights above:
+#: a square is worth using only if no lesser enemy piece attacks it, and the dearer the
+#: piece, the more of its squares are not (Stockfish's tables pay a Queen's square about a
+#: third of a Bishop's in the middlegame). Orthodox: Bishop 1, Rook 0.66, Queen 0.37. At 1
+#: the Queen's sortie 4... Qf6 of the Ruy Lopez (its squares paid +40 against 4... Nf6) is
+#: no longer chosen at 30,000 nodes; with every rider at 1 (0 here) it was.
+LIVE_MOBILITY_SCALING = 1.0
 #: (middlegame, endgame) bonus for a pair of colour-bound riders (Bishops) of one type on
 #: both square colours: together they reach every square, apart half of them.
 PAIR_MG, PAIR_EG = 25, 50
@@ -515,6 +522,9 @@ class Evaluator:
     minor_homes: list[tuple[int, ...]] = field(default_factory=lambda: [(), (), ()])
     heavy_out: list[list[int]] = field(default_factory=list)
     minor_codes: frozenset[int] = frozenset()
+    #: mobility_scale[code]: the share of the live mobility weight a rider's squares get
+    #: (1 for the cheapest rider, less for dearer ones: LIVE_MOBILITY_SCALING).
+    mobility_scale: list[float] = field(default_factory=list)
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _place_cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, PawnEntry] = field(default_factory=dict, repr=False)
@@ -648,6 +658,13 @@ class Evaluator:
         self._sortie = w["SORTIE_MG"] / minors if heavy and minors else 0.0
         if not self._sortie:
             self._minor_mask = [0, 0, 0]
+        # a dearer rider's squares count less (see LIVE_MOBILITY_SCALING)
+        riders = [self.value_by_code[c] for c, f in enumerate(self.rider_flags) if f]
+        cheapest_rider = min(riders, default=1)
+        self.mobility_scale = [
+            (cheapest_rider / self.value_by_code[c]) ** LIVE_MOBILITY_SCALING if f else 1.0
+            for c, f in enumerate(self.rider_flags)
+        ]
         self._heavy_tracked = all(self.rider_flags[code] for code in heavy)
         #: _king_masks[colour][king]: (zone, shield1, shield2, near) of a King there
         self._king_masks = [
@@ -1144,7 +1161,8 @@ class Evaluator:
                 count += (mask & ((low << 1) - 1)).bit_count()
             else:
                 count += (mask & -(1 << (blockers.bit_length() - 1))).bit_count()
-        return (10 * count if code > 0 else -10 * count) - self.expected[code]
+        raw = (10 * count if code > 0 else -10 * count) - self.expected[code]
+        return round(raw * self.mobility_scale[code])
 
     def _mop_up(self, pos: Position, colour: int) -> int:
         """Bonus for ``colour`` pressing the enemy King: push it to the edge, bring the own
