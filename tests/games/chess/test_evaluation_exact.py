@@ -234,7 +234,7 @@ def _pawn_threats(ev: Evaluator, pos: Position) -> tuple[int, int]:
 def _sorties(ev: Evaluator, pos: Position) -> int:
     """Early sorties, White positive, from the definition: per side, SORTIE_MG per heavy
     piece (at least SORTIE_HEAVY times the cheapest officer) beyond the side's start ranks,
-    times the share of its minor pieces (below SORTIE_MINOR times it) on their start
+    times the share of its minor pieces (below SORTIE_MINOR times it) on their own start
     squares (read from the start position)."""
     variant = ev.variant
     files, ranks = variant.files, variant.ranks
@@ -257,7 +257,7 @@ def _sorties(ev: Evaluator, pos: Position) -> int:
 
         depth = max(rank(s) for s, c in enumerate(start) if c * colour > 0)
         homes = [s for s, c in enumerate(start) if c * colour > 0 and c * colour in minor]
-        at_home = sum(1 for s in homes if pos.board[s] * colour in minor)
+        at_home = sum(1 for s in homes if pos.board[s] == start[s])
         out = sum(
             1
             for s, c in enumerate(pos.board)

@@ -442,6 +442,7 @@ def unpack(total: int) -> tuple[int, int, int]:
 
 # -- the evaluator ------------------------------------------------------------------
 
+
 #: Entries kept in the evaluation and pawn caches before they are emptied.
 CACHE_LIMIT = 1 << 17
 #: Occupancy patterns kept per rider and square before that table is emptied.
@@ -449,8 +450,8 @@ MOBILITY_TABLE_LIMIT = 1 << 12
 
 
 #: A pawn-cache entry: (mg, eg, White's pawn mask, Black's pawn mask, the squares White's
-#: pawns attack, Black's).
-PawnEntry = tuple[int, int, int, int, int, int]
+#: pawns attack, Black's, White's minor pieces on their start squares, Black's).
+PawnEntry = tuple[int, int, int, int, int, int, int, int]
 
 
 @dataclass
@@ -475,8 +476,9 @@ class Evaluator:
     centre_distance: list[int]
     #: The largest material gain of any promotion in the variant (0 if none).
     max_promotion_gain: int = 0
-    #: pawn_key[code][square]: a random 40-bit number for pawn-like pieces (0 otherwise),
-    #: summed into the packed table so the position's sum carries its pawns' key.
+    #: pawn_key[code][square]: a random 40-bit number for pawn-like pieces and for minor
+    #: pieces on their start squares (0 otherwise), summed into the packed table so the
+    #: position's sum carries its pawns' key (and which minor pieces are still at home).
     pawn_key: list[list[int]] = field(default_factory=list)
     #: packed[code][square]: mg, eg, phase weight and pawn key in one integer (see
     #: :func:`pack`), so that the position keeps their sum move by move.
@@ -517,9 +519,11 @@ class Evaluator:
     storm_near: list[list[int]] = field(default_factory=list)
     storm_far: list[list[int]] = field(default_factory=list)
     #: The early-sortie term (see :func:`_sortie_tables`): by colour (index 1, -1), the
-    #: start squares of that side's minor pieces; by code and square, 1 for a heavy piece
-    #: standing beyond its side's start ranks (0 for every other piece and square).
-    minor_homes: list[tuple[int, ...]] = field(default_factory=lambda: [(), (), ()])
+    #: (start square, code) of each of that side's minor pieces (each has a key in
+    #: ``pawn_key`` there, so the pawn cache's entry counts those at home); by code and
+    #: square, 1 for a White heavy piece standing beyond its side's start ranks, 256 for a
+    #: Black one (so that one sum counts both sides), 0 for every other piece and square.
+    minor_homes: list[tuple[tuple[int, int], ...]] = field(default_factory=lambda: [(), (), ()])
     heavy_out: list[list[int]] = field(default_factory=list)
     minor_codes: frozenset[int] = frozenset()
     #: mobility_scale[code]: the share of the live mobility weight a rider's squares get
@@ -564,10 +568,8 @@ class Evaluator:
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
-    #: the sortie term: the minors' start squares as masks by colour, whether a code is a
-    #: minor piece, the penalty per heavy piece out and minor at home, and the heavy codes
-    _minor_mask: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False)
-    _is_minor: list[bool] = field(default_factory=list, repr=False)
+    #: the sortie term: the penalty per heavy piece out and minor at home; are the heavy
+    #: pieces riders (walked alone)?
     _sortie: float = field(default=0, repr=False)
     _heavy_tracked: bool = field(default=False, repr=False)
 
@@ -650,14 +652,8 @@ class Evaluator:
         if not self.heavy_out:
             self.heavy_out = [[0] * size for _ in self.packed]
         heavy = [code for code, row in enumerate(self.heavy_out) if any(row)]
-        self._minor_mask = [0, *(sum(1 << q for q in self.minor_homes[c]) for c in (1, -1))]
-        self._is_minor = [False] * len(self.packed)
-        for code in self.minor_codes:
-            self._is_minor[code] = True  # Black's codes from the end, as in every table
         minors = len(self.minor_homes[1])
         self._sortie = w["SORTIE_MG"] / minors if heavy and minors else 0.0
-        if not self._sortie:
-            self._minor_mask = [0, 0, 0]
         # a dearer rider's squares count less (see LIVE_MOBILITY_SCALING)
         riders = [self.value_by_code[c] for c, f in enumerate(self.rider_flags) if f]
         cheapest_rider = min(riders, default=1)
@@ -714,10 +710,9 @@ class Evaluator:
                 self._place_cache.clear()
             self._place_cache[place_key] = place
         mg += place
+        if entry[6] or entry[7]:  # minor pieces at home: the opening
+            mg += self._sorties(pos, entry[6], entry[7])
         side_occ = pos.side_occ
-        minor_mask = self._minor_mask
-        if side_occ[1] & minor_mask[1] or side_occ[-1] & minor_mask[-1]:
-            mg += self._sorties(pos)
         # pieces (not pawns nor the King) standing where an enemy pawn captures
         white_hit = side_occ[1] & entry[5] & ~entry[2]
         black_hit = side_occ[-1] & entry[4] & ~entry[3]
@@ -912,7 +907,12 @@ class Evaluator:
                 bonus_mg, bonus_eg = passed[code][square]
                 mg += bonus_mg
                 eg += bonus_eg
-        entry = (mg, eg, white, black, hits[1], hits[-1])
+        board = pos.board
+        home = [
+            0,
+            *(sum(1 for q, c in self.minor_homes[colour] if board[q] == c) for colour in (1, -1)),
+        ]
+        entry = (mg, eg, white, black, hits[1], hits[-1], home[1], home[-1])
         if len(self._pawn_cache) >= CACHE_LIMIT:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
@@ -1032,41 +1032,25 @@ class Evaluator:
             total += colour * round(score)
         return total
 
-    def _sorties(self, pos: Position) -> int:
+    def _sorties(self, pos: Position, white: int, black: int) -> int:
         """Middlegame penalty of White's early sorties minus Black's, White positive.
 
         Per side: :data:`SORTIE_MG` per heavy piece beyond its side's start ranks, times
-        the share of that side's minor pieces still on their start squares. Asked only
-        while some piece stands on a minor's start square (the opening).
+        the share of that side's minor pieces on their start squares (``white``, ``black``:
+        their numbers, which the pawn cache keeps, as their places are in its key).
         """
-        out_white = out_black = 0
-        heavy_out = self.heavy_out
-        items: Iterable[tuple[int, int]]
+        heavy_out = self.heavy_out  # 1 per White heavy piece out, 256 per Black one
+        out = 0
         if self._heavy_tracked and pos.tracked_codes is self.rider_flags:
-            items = pos.tracked.items()  # the heavy pieces are riders: walk them alone
+            for square, code in pos.tracked.items():  # the heavy pieces are riders
+                out += heavy_out[code][square]
         else:
-            items = (item for side in (1, -1) for item in pos.pieces[side].items())
-        for square, code in items:
-            if heavy_out[code][square]:
-                if code > 0:
-                    out_white += 1
-                else:
-                    out_black += 1
-        if not out_white and not out_black:
+            for side in (1, -1):
+                for square, code in pos.pieces[side].items():
+                    out += heavy_out[code][square]
+        if not out:
             return 0
-        board = pos.board
-        is_minor = self._is_minor
-        total = 0.0
-        for colour, out in ((1, out_white), (-1, out_black)):
-            if not out:
-                continue
-            home = 0
-            for square in self.minor_homes[colour]:
-                code = board[square]
-                if is_minor[code] and code * colour > 0:
-                    home += 1
-            total -= colour * self._sortie * out * home
-        return round(total)
+        return round(((out >> 8) * black - (out & 255) * white) * self._sortie)
 
     def _mobility(self, pos: Position) -> float:
         """Attacked squares of White's riders minus Black's, each against its expectation.
@@ -1388,6 +1372,11 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
     home, wings, castled = _castling_tables(variant, start)
     king_files, storm_near, storm_far = _king_file_tables(variant)
     minor_homes, heavy_out, minor_codes = _sortie_tables(variant, values, start)
+    # a minor piece on its start square is part of the pawn cache's key (see PawnEntry)
+    rng = random.Random(f"minor-key:{variant.name}")
+    for colour in (1, -1):
+        for square, code in minor_homes[colour]:
+            pawn_key[code][square] = rng.getrandbits(40)
     return Evaluator(
         variant,
         values,
@@ -1426,16 +1415,17 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
 
 def _sortie_tables(
     variant: Variant, values: dict[str, int], start: Position
-) -> tuple[list[tuple[int, ...]], list[list[int]], frozenset[int]]:
+) -> tuple[list[tuple[tuple[int, int], ...]], list[list[int]], frozenset[int]]:
     """The early-sortie term's tables, from the pieces' values and the start position.
 
     Officers are the pieces that neither are royal nor promote; against the cheapest of
     them, a heavy piece is worth at least :data:`SORTIE_HEAVY` times as much (orthodox:
     the Queen), a minor one less than :data:`SORTIE_MINOR` times (Knights, Bishops; a Rook
-    is neither). Returns, by colour (index 1, -1), the squares its minor pieces start on;
-    by code and square, 1 where a heavy piece stands beyond its side's start ranks (the
-    ranks holding any of its pieces in the start position: the first two in orthodox
-    chess, so 4. Qc2 is not a sortie and 4. Qd3 is); and the minor pieces' codes.
+    is neither). Returns, by colour (index 1, -1), the (square, code) its minor pieces
+    start on; by code and square, 1 (White) or 256 (Black) where a heavy piece stands
+    beyond its side's start ranks (the ranks holding any of its pieces in the start
+    position: the first two in orthodox chess, so 4. Qc2 is not a sortie and 4. Qd3 is);
+    and the minor pieces' codes.
     """
     files, ranks = variant.files, variant.ranks
     size = files * ranks
@@ -1446,7 +1436,7 @@ def _sortie_tables(
         if not p.royal and p.promotion is None and values[p.letter] > 0
     }
     heavy_out = [[0] * size for _ in range(n)]
-    homes: list[tuple[int, ...]] = [(), (), ()]
+    homes: list[tuple[tuple[int, int], ...]] = [(), (), ()]
     if not officers:
         return homes, heavy_out, frozenset()
     cheapest = min(officers.values())
@@ -1458,11 +1448,11 @@ def _sortie_tables(
         own = [s for s, c in enumerate(start.board) if c * colour > 0]
         # the deepest start rank, counted from the side's own edge
         depth = max((s // files if colour > 0 else ranks - 1 - s // files) for s in own)
-        homes[colour] = tuple(s for s in own if start.board[s] * colour in minor)
+        homes[colour] = tuple((s, start.board[s]) for s in own if start.board[s] * colour in minor)
         for code in heavy:
             for s in range(size):
                 rank = s // files if colour > 0 else ranks - 1 - s // files
-                heavy_out[colour * code][s] = int(rank > depth)
+                heavy_out[colour * code][s] = (1 if colour > 0 else 256) * (rank > depth)
     codes = frozenset(c * colour for c in minor for colour in (1, -1))
     return homes, heavy_out, codes
 
