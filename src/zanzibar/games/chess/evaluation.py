@@ -42,8 +42,16 @@ gets a sensible evaluation without hand tuning. Scores are centipawns.
   bonus. Both kinds are read from the pieces' moves (:func:`piece_kinds`).
 * **Mobility in the position**: each rider (straight, hopping-capture and bent
   riders alike) counts the squares it attacks along its lines, up to and with
-  the first piece met, against its expected count; leapers' mobility is the
-  placement term already.
+  the first piece met, against its expected count, weighted by the cheapest
+  rider's value over its own (a Queen's square counts 0.37 of a Bishop's: the
+  dearer the piece, the fewer of its squares are safe from lesser pieces);
+  leapers' mobility is the placement term already.
+* **Early sorties** (middlegame): a heavy piece (at least 2.5 times the cheapest
+  officer: the Queen; the Eagle, Rhinoceros and Lion of the 12 x 12 variants)
+  standing beyond its side's start ranks pays while minor pieces (under 1.5 times
+  it: Knights, Bishops, the fairy minors) are still on their start squares, by the
+  share of them there: it is chased with tempo, and develops nothing. Which minor
+  pieces are at home is part of the pawn cache's key, so the count costs nothing.
 * **Ending**: against a bare King, and at half weight in any endgame where one
   side leads by a clear margin, the stronger side is rewarded for driving the
   enemy King to the edge and bringing its own King close (this is how mates
