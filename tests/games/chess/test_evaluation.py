@@ -360,28 +360,20 @@ def _after(moves: str) -> Position:
     return pos
 
 
-def _sorties(ev: Evaluator, pos: Position) -> int:
-    """The sortie term of ``pos``, with the minor pieces at home counted here."""
-    white, black = (
-        sum(1 for q, c in ev.minor_homes[side] if pos.board[q] == c) for side in (1, -1)
-    )
-    return ev._sorties(pos, white, black)
-
-
 def test_an_early_sortie_pays_by_the_minor_pieces_left_at_home() -> None:
     """SORTIE_MG (40) per heavy piece beyond its side's start ranks, times the share of its
     minor pieces (4 in orthodox chess) still on their start squares; White positive."""
     ev = evaluator_for(load_variant("chess"))
-    assert _sorties(ev, _after("e2e4 e7e5 d1h5")) == -40  # all four minors at home
-    assert _sorties(ev, _after("e2e4 e7e5 d1e2")) == 0  # the second rank is home
-    assert _sorties(ev, _after("e2e4 e7e5 d1h5 b8c6 b1c3")) == -30
+    assert ev._sorties(_after("e2e4 e7e5 d1h5")) == -40  # all four minors at home
+    assert ev._sorties(_after("e2e4 e7e5 d1e2")) == 0  # the second rank is home
+    assert ev._sorties(_after("e2e4 e7e5 d1h5 b8c6 b1c3")) == -30
     # 3... Qf6 for Black: three of Black's minors at home, two of White's
-    assert _sorties(ev, _after("e2e4 e7e5 d1h5 b8c6 b1c3 d8f6 f1c4")) == -20 + 30
+    assert ev._sorties(_after("e2e4 e7e5 d1h5 b8c6 b1c3 d8f6 f1c4")) == -20 + 30
     # castled: the King on g1 and the Rook on f1 are not minor pieces at home
     castled = Position(
         load_variant("chess"), "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/3Q1N2/PPPP1PPP/RNB2RK1 b kq - 5 5"
     )
-    assert _sorties(ev, castled) == -20  # Nb1 and Bc1 at home
+    assert ev._sorties(castled) == -20  # Nb1 and Bc1 at home
     # the whole evaluation holds it: after 2. Qh5 the score drops by it (Black to move)
     plain = _after("e2e4 e7e5 d1h5")
     without = build_evaluator(load_variant("chess"))
@@ -434,7 +426,7 @@ def test_the_sortie_term_is_read_from_each_variants_pieces(name: str) -> None:
     variant = load_variant(name)
     ev = evaluator_for(variant)
     start = Position(variant)
-    assert _sorties(ev, start) == 0
+    assert ev._sorties(start) == 0
     assert ev.minor_homes[1] and len(ev.minor_homes[1]) == len(ev.minor_homes[-1])
     dearest = max(
         (s for s, c in enumerate(start.board) if c > 0 and abs(c) != ev.royal_code),
@@ -444,9 +436,9 @@ def test_the_sortie_term_is_read_from_each_variants_pieces(name: str) -> None:
     board = list(start.board)
     board[middle], board[dearest] = board[dearest], 0
     pos = Position(variant, format_fen(variant, FenData(board, -1, 0, -1, 0, 1)))
-    assert _sorties(ev, pos) == -round(evaluation.SORTIE_MG)
+    assert ev._sorties(pos) == -round(evaluation.SORTIE_MG)
     mirrored = Position(variant, _mirror_fen(pos.fen()))
-    assert _sorties(ev, mirrored) == round(evaluation.SORTIE_MG)
+    assert ev._sorties(mirrored) == round(evaluation.SORTIE_MG)
     assert ev.evaluate(pos) == ev.evaluate(mirrored)
 
 

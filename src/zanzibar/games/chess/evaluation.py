@@ -50,8 +50,9 @@ gets a sensible evaluation without hand tuning. Scores are centipawns.
   officer: the Queen; the Eagle, Rhinoceros and Lion of the 12 x 12 variants)
   standing beyond its side's start ranks pays while minor pieces (under 1.5 times
   it: Knights, Bishops, the fairy minors) are still on their start squares, by the
-  share of them there: it is chased with tempo, and develops nothing. Which minor
-  pieces are at home is part of the pawn cache's key, so the count costs nothing.
+  share of them there: it is chased with tempo, and develops nothing. The position's
+  incremental sum carries the counts (minor pieces at home, heavy pieces out, per
+  side), so the term costs a few integer operations.
 * **Ending**: against a bare King, and at half weight in any endgame where one
   side leads by a clear margin, the stronger side is rewarded for driving the
   enemy King to the edge and bringing its own King close (this is how mates
@@ -407,34 +408,42 @@ def _start_rank(variant: Variant, piece: PieceType) -> int:
 
 # -- packing the incremental sum ----------------------------------------------------
 
+_COUNT_BITS = 32
 _KEY_BITS = 48
 _PHASE_BITS = 20
 _EG_BITS = 20
+_COUNT_MASK = (1 << _COUNT_BITS) - 1
 _KEY_MASK = (1 << _KEY_BITS) - 1
+#: the bits below the phase: the pawn key's and the counts'
+_LOW_BITS = _KEY_BITS + _COUNT_BITS
 _PHASE_MASK = (1 << _PHASE_BITS) - 1
 _EG_MASK = (1 << _EG_BITS) - 1
 _EG_HALF = 1 << (_EG_BITS - 1)
 
 
-def pack(mg: int, eg: int, phase: int, key: int = 0) -> int:
+def pack(mg: int, eg: int, phase: int, key: int = 0, count: int = 0) -> int:
     """Scores in one integer, so that sums of packed values unpack to the sums.
 
-    ``phase`` must stay in [0, 2**20), ``eg`` in (-2**19, 2**19) and ``key``
-    (the pawn key's share) in [0, 2**48) once summed over a whole board, which
-    centipawn totals and forty-bit keys of fewer than 256 pawns do.
+    ``phase`` must stay in [0, 2**20), ``eg`` in (-2**19, 2**19), ``key``
+    (the pawn key's share) in [0, 2**48) and ``count`` (four eight-bit counters, of
+    the early-sortie term) in [0, 2**32) once summed over a whole board, which
+    centipawn totals, forty-bit keys of fewer than 256 pawns and fewer than 256
+    pieces of each counted kind do.
 
     >>> unpack(pack(-350, 120, 900) + pack(20, -400, 0))
     (-330, -280, 900)
     >>> split(pack(5, -6, 7, 8) + pack(1, 1, 1, 1))
     (6, -5, 8, 9)
     """
-    return (((mg << _EG_BITS) + eg << _PHASE_BITS) + phase << _KEY_BITS) + key
+    return (
+        (((mg << _EG_BITS) + eg << _PHASE_BITS) + phase << _KEY_BITS) + key << _COUNT_BITS
+    ) + count
 
 
 def split(total: int) -> tuple[int, int, int, int]:
     """Inverse of :func:`pack` for a sum of packed values: (mg, eg, phase, key)."""
-    key = total & _KEY_MASK
-    rest = total >> _KEY_BITS
+    key = total >> _COUNT_BITS & _KEY_MASK
+    rest = total >> _LOW_BITS
     phase = rest & _PHASE_MASK
     rest >>= _PHASE_BITS
     eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
@@ -458,8 +467,8 @@ MOBILITY_TABLE_LIMIT = 1 << 12
 
 
 #: A pawn-cache entry: (mg, eg, White's pawn mask, Black's pawn mask, the squares White's
-#: pawns attack, Black's, White's minor pieces on their start squares, Black's).
-PawnEntry = tuple[int, int, int, int, int, int, int, int]
+#: pawns attack, Black's).
+PawnEntry = tuple[int, int, int, int, int, int]
 
 
 @dataclass
@@ -484,9 +493,8 @@ class Evaluator:
     centre_distance: list[int]
     #: The largest material gain of any promotion in the variant (0 if none).
     max_promotion_gain: int = 0
-    #: pawn_key[code][square]: a random 40-bit number for pawn-like pieces and for minor
-    #: pieces on their start squares (0 otherwise), summed into the packed table so the
-    #: position's sum carries its pawns' key (and which minor pieces are still at home).
+    #: pawn_key[code][square]: a random 40-bit number for pawn-like pieces (0 otherwise),
+    #: summed into the packed table so the position's sum carries its pawns' key.
     pawn_key: list[list[int]] = field(default_factory=list)
     #: packed[code][square]: mg, eg, phase weight and pawn key in one integer (see
     #: :func:`pack`), so that the position keeps their sum move by move.
@@ -527,13 +535,17 @@ class Evaluator:
     storm_near: list[list[int]] = field(default_factory=list)
     storm_far: list[list[int]] = field(default_factory=list)
     #: The early-sortie term (see :func:`_sortie_tables`): by colour (index 1, -1), the
-    #: (start square, code) of each of that side's minor pieces (each has a key in
-    #: ``pawn_key`` there, so the pawn cache's entry counts those at home); by code and
-    #: square, 1 for a White heavy piece standing beyond its side's start ranks, 256 for a
-    #: Black one (so that one sum counts both sides), 0 for every other piece and square.
+    #: (start square, code) of each of that side's minor pieces; by code and square, 1 for
+    #: a heavy piece standing beyond its side's start ranks (0 for every other piece and
+    #: square); the minor pieces' codes.
     minor_homes: list[tuple[tuple[int, int], ...]] = field(default_factory=lambda: [(), (), ()])
     heavy_out: list[list[int]] = field(default_factory=list)
     minor_codes: frozenset[int] = frozenset()
+    #: sortie_count[code][square]: the term's four eight-bit counters, summed into the
+    #: packed table (its lowest 32 bits) so that the position's sum carries them: White's
+    #: minor pieces on their own start squares (bits 0-7), Black's (8-15), White's heavy
+    #: pieces beyond its start ranks (16-23), Black's (24-31).
+    sortie_count: list[list[int]] = field(default_factory=list)
     #: mobility_scale[code]: the share of the live mobility weight a rider's squares get
     #: (1 for the cheapest rider, less for dearer ones: LIVE_MOBILITY_SCALING).
     mobility_scale: list[float] = field(default_factory=list)
@@ -576,21 +588,34 @@ class Evaluator:
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
-    #: the sortie term: the penalty per heavy piece out and minor at home; are the heavy
-    #: pieces riders (walked alone)?
+    #: the sortie term: the penalty per heavy piece out and minor at home
     _sortie: float = field(default=0, repr=False)
-    _heavy_tracked: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.zone:
             self.zone = [sum(1 << s for s in around) for around in self.neighbours]
         if not self.pawn_key:
             self.pawn_key = [[0] * len(self.mg[0]) for _ in self.mg]
+        size = len(self.zone)
+        if not self.heavy_out:
+            self.heavy_out = [[0] * size for _ in self.mg]
+        if not self.sortie_count:
+            self.sortie_count = [[0] * size for _ in self.mg]
+            for colour, shift in ((1, 0), (-1, 8)):
+                for square, code in self.minor_homes[colour]:
+                    self.sortie_count[code][square] = 1 << shift
+            for code in range(-(len(self.mg) // 2), len(self.mg) // 2 + 1):
+                shift = 16 if code > 0 else 24
+                for square, out in enumerate(self.heavy_out[code]):
+                    if out:
+                        self.sortie_count[code][square] = 1 << shift
         if not self.packed:
             self.packed = [
                 [
-                    pack(m, e, self.phase_weight[code], k)
-                    for m, e, k in zip(mg_row, eg_row, self.pawn_key[code], strict=True)
+                    pack(m, e, self.phase_weight[code], k, n)
+                    for m, e, k, n in zip(
+                        mg_row, eg_row, self.pawn_key[code], self.sortie_count[code], strict=True
+                    )
                 ]
                 for code, (mg_row, eg_row) in enumerate(zip(self.mg, self.eg, strict=True))
             ]
@@ -656,9 +681,6 @@ class Evaluator:
             [round(w["ISOLATED_EG"] * n) for n in range(ranks + 1)],
         )
         # the sortie term: nothing to do in a variant without heavy or minor pieces
-        size = len(self.zone)
-        if not self.heavy_out:
-            self.heavy_out = [[0] * size for _ in self.packed]
         heavy = [code for code, row in enumerate(self.heavy_out) if any(row)]
         minors = len(self.minor_homes[1])
         self._sortie = w["SORTIE_MG"] / minors if heavy and minors else 0.0
@@ -669,7 +691,6 @@ class Evaluator:
             (cheapest_rider / self.value_by_code[c]) ** LIVE_MOBILITY_SCALING if f else 1.0
             for c, f in enumerate(self.rider_flags)
         ]
-        self._heavy_tracked = all(self.rider_flags[code] for code in heavy)
         #: _king_masks[colour][king]: (zone, shield1, shield2, near) of a King there
         self._king_masks = [
             [],
@@ -697,8 +718,9 @@ class Evaluator:
             total = sum(packed[code][square] for square, code in enumerate(pos.board) if code)
         # White's blended score, then turned to the side to move's view, all in this one
         # call (it runs at nearly every node); first split(total), written out
-        key = total & _KEY_MASK
-        rest = total >> _KEY_BITS
+        tally = total & _COUNT_MASK  # the sortie term's counters
+        key = total >> _COUNT_BITS & _KEY_MASK
+        rest = total >> _LOW_BITS
         phase = rest & _PHASE_MASK
         rest >>= _PHASE_BITS
         eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
@@ -718,8 +740,8 @@ class Evaluator:
                 self._place_cache.clear()
             self._place_cache[place_key] = place
         mg += place
-        if entry[6] or entry[7]:  # minor pieces at home: the opening
-            mg += self._sorties(pos, entry[6], entry[7])
+        if tally >> 16 and tally & 0xFFFF:  # heavy pieces out, minor pieces at home
+            mg += self._sortie_score(tally)
         side_occ = pos.side_occ
         # pieces (not pawns nor the King) standing where an enemy pawn captures
         white_hit = side_occ[1] & entry[5] & ~entry[2]
@@ -853,7 +875,7 @@ class Evaluator:
         if hit is not None:
             return hit
         if pos.psq_table is self.packed:
-            rest = pos.psq >> _KEY_BITS
+            rest = pos.psq >> _LOW_BITS
             phase = rest & _PHASE_MASK
             rest >>= _PHASE_BITS
             eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
@@ -915,12 +937,7 @@ class Evaluator:
                 bonus_mg, bonus_eg = passed[code][square]
                 mg += bonus_mg
                 eg += bonus_eg
-        board = pos.board
-        home = [
-            0,
-            *(sum(1 for q, c in self.minor_homes[colour] if board[q] == c) for colour in (1, -1)),
-        ]
-        entry = (mg, eg, white, black, hits[1], hits[-1], home[1], home[-1])
+        entry = (mg, eg, white, black, hits[1], hits[-1])
         if len(self._pawn_cache) >= CACHE_LIMIT:
             self._pawn_cache.clear()
         self._pawn_cache[key] = entry
@@ -1040,25 +1057,19 @@ class Evaluator:
             total += colour * round(score)
         return total
 
-    def _sorties(self, pos: Position, white: int, black: int) -> int:
-        """Middlegame penalty of White's early sorties minus Black's, White positive.
+    def _sortie_score(self, counts: int) -> int:
+        """Middlegame penalty of White's early sorties minus Black's, White positive, from
+        the packed sum's counters (``sortie_count``): per side, :data:`SORTIE_MG` per heavy
+        piece beyond its side's start ranks times the share of its minor pieces on their
+        own start squares."""
+        white_home, black_home = counts & 255, counts >> 8 & 255
+        white_out, black_out = counts >> 16 & 255, counts >> 24
+        return round((black_out * black_home - white_out * white_home) * self._sortie)
 
-        Per side: :data:`SORTIE_MG` per heavy piece beyond its side's start ranks, times
-        the share of that side's minor pieces on their start squares (``white``, ``black``:
-        their numbers, which the pawn cache keeps, as their places are in its key).
-        """
-        heavy_out = self.heavy_out  # 1 per White heavy piece out, 256 per Black one
-        out = 0
-        if self._heavy_tracked and pos.tracked_codes is self.rider_flags:
-            for square, code in pos.tracked.items():  # the heavy pieces are riders
-                out += heavy_out[code][square]
-        else:
-            for side in (1, -1):
-                for square, code in pos.pieces[side].items():
-                    out += heavy_out[code][square]
-        if not out:
-            return 0
-        return round(((out >> 8) * black - (out & 255) * white) * self._sortie)
+    def _sorties(self, pos: Position) -> int:
+        """:meth:`_sortie_score` of ``pos``, counted from its board (for tools and tests)."""
+        count = self.sortie_count
+        return self._sortie_score(sum(count[c][s] for s, c in enumerate(pos.board) if c))
 
     def _mobility(self, pos: Position) -> float:
         """Attacked squares of White's riders minus Black's, each against its expectation.
@@ -1380,11 +1391,6 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
     home, wings, castled = _castling_tables(variant, start)
     king_files, storm_near, storm_far = _king_file_tables(variant)
     minor_homes, heavy_out, minor_codes = _sortie_tables(variant, values, start)
-    # a minor piece on its start square is part of the pawn cache's key (see PawnEntry)
-    rng = random.Random(f"minor-key:{variant.name}")
-    for colour in (1, -1):
-        for square, code in minor_homes[colour]:
-            pawn_key[code][square] = rng.getrandbits(40)
     return Evaluator(
         variant,
         values,
@@ -1430,8 +1436,8 @@ def _sortie_tables(
     them, a heavy piece is worth at least :data:`SORTIE_HEAVY` times as much (orthodox:
     the Queen), a minor one less than :data:`SORTIE_MINOR` times (Knights, Bishops; a Rook
     is neither). Returns, by colour (index 1, -1), the (square, code) its minor pieces
-    start on; by code and square, 1 (White) or 256 (Black) where a heavy piece stands
-    beyond its side's start ranks (the ranks holding any of its pieces in the start
+    start on; by code and square, 1 where a heavy piece stands beyond its side's start
+    ranks (the ranks holding any of its pieces in the start
     position: the first two in orthodox chess, so 4. Qc2 is not a sortie and 4. Qd3 is);
     and the minor pieces' codes.
     """
@@ -1460,7 +1466,7 @@ def _sortie_tables(
         for code in heavy:
             for s in range(size):
                 rank = s // files if colour > 0 else ranks - 1 - s // files
-                heavy_out[colour * code][s] = (1 if colour > 0 else 256) * (rank > depth)
+                heavy_out[colour * code][s] = int(rank > depth)
     codes = frozenset(c * colour for c in minor for colour in (1, -1))
     return homes, heavy_out, codes
 
