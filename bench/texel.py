@@ -77,6 +77,8 @@ WEIGHTS: dict[str, float] = {
     "UNCASTLED_MG": 10,
     "KING_OPEN_FILE_MG": 5,
     "KING_STORM_MG": 3,
+    "SORTIE_MG": 10,
+    "LIVE_MOBILITY_SCALING": 0.25,
 }
 #: Step of the piece values, in centipawns.
 VALUE_STEP = 25

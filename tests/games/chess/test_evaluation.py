@@ -17,7 +17,9 @@ from zanzibar.games.chess.evaluation import (
     evaluate,
     evaluator_for,
 )
+from zanzibar.games.chess.fen import FenData, format_fen
 from zanzibar.games.chess.position import Position
+from zanzibar.games.chess.search import Searcher, SearchLimits
 from zanzibar.games.chess.variant import load_variant, load_variant_text, shipped_variants
 
 SHIPPED = shipped_variants()
@@ -348,3 +350,138 @@ def test_lazy_evaluation_is_full_in_an_endgame() -> None:
     pos.attach_table(ev.packed)
     ev._cache.clear()
     assert ev.evaluate_lazy(pos, 100) == ev.evaluate(pos)
+
+
+def _after(moves: str) -> Position:
+    """Orthodox chess after ``moves`` (coordinates, from the start)."""
+    pos = Position(load_variant("chess"))
+    for move in moves.split():
+        pos.push(pos.parse_uci(move))
+    return pos
+
+
+def test_an_early_sortie_pays_by_the_minor_pieces_left_at_home() -> None:
+    """SORTIE_MG (40) per heavy piece beyond its side's start ranks, times the share of its
+    minor pieces (4 in orthodox chess) still on their start squares; White positive."""
+    ev = evaluator_for(load_variant("chess"))
+    assert ev._sorties(_after("e2e4 e7e5 d1h5")) == -40  # all four minors at home
+    assert ev._sorties(_after("e2e4 e7e5 d1e2")) == 0  # the second rank is home
+    assert ev._sorties(_after("e2e4 e7e5 d1h5 b8c6 b1c3")) == -30
+    # 3... Qf6 for Black: three of Black's minors at home, two of White's
+    assert ev._sorties(_after("e2e4 e7e5 d1h5 b8c6 b1c3 d8f6 f1c4")) == -20 + 30
+    # castled: the King on g1 and the Rook on f1 are not minor pieces at home
+    castled = Position(
+        load_variant("chess"), "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/3Q1N2/PPPP1PPP/RNB2RK1 b kq - 5 5"
+    )
+    assert ev._sorties(castled) == -20  # Nb1 and Bc1 at home
+    # the whole evaluation holds it: after 2. Qh5 the score drops by it (Black to move)
+    plain = _after("e2e4 e7e5 d1h5")
+    without = build_evaluator(load_variant("chess"))
+    assert ev.evaluate(plain) - _with_weight(without, "SORTIE_MG", 0).evaluate(plain) == 40
+
+
+def _with_weight(ev: Evaluator, name: str, value: float) -> Evaluator:
+    weights = dict(ev.weights, **{name: value})
+    return Evaluator(
+        ev.variant,
+        ev.values,
+        ev.value_by_code,
+        ev.mg,
+        ev.eg,
+        ev.phase_weight,
+        ev.max_phase,
+        ev.neighbours,
+        ev.royal_code,
+        ev.centre_distance,
+        ev.max_promotion_gain,
+        pawn_key=ev.pawn_key,
+        near=ev.near,
+        shield1=ev.shield1,
+        shield2=ev.shield2,
+        pawn_codes=ev.pawn_codes,
+        ahead=ev.ahead,
+        passed=ev.passed,
+        rays=ev.rays,
+        expected=ev.expected,
+        weights=weights,
+        piece_kind=ev.piece_kind,
+        pawn_attacks=ev.pawn_attacks,
+        castle_home=ev.castle_home,
+        castle_wings=ev.castle_wings,
+        castled_squares=ev.castled_squares,
+        king_files=ev.king_files,
+        storm_near=ev.storm_near,
+        storm_far=ev.storm_far,
+        minor_homes=ev.minor_homes,
+        heavy_out=ev.heavy_out,
+        minor_codes=ev.minor_codes,
+    )
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_sortie_term_is_read_from_each_variants_pieces(name: str) -> None:
+    """Every shipped variant has heavy and minor pieces: its dearest officer, carried to the
+    middle of the board from the start position, pays the full weight, and the same with
+    the colours swapped gains it (the start position itself pays nothing)."""
+    variant = load_variant(name)
+    ev = evaluator_for(variant)
+    start = Position(variant)
+    assert ev._sorties(start) == 0
+    assert ev.minor_homes[1] and len(ev.minor_homes[1]) == len(ev.minor_homes[-1])
+    dearest = max(
+        (s for s, c in enumerate(start.board) if c > 0 and abs(c) != ev.royal_code),
+        key=lambda s: ev.value_by_code[start.board[s]],
+    )
+    middle = (variant.ranks // 2) * variant.files + variant.files // 2
+    board = list(start.board)
+    board[middle], board[dearest] = board[dearest], 0
+    pos = Position(variant, format_fen(variant, FenData(board, -1, 0, -1, 0, 1)))
+    assert ev._sorties(pos) == -round(evaluation.SORTIE_MG)
+    mirrored = Position(variant, _mirror_fen(pos.fen()))
+    assert ev._sorties(mirrored) == round(evaluation.SORTIE_MG)
+    assert ev.evaluate(pos) == ev.evaluate(mirrored)
+
+
+def test_the_heavy_and_minor_pieces_of_each_variant() -> None:
+    def letters(name: str) -> tuple[str, str]:
+        variant = load_variant(name)
+        ev = evaluator_for(variant)
+        heavy = {p.letter for t, p in enumerate(variant.pieces) if any(ev.heavy_out[t + 1])}
+        minor = {variant.pieces[abs(c) - 1].letter for c in ev.minor_codes}
+        return "".join(sorted(heavy)), "".join(sorted(minor))
+
+    assert letters("chess") == ("Q", "BN")
+    assert letters("shako") == ("Q", "BEN")
+    assert letters("zanzibar-s") == ("GLQU", "BEMNWZ")
+
+
+def test_a_dearer_riders_squares_count_less() -> None:
+    """The live mobility of a rider is scaled by (cheapest rider's value / its value): a
+    Queen alone on d4 attacks 27 squares against 14.0 expected, so +13 squares count
+    13 * 330 / 900 = 4.8 (x 10 in the count tables); a Rook's 0.66, a Bishop's 1."""
+    variant = load_variant("chess")
+    ev = evaluator_for(variant)
+    letter = {p.letter: t + 1 for t, p in enumerate(variant.pieces)}
+    assert [round(ev.mobility_scale[letter[x]], 3) for x in "BRQ"] == [1.0, 0.66, 0.367]
+    assert ev.mobility_scale[-letter["Q"]] == ev.mobility_scale[letter["Q"]]
+    pos = Position(variant, "7k/8/8/8/3Q4/8/8/K7 w - - 0 1")
+    assert ev._rider_count(letter["Q"], pos.parse_square("d4"), pos.occ) == 48
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        # the King's Indian and the Ruy Lopez of 2026-11-27 (docs/chess-strength.md): main
+        # played 4. Qd3 (Stockfish -25, 4. e4 +68) and 4... Qf6 (-92, 4... Nf6 -48) at 4,000
+        # to 30,000 nodes
+        "rnbqk2r/ppppppbp/5np1/8/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4",
+        "r1bqkbnr/1ppp1ppp/p1n5/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1 4",
+    ],
+)
+@pytest.mark.parametrize("nodes", [4_000, 8_000])
+def test_no_early_queen_sortie_at_a_fixed_budget(fen: str, nodes: int) -> None:
+    variant = load_variant("chess")
+    pos = Position(variant, fen)
+    result = Searcher(variant).search(pos, SearchLimits(node_limit=nodes))
+    queen = next(t + 1 for t, p in enumerate(variant.pieces) if p.letter == "Q")
+    assert abs(pos.board[result.move & 0xFF]) != queen, pos.square_name(result.move >> 8 & 0xFF)

@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from zanzibar.games.chess import evaluation
 from zanzibar.games.chess.evaluation import FILE_RIDER, Evaluator, build_evaluator
 from zanzibar.games.chess.fen import FenData, format_fen
 from zanzibar.games.chess.position import Position
@@ -164,7 +165,11 @@ def _rider_mobility(ev: Evaluator, pos: Position) -> float:
                 count += 1
                 if pos.board[q]:
                     break
-        total += (10 * count if code > 0 else -10 * count) - ev.expected[code]
+        raw = (10 * count if code > 0 else -10 * count) - ev.expected[code]
+        # a dearer rider's squares count less: (cheapest rider / its value) ** the power
+        cheapest = min(ev.value_by_code[c] for c, row in enumerate(ev.rays) if any(row))
+        share = (cheapest / ev.value_by_code[code]) ** evaluation.LIVE_MOBILITY_SCALING
+        total += round(raw * share)
     return total / 10
 
 
@@ -226,6 +231,42 @@ def _pawn_threats(ev: Evaluator, pos: Position) -> tuple[int, int]:
     return -balance * round(w["THREAT_BY_PAWN_MG"]), -balance * round(w["THREAT_BY_PAWN_EG"])
 
 
+def _sorties(ev: Evaluator, pos: Position) -> int:
+    """Early sorties, White positive, from the definition: per side, SORTIE_MG per heavy
+    piece (at least SORTIE_HEAVY times the cheapest officer) beyond the side's start ranks,
+    times the share of its minor pieces (below SORTIE_MINOR times it) on their own start
+    squares (read from the start position)."""
+    variant = ev.variant
+    files, ranks = variant.files, variant.ranks
+    officers = {
+        t + 1: ev.values[p.letter]
+        for t, p in enumerate(variant.pieces)
+        if not p.royal and p.promotion is None
+    }
+    cheapest = min(officers.values(), default=0)
+    heavy = {c for c, v in officers.items() if v >= evaluation.SORTIE_HEAVY * cheapest}
+    minor = {c for c, v in officers.items() if v < evaluation.SORTIE_MINOR * cheapest}
+    if not heavy or not minor:
+        return 0
+    start = Position(variant).board
+    total = 0.0
+    for colour in (1, -1):
+
+        def rank(s: int, colour: int = colour) -> int:
+            return s // files if colour > 0 else ranks - 1 - s // files
+
+        depth = max(rank(s) for s, c in enumerate(start) if c * colour > 0)
+        homes = [s for s, c in enumerate(start) if c * colour > 0 and c * colour in minor]
+        at_home = sum(1 for s in homes if pos.board[s] == start[s])
+        out = sum(
+            1
+            for s, c in enumerate(pos.board)
+            if c * colour > 0 and c * colour in heavy and rank(s) > depth
+        )
+        total -= colour * ev.weights["SORTIE_MG"] * out * at_home / len(homes)
+    return round(total)
+
+
 def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     """The evaluation from its definition, for the side to move (no cache, no increment)."""
     w = ev.weights
@@ -235,6 +276,7 @@ def plain_evaluation(ev: Evaluator, pos: Position) -> int:
     pawn_mg, pawn_eg = _pawn_terms(ev, pos)
     mg += pawn_mg + _king_safety(ev, pos, 1) - _king_safety(ev, pos, -1)
     mg += _king_place(ev, pos, 1) - _king_place(ev, pos, -1)
+    mg += _sorties(ev, pos)
     eg += pawn_eg
     mob = _rider_mobility(ev, pos)
     mg += round(w["LIVE_MOBILITY_MG"] * mob)

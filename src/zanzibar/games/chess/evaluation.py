@@ -42,8 +42,17 @@ gets a sensible evaluation without hand tuning. Scores are centipawns.
   bonus. Both kinds are read from the pieces' moves (:func:`piece_kinds`).
 * **Mobility in the position**: each rider (straight, hopping-capture and bent
   riders alike) counts the squares it attacks along its lines, up to and with
-  the first piece met, against its expected count; leapers' mobility is the
-  placement term already.
+  the first piece met, against its expected count, weighted by the cheapest
+  rider's value over its own (a Queen's square counts 0.37 of a Bishop's: the
+  dearer the piece, the fewer of its squares are safe from lesser pieces);
+  leapers' mobility is the placement term already.
+* **Early sorties** (middlegame): a heavy piece (at least 2.5 times the cheapest
+  officer: the Queen; the Eagle, Rhinoceros and Lion of the 12 x 12 variants)
+  standing beyond its side's start ranks pays while minor pieces (under 1.5 times
+  it: Knights, Bishops, the fairy minors) are still on their start squares, by the
+  share of them there: it is chased with tempo, and develops nothing. The position's
+  incremental sum carries the counts (minor pieces at home, heavy pieces out, per
+  side), so the term costs a few integer operations.
 * **Ending**: against a bare King, and at half weight in any endgame where one
   side leads by a clear margin, the stronger side is rewarded for driving the
   enemy King to the edge and bringing its own King close (this is how mates
@@ -187,9 +196,26 @@ KING_OPEN_FILE_MG = 15
 #: Middlegame penalty per enemy pawn storming the King's files (its own and its two
 #: neighbours): twice for one within two ranks of it, once for one within half the board.
 KING_STORM_MG = 0
+#: Middlegame penalty of an early sortie: a heavy piece (worth at least SORTIE_HEAVY times the
+#: cheapest officer: the Queen; in the fairy variants also the Eagle, Rhinoceros and Lion)
+#: standing beyond its side's start ranks (the pawns' and pieces' ranks of the start position)
+#: while minor pieces (worth less than SORTIE_MINOR times the cheapest officer: Knights,
+#: Bishops, the fairy minors) still stand on their start squares, by the share of them still
+#: there. Such a piece is chased by the lesser pieces with tempo, and the live mobility paid
+#: for its many squares: 4. Qd3 and 4... Qf6 in the games of 2026-11-27 (docs/chess-strength.md).
+SORTIE_MG = 40
+SORTIE_HEAVY = 2.5
+SORTIE_MINOR = 1.5
 #: Centipawns per square a rider attacks in the position beyond its expected count.
 LIVE_MOBILITY_MG = 5
 LIVE_MOBILITY_EG = 1
+#: A rider's squares count (cheapest rider's value / its value) ** this of the weights above:
+#: a square is worth using only if no lesser enemy piece attacks it, and the dearer the
+#: piece, the more of its squares are not (Stockfish's tables pay a Queen's square about a
+#: third of a Bishop's in the middlegame). Orthodox: Bishop 1, Rook 0.66, Queen 0.37. At 1
+#: the Queen's sortie 4... Qf6 of the Ruy Lopez (its squares paid +40 against 4... Nf6) is
+#: no longer chosen at 30,000 nodes; with every rider at 1 (0 here) it was.
+LIVE_MOBILITY_SCALING = 1.0
 #: (middlegame, endgame) bonus for a pair of colour-bound riders (Bishops) of one type on
 #: both square colours: together they reach every square, apart half of them.
 PAIR_MG, PAIR_EG = 25, 50
@@ -382,34 +408,42 @@ def _start_rank(variant: Variant, piece: PieceType) -> int:
 
 # -- packing the incremental sum ----------------------------------------------------
 
+_COUNT_BITS = 32
 _KEY_BITS = 48
 _PHASE_BITS = 20
 _EG_BITS = 20
+_COUNT_MASK = (1 << _COUNT_BITS) - 1
 _KEY_MASK = (1 << _KEY_BITS) - 1
+#: the bits below the phase: the pawn key's and the counts'
+_LOW_BITS = _KEY_BITS + _COUNT_BITS
 _PHASE_MASK = (1 << _PHASE_BITS) - 1
 _EG_MASK = (1 << _EG_BITS) - 1
 _EG_HALF = 1 << (_EG_BITS - 1)
 
 
-def pack(mg: int, eg: int, phase: int, key: int = 0) -> int:
+def pack(mg: int, eg: int, phase: int, key: int = 0, count: int = 0) -> int:
     """Scores in one integer, so that sums of packed values unpack to the sums.
 
-    ``phase`` must stay in [0, 2**20), ``eg`` in (-2**19, 2**19) and ``key``
-    (the pawn key's share) in [0, 2**48) once summed over a whole board, which
-    centipawn totals and forty-bit keys of fewer than 256 pawns do.
+    ``phase`` must stay in [0, 2**20), ``eg`` in (-2**19, 2**19), ``key``
+    (the pawn key's share) in [0, 2**48) and ``count`` (four eight-bit counters, of
+    the early-sortie term) in [0, 2**32) once summed over a whole board, which
+    centipawn totals, forty-bit keys of fewer than 256 pawns and fewer than 256
+    pieces of each counted kind do.
 
     >>> unpack(pack(-350, 120, 900) + pack(20, -400, 0))
     (-330, -280, 900)
     >>> split(pack(5, -6, 7, 8) + pack(1, 1, 1, 1))
     (6, -5, 8, 9)
     """
-    return (((mg << _EG_BITS) + eg << _PHASE_BITS) + phase << _KEY_BITS) + key
+    return (
+        (((mg << _EG_BITS) + eg << _PHASE_BITS) + phase << _KEY_BITS) + key << _COUNT_BITS
+    ) + count
 
 
 def split(total: int) -> tuple[int, int, int, int]:
     """Inverse of :func:`pack` for a sum of packed values: (mg, eg, phase, key)."""
-    key = total & _KEY_MASK
-    rest = total >> _KEY_BITS
+    key = total >> _COUNT_BITS & _KEY_MASK
+    rest = total >> _LOW_BITS
     phase = rest & _PHASE_MASK
     rest >>= _PHASE_BITS
     eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
@@ -424,6 +458,7 @@ def unpack(total: int) -> tuple[int, int, int]:
 
 
 # -- the evaluator ------------------------------------------------------------------
+
 
 #: Entries kept in the evaluation and pawn caches before they are emptied.
 CACHE_LIMIT = 1 << 17
@@ -499,6 +534,21 @@ class Evaluator:
     #: ranks ahead of a King there, and three to half the board's ranks ahead.
     storm_near: list[list[int]] = field(default_factory=list)
     storm_far: list[list[int]] = field(default_factory=list)
+    #: The early-sortie term (see :func:`_sortie_tables`): by colour (index 1, -1), the
+    #: (start square, code) of each of that side's minor pieces; by code and square, 1 for
+    #: a heavy piece standing beyond its side's start ranks (0 for every other piece and
+    #: square); the minor pieces' codes.
+    minor_homes: list[tuple[tuple[int, int], ...]] = field(default_factory=lambda: [(), (), ()])
+    heavy_out: list[list[int]] = field(default_factory=list)
+    minor_codes: frozenset[int] = frozenset()
+    #: sortie_count[code][square]: the term's four eight-bit counters, summed into the
+    #: packed table (its lowest 32 bits) so that the position's sum carries them: White's
+    #: minor pieces on their own start squares (bits 0-7), Black's (8-15), White's heavy
+    #: pieces beyond its start ranks (16-23), Black's (24-31).
+    sortie_count: list[list[int]] = field(default_factory=list)
+    #: mobility_scale[code]: the share of the live mobility weight a rider's squares get
+    #: (1 for the cheapest rider, less for dearer ones: LIVE_MOBILITY_SCALING).
+    mobility_scale: list[float] = field(default_factory=list)
     _cache: dict[int, int] = field(default_factory=dict, repr=False)
     _place_cache: dict[int, int] = field(default_factory=dict, repr=False)
     _pawn_cache: dict[int, PawnEntry] = field(default_factory=dict, repr=False)
@@ -538,17 +588,34 @@ class Evaluator:
     _file_penalties: tuple[list[int], list[int], list[int], list[int]] = field(
         default=([], [], [], []), repr=False
     )
+    #: the sortie term: the penalty per heavy piece out and minor at home
+    _sortie: float = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         if not self.zone:
             self.zone = [sum(1 << s for s in around) for around in self.neighbours]
         if not self.pawn_key:
             self.pawn_key = [[0] * len(self.mg[0]) for _ in self.mg]
+        size = len(self.zone)
+        if not self.heavy_out:
+            self.heavy_out = [[0] * size for _ in self.mg]
+        if not self.sortie_count:
+            self.sortie_count = [[0] * size for _ in self.mg]
+            for colour, shift in ((1, 0), (-1, 8)):
+                for square, code in self.minor_homes[colour]:
+                    self.sortie_count[code][square] = 1 << shift
+            for code in range(-(len(self.mg) // 2), len(self.mg) // 2 + 1):
+                shift = 16 if code > 0 else 24
+                for square, out in enumerate(self.heavy_out[code]):
+                    if out:
+                        self.sortie_count[code][square] = 1 << shift
         if not self.packed:
             self.packed = [
                 [
-                    pack(m, e, self.phase_weight[code], k)
-                    for m, e, k in zip(mg_row, eg_row, self.pawn_key[code], strict=True)
+                    pack(m, e, self.phase_weight[code], k, n)
+                    for m, e, k, n in zip(
+                        mg_row, eg_row, self.pawn_key[code], self.sortie_count[code], strict=True
+                    )
                 ]
                 for code, (mg_row, eg_row) in enumerate(zip(self.mg, self.eg, strict=True))
             ]
@@ -613,6 +680,17 @@ class Evaluator:
             [round(w["ISOLATED_MG"] * n) for n in range(ranks + 1)],
             [round(w["ISOLATED_EG"] * n) for n in range(ranks + 1)],
         )
+        # the sortie term: nothing to do in a variant without heavy or minor pieces
+        heavy = [code for code, row in enumerate(self.heavy_out) if any(row)]
+        minors = len(self.minor_homes[1])
+        self._sortie = w["SORTIE_MG"] / minors if heavy and minors else 0.0
+        # a dearer rider's squares count less (see LIVE_MOBILITY_SCALING)
+        riders = [self.value_by_code[c] for c, f in enumerate(self.rider_flags) if f]
+        cheapest_rider = min(riders, default=1)
+        self.mobility_scale = [
+            (cheapest_rider / self.value_by_code[c]) ** LIVE_MOBILITY_SCALING if f else 1.0
+            for c, f in enumerate(self.rider_flags)
+        ]
         #: _king_masks[colour][king]: (zone, shield1, shield2, near) of a King there
         self._king_masks = [
             [],
@@ -640,8 +718,9 @@ class Evaluator:
             total = sum(packed[code][square] for square, code in enumerate(pos.board) if code)
         # White's blended score, then turned to the side to move's view, all in this one
         # call (it runs at nearly every node); first split(total), written out
-        key = total & _KEY_MASK
-        rest = total >> _KEY_BITS
+        tally = total & _COUNT_MASK  # the sortie term's counters
+        key = total >> _COUNT_BITS & _KEY_MASK
+        rest = total >> _LOW_BITS
         phase = rest & _PHASE_MASK
         rest >>= _PHASE_BITS
         eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
@@ -661,6 +740,8 @@ class Evaluator:
                 self._place_cache.clear()
             self._place_cache[place_key] = place
         mg += place
+        if tally >> 16 and tally & 0xFFFF:  # heavy pieces out, minor pieces at home
+            mg += self._sortie_score(tally)
         side_occ = pos.side_occ
         # pieces (not pawns nor the King) standing where an enemy pawn captures
         white_hit = side_occ[1] & entry[5] & ~entry[2]
@@ -794,7 +875,7 @@ class Evaluator:
         if hit is not None:
             return hit
         if pos.psq_table is self.packed:
-            rest = pos.psq >> _KEY_BITS
+            rest = pos.psq >> _LOW_BITS
             phase = rest & _PHASE_MASK
             rest >>= _PHASE_BITS
             eg = ((rest + _EG_HALF) & _EG_MASK) - _EG_HALF
@@ -976,6 +1057,20 @@ class Evaluator:
             total += colour * round(score)
         return total
 
+    def _sortie_score(self, counts: int) -> int:
+        """Middlegame penalty of White's early sorties minus Black's, White positive, from
+        the packed sum's counters (``sortie_count``): per side, :data:`SORTIE_MG` per heavy
+        piece beyond its side's start ranks times the share of its minor pieces on their
+        own start squares."""
+        white_home, black_home = counts & 255, counts >> 8 & 255
+        white_out, black_out = counts >> 16 & 255, counts >> 24
+        return round((black_out * black_home - white_out * white_home) * self._sortie)
+
+    def _sorties(self, pos: Position) -> int:
+        """:meth:`_sortie_score` of ``pos``, counted from its board (for tools and tests)."""
+        count = self.sortie_count
+        return self._sortie_score(sum(count[c][s] for s, c in enumerate(pos.board) if c))
+
     def _mobility(self, pos: Position) -> float:
         """Attacked squares of White's riders minus Black's, each against its expectation.
 
@@ -1069,7 +1164,8 @@ class Evaluator:
                 count += (mask & ((low << 1) - 1)).bit_count()
             else:
                 count += (mask & -(1 << (blockers.bit_length() - 1))).bit_count()
-        return (10 * count if code > 0 else -10 * count) - self.expected[code]
+        raw = (10 * count if code > 0 else -10 * count) - self.expected[code]
+        return round(raw * self.mobility_scale[code])
 
     def _mop_up(self, pos: Position, colour: int) -> int:
         """Bonus for ``colour`` pressing the enemy King: push it to the edge, bring the own
@@ -1133,6 +1229,7 @@ WEIGHT_NAMES = (
     "UNCASTLED_MG",
     "KING_OPEN_FILE_MG",
     "KING_STORM_MG",
+    "SORTIE_MG",
 )
 
 
@@ -1293,6 +1390,7 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
     rays, expected = _rider_tables(variant)
     home, wings, castled = _castling_tables(variant, start)
     king_files, storm_near, storm_far = _king_file_tables(variant)
+    minor_homes, heavy_out, minor_codes = _sortie_tables(variant, values, start)
     return Evaluator(
         variant,
         values,
@@ -1323,7 +1421,54 @@ def _build(variant: Variant, overrides: dict[str, int] | None = None) -> Evaluat
         king_files=king_files,
         storm_near=storm_near,
         storm_far=storm_far,
+        minor_homes=minor_homes,
+        heavy_out=heavy_out,
+        minor_codes=minor_codes,
     )
+
+
+def _sortie_tables(
+    variant: Variant, values: dict[str, int], start: Position
+) -> tuple[list[tuple[tuple[int, int], ...]], list[list[int]], frozenset[int]]:
+    """The early-sortie term's tables, from the pieces' values and the start position.
+
+    Officers are the pieces that neither are royal nor promote; against the cheapest of
+    them, a heavy piece is worth at least :data:`SORTIE_HEAVY` times as much (orthodox:
+    the Queen), a minor one less than :data:`SORTIE_MINOR` times (Knights, Bishops; a Rook
+    is neither). Returns, by colour (index 1, -1), the (square, code) its minor pieces
+    start on; by code and square, 1 where a heavy piece stands beyond its side's start
+    ranks (the ranks holding any of its pieces in the start
+    position: the first two in orthodox chess, so 4. Qc2 is not a sortie and 4. Qd3 is);
+    and the minor pieces' codes.
+    """
+    files, ranks = variant.files, variant.ranks
+    size = files * ranks
+    n = 2 * len(variant.pieces) + 1
+    officers = {
+        t + 1: values[p.letter]
+        for t, p in enumerate(variant.pieces)
+        if not p.royal and p.promotion is None and values[p.letter] > 0
+    }
+    heavy_out = [[0] * size for _ in range(n)]
+    homes: list[tuple[tuple[int, int], ...]] = [(), (), ()]
+    if not officers:
+        return homes, heavy_out, frozenset()
+    cheapest = min(officers.values())
+    heavy = {c for c, v in officers.items() if v >= SORTIE_HEAVY * cheapest}
+    minor = {c for c, v in officers.items() if v < SORTIE_MINOR * cheapest}
+    if not heavy or not minor:
+        return homes, heavy_out, frozenset()
+    for colour in (1, -1):
+        own = [s for s, c in enumerate(start.board) if c * colour > 0]
+        # the deepest start rank, counted from the side's own edge
+        depth = max((s // files if colour > 0 else ranks - 1 - s // files) for s in own)
+        homes[colour] = tuple((s, start.board[s]) for s in own if start.board[s] * colour in minor)
+        for code in heavy:
+            for s in range(size):
+                rank = s // files if colour > 0 else ranks - 1 - s // files
+                heavy_out[colour * code][s] = int(rank > depth)
+    codes = frozenset(c * colour for c in minor for colour in (1, -1))
+    return homes, heavy_out, codes
 
 
 def _castling_tables(
