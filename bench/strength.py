@@ -418,6 +418,22 @@ def final_position(pos: Any) -> str:
     )
 
 
+def game_moves(pos: Any) -> str:
+    """The moves of a game played from the variant's start to ``pos``, in numbered
+    algebraic notation (the random opening included), so that a game can be replayed."""
+    from zanzibar.games.chess.notation import format_san
+    from zanzibar.games.chess.position import Position
+
+    board = Position(pos.variant)
+    words = []
+    for ply, move in enumerate(pos.move_stack):
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        words.append(format_san(board, move))
+        board.push(move)
+    return " ".join(words)
+
+
 def run_selfplay(args: argparse.Namespace) -> None:
     """Each level against the one below it."""
     print(
@@ -451,8 +467,10 @@ def run_selfplay(args: argparse.Namespace) -> None:
                     f"running {sum(scores):g}/{len(scores)} (95 % {low:.2f} to {high:.2f})",
                     flush=True,
                 )
-                if how == "unfinished":
+                if how != "checkmate":
+                    # a draw (the cap, a repetition, the move rule): who was ahead?
                     print(f"      {final_position(last)}", flush=True)
+                print(f"      {game_moves(last)}", flush=True)
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
