@@ -709,11 +709,16 @@ def run_pool(paths: Sequence[str]) -> None:
         mean, low, high = score_interval(scores)
         mates = sum(1 for _, how in played if how == "checkmate")
         capped = sum(1 for _, how in played if how == "unfinished")
+        ends: dict[str, int] = {}
+        for score, how in played:
+            key = f"{_verdict(score)} {how}"
+            ends[key] = ends.get(key, 0) + 1
         print(
             f"{strong:7} vs {weak:7}: {sum(scores):g}/{len(scores)} = {mean:.2f} "
             f"(95 % {low:.2f} to {high:.2f}; Elo {elo_difference(mean):+.0f}, "
             f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); "
-            f"ended by mate {mates} of {len(scores)}, unfinished {capped}"
+            f"ended by mate {mates} of {len(scores)}, unfinished {capped} "
+            f"({', '.join(f'{k} {v}' for k, v in sorted(ends.items()))})"
         )
 
 

@@ -50,7 +50,7 @@ def test_the_games_of_several_logs_are_pooled(
     assert f"medium  Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), 3 games" in out
     assert "medium  vs Stockfish 2000: 0.5/2" in out
     assert "hard    vs medium : 1/2 = 0.50" in out
-    assert "ended by mate 1 of 2, unfinished 1" in out
+    assert "ended by mate 1 of 2, unfinished 1 (lost unfinished 1, won checkmate 1)" in out
 
 
 def test_a_clean_sweep_still_gets_an_interval() -> None:
