@@ -27,9 +27,11 @@ Two parts, each optional:
   nothing: the timed levels otherwise get what the load leaves them, and on a
   machine with a load of 15 they could not be told apart). Games end by mate, stalemate,
   repetition or the move rule; a game still running after ``--max-moves`` is
-  counted apart (it would mean a bot that is ahead cannot finish), and its line is
+  counted apart (it would mean a bot that is ahead cannot finish; it counts as a draw).
+  A game that did not end by mate (the cap, a repetition, the move rule) has its line
   followed by its final position (FEN) and the material of each side, so that the log
-  says who was ahead (a capped game counts as a draw). Prints the
+  says who was ahead, and every game by its moves from the start (the random opening
+  included), so that it can be replayed. Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
 * ``--pool LOG ...``: no games; the games printed in these logs of earlier runs (of
   ``--stockfish`` and ``--selfplay``, e.g. one process per opening or per pairing, or a
@@ -91,6 +93,14 @@ its own process so that they ran side by side)::
     .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
         --scale 0.5 --max-moves 150 --pairs 4 --seed 7000
     .venv/bin/python bench/strength.py --pool bench/data/strength-2026-11-27/*.log
+    # the night of 2026-11-27 (engine of 8e43756): the upper pairs, one chain per seed in
+    # low-weight sessions, stopped at 22:45 UTC, then pooled (the rebuilt log holds the
+    # earlier rounds' games whose logs were not kept)
+    .venv/bin/python bench/strength.py --selfplay --levels casual medium --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 40 --seed 8000
+    .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 30 --seed 9000   # and --seed 9500
+    .venv/bin/python bench/strength.py --pool bench/data/ladder-2026-11-27e/[hm]*.log
 """
 
 from __future__ import annotations
