@@ -27,9 +27,11 @@ Two parts, each optional:
   nothing: the timed levels otherwise get what the load leaves them, and on a
   machine with a load of 15 they could not be told apart). Games end by mate, stalemate,
   repetition or the move rule; a game still running after ``--max-moves`` is
-  counted apart (it would mean a bot that is ahead cannot finish), and its line is
+  counted apart (it would mean a bot that is ahead cannot finish; it counts as a draw).
+  A game that did not end by mate (the cap, a repetition, the move rule) has its line
   followed by its final position (FEN) and the material of each side, so that the log
-  says who was ahead (a capped game counts as a draw). Prints the
+  says who was ahead, and every game by its moves from the start (the random opening
+  included), so that it can be replayed. Prints the
   score of the stronger level with a 95 % interval and the Elo difference.
 * ``--pool LOG ...``: no games; the games printed in these logs of earlier runs (of
   ``--stockfish`` and ``--selfplay``, e.g. one process per opening or per pairing, or a
@@ -91,6 +93,14 @@ its own process so that they ran side by side)::
     .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
         --scale 0.5 --max-moves 150 --pairs 4 --seed 7000
     .venv/bin/python bench/strength.py --pool bench/data/strength-2026-11-27/*.log
+    # the night of 2026-11-27 (engine of 8e43756): the upper pairs, one chain per seed in
+    # low-weight sessions, stopped at 22:45 UTC, then pooled (the rebuilt log holds the
+    # earlier rounds' games whose logs were not kept)
+    .venv/bin/python bench/strength.py --selfplay --levels casual medium --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 40 --seed 8000
+    .venv/bin/python bench/strength.py --selfplay --levels medium hard --nps 30000 \\
+        --scale 0.5 --max-moves 150 --pairs 30 --seed 9000   # and --seed 9500
+    .venv/bin/python bench/strength.py --pool bench/data/ladder-2026-11-27e/[hm]*.log
 """
 
 from __future__ import annotations
@@ -418,6 +428,22 @@ def final_position(pos: Any) -> str:
     )
 
 
+def game_moves(pos: Any) -> str:
+    """The moves of a game played from the variant's start to ``pos``, in numbered
+    algebraic notation (the random opening included), so that a game can be replayed."""
+    from zanzibar.games.chess.notation import format_san
+    from zanzibar.games.chess.position import Position
+
+    board = Position(pos.variant)
+    words = []
+    for ply, move in enumerate(pos.move_stack):
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        words.append(format_san(board, move))
+        board.push(move)
+    return " ".join(words)
+
+
 def run_selfplay(args: argparse.Namespace) -> None:
     """Each level against the one below it."""
     print(
@@ -451,8 +477,10 @@ def run_selfplay(args: argparse.Namespace) -> None:
                     f"running {sum(scores):g}/{len(scores)} (95 % {low:.2f} to {high:.2f})",
                     flush=True,
                 )
-                if how == "unfinished":
+                if how != "checkmate":
+                    # a draw (the cap, a repetition, the move rule): who was ahead?
                     print(f"      {final_position(last)}", flush=True)
+                print(f"      {game_moves(last)}", flush=True)
         mean, low, high = score_interval(scores)
         ends = ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
         mates = sum(n for key, n in endings.items() if key.endswith("checkmate"))
@@ -691,11 +719,16 @@ def run_pool(paths: Sequence[str]) -> None:
         mean, low, high = score_interval(scores)
         mates = sum(1 for _, how in played if how == "checkmate")
         capped = sum(1 for _, how in played if how == "unfinished")
+        ends: dict[str, int] = {}
+        for score, how in played:
+            key = f"{_verdict(score)} {how}"
+            ends[key] = ends.get(key, 0) + 1
         print(
             f"{strong:7} vs {weak:7}: {sum(scores):g}/{len(scores)} = {mean:.2f} "
             f"(95 % {low:.2f} to {high:.2f}; Elo {elo_difference(mean):+.0f}, "
             f"{elo_difference(low):+.0f} to {elo_difference(high):+.0f}); "
-            f"ended by mate {mates} of {len(scores)}, unfinished {capped}"
+            f"ended by mate {mates} of {len(scores)}, unfinished {capped} "
+            f"({', '.join(f'{k} {v}' for k, v in sorted(ends.items()))})"
         )
 
 

@@ -249,6 +249,11 @@ def test_the_help_gives_each_level_its_measured_strength(lang: str) -> None:
         assert low < est < high
     mates = {"en": "in checkmate", "fr": "par un mat"}[lang]
     assert text.count(mates) == len(LADDER)
+    # each pair with the interval of the stronger level's share, as the bench prints it
+    for _s, _w, points, played, _m, _c, low, high in LADDER:
+        assert low <= 100 * points / played <= high
+        share = {"en": f"({low}–{high}% of the points", "fr": f"({low} à {high}\xa0% des points"}
+        assert share[lang] in text
     checked = {
         "en": "A King checked earlier keeps its jump",
         "fr": "Un Roi déjà mis en échec garde son saut",

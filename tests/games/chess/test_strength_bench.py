@@ -50,7 +50,7 @@ def test_the_games_of_several_logs_are_pooled(
     assert f"medium  Elo estimate {est:.0f} (95 % interval {low:.0f} to {high:.0f}), 3 games" in out
     assert "medium  vs Stockfish 2000: 0.5/2" in out
     assert "hard    vs medium : 1/2 = 0.50" in out
-    assert "ended by mate 1 of 2, unfinished 1" in out
+    assert "ended by mate 1 of 2, unfinished 1 (lost unfinished 1, won checkmate 1)" in out
 
 
 def test_a_clean_sweep_still_gets_an_interval() -> None:
@@ -96,6 +96,48 @@ def test_a_selfplay_game_stopped_at_the_cap_prints_its_position_and_material(
     # the log stays readable by --pool: the extra lines are skipped
     _sf, ladder = strength.pool_logs(lines)
     assert [how for _score, how in ladder[("casual", "easy")]] == ["unfinished"] * 2
+
+
+def test_every_selfplay_game_prints_its_moves_and_a_draw_its_position(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each game's moves follow its line (a draw's after its final position), and they
+    replay from the start to that position: a game the stronger side failed to finish can
+    be looked at, whether it ended at the cap or by a repetition."""
+    from zanzibar.games.chess.notation import parse_move
+    from zanzibar.games.chess.position import Position
+    from zanzibar.games.chess.variant import load_variant
+
+    strength = _strength()
+    args = strength.argparse.Namespace(
+        levels=["easy", "casual"], pairs=1, seed=4243, scale=0.1, nps=1000, max_moves=2
+    )
+    strength.run_selfplay(args)
+    lines = capsys.readouterr().out.splitlines()
+    games = [i for i, line in enumerate(lines) if ", opening 4243: " in line]
+    assert len(games) == 2
+    for index in games:
+        fen = lines[index + 1].strip().removeprefix("final position ").split(";")[0]
+        moves = lines[index + 2].split()
+        assert moves[::3] == ["1.", "2.", "3."] and len(moves) == 9  # 2 random plies + 2 x 2
+        board = Position(load_variant("zanzibar-s"))
+        for word in moves:
+            if not word.endswith("."):
+                board.push(parse_move(board, word))
+        assert board.fen() == fen
+    _sf, ladder = strength.pool_logs(lines)
+    assert len(ladder[("casual", "easy")]) == 2
+
+
+def test_a_mated_game_prints_its_moves_without_a_final_position() -> None:
+    from zanzibar.games.chess.position import Position
+    from zanzibar.games.chess.variant import load_variant
+
+    strength = _strength()
+    pos = Position(load_variant("chess"))
+    for uci in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        pos.push(pos.parse_uci(uci))
+    assert strength.game_moves(pos) == "1. f3 e5 2. g4 Qh4#"
 
 
 def test_final_position_says_who_is_ahead() -> None:

@@ -33,15 +33,18 @@ LEVEL_STRENGTH: dict[str, tuple[int, int, int]] = {
 #: Games behind each estimate of LEVEL_STRENGTH.
 LEVEL_GAMES: dict[str, int] = {"easy": 8, "casual": 8, "medium": 38, "hard": 28}
 #: Zanzibar-S self-play between adjacent levels: (stronger, weaker, points, games, games
-#: that ended in checkmate, move cap; the others reached the cap or a draw rule). Each pair
+#: that ended in checkmate, move cap, and the 95 % interval of the stronger level's share
+#: of the points in percent, as bench/strength.py prints it; the others reached the cap or
+#: a draw rule). Each pair
 #: from bench/strength.py --selfplay --nps 30000 --scale 0.5 --max-moves 150
 #: (docs/chess-strength.md says which runs): casual/easy from the afternoon of 2026-11-26, the upper pairs
-#: that afternoon's games pooled with the night's (--seed 6000 on) and, for hard/medium,
-#: the morning's of 2026-11-27 (--seed 7000).
-LADDER: tuple[tuple[str, str, float, int, int, int], ...] = (
-    ("casual", "easy", 11.5, 12, 11, 150),
-    ("medium", "casual", 5, 5, 5, 150),
-    ("hard", "medium", 2.5, 3, 2, 150),
+#: that afternoon's games pooled with the night's (--seed 6000 on), for hard/medium the
+#: morning's of 2026-11-27 (--seed 7000), and both with the night of 2026-11-27 (engine of
+#: 8e43756: medium/casual 18.5/20, hard/medium 3/3; bench/data/ladder-2026-11-27e, --pool).
+LADDER: tuple[tuple[str, str, float, int, int, int, int, int], ...] = (
+    ("casual", "easy", 11.5, 12, 11, 150, 88, 100),
+    ("medium", "casual", 23.5, 25, 24, 150, 85, 100),
+    ("hard", "medium", 5.5, 6, 5, 150, 75, 100),
 )
 
 
@@ -71,8 +74,10 @@ def bot_level_msgs() -> list[Msg]:
             games=g,
             mates=m,
             cap=c,
+            low=lo,
+            high=hi,
         )
-        for s, w, p, g, m, c in LADDER
+        for s, w, p, g, m, c, lo, hi in LADDER
     ]
     return [
         Msg("help-chess-bot-levels"),

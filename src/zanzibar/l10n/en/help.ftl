@@ -183,8 +183,8 @@ help-chess-king-jump-checked = A King checked earlier keeps its jump: only being
 help-chess-bot-levels = Bots: the levels differ by how far they look. Easy looks two half-moves ahead plus captures, casual three, medium 1 second a move, hard 4 seconds a move.
 help-chess-bot-strength = Measured in orthodox chess against Stockfish limited in strength, in few games on a busy shared machine, pooled over the bot's versions of the last days. Elo with a 95% interval: { $levels }.
 help-chess-bot-strength-level = { $level } { $elo } ({ $low }–{ $high }, { $games } games)
-help-chess-bot-ladder = In Zanzibar-S, each level played the one below it; a game still running at the move cap counts as a draw.
-help-chess-bot-ladder-pair = The { $strong } level scored { $points } out of { $games } against the { $weak } level, { $mates } { $mates ->
+help-chess-bot-ladder = In Zanzibar-S, each level played the one below it, pooled over the bot's versions of the last days; a game still running at the move cap counts as a draw.
+help-chess-bot-ladder-pair = The { $strong } level scored { $points } out of { $games } against the { $weak } level ({ $low }–{ $high }% of the points with 95% confidence), { $mates } { $mates ->
     [one] game ending
    *[other] games ending
 } in checkmate, games capped at { $cap } moves.

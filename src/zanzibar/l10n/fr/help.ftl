@@ -186,8 +186,8 @@ help-chess-king-jump-checked = Un Roi déjà mis en échec garde son saut : seu
 help-chess-bot-levels = Robots : les niveaux diffèrent par la profondeur de calcul. Facile voit deux demi-coups plus les prises, détendu trois, moyen 1 seconde par coup, difficile 4 secondes par coup.
 help-chess-bot-strength = Force mesurée aux échecs orthodoxes contre Stockfish bridé, en peu de parties sur une machine partagée et chargée, en cumulant les versions du robot des derniers jours. Elo avec un intervalle à 95 % : { $levels }.
 help-chess-bot-strength-level = { $level } { $elo } ({ $low }–{ $high }, { $games } parties)
-help-chess-bot-ladder = Au Zanzibar-S, chaque niveau a joué contre celui du dessous ; une partie encore en cours à la limite de coups compte nulle.
-help-chess-bot-ladder-pair = Le niveau { $strong } a marqué { $points } sur { $games } contre le niveau { $weak }, { $mates } { $mates ->
+help-chess-bot-ladder = Au Zanzibar-S, chaque niveau a joué contre celui du dessous, en cumulant les versions du robot des derniers jours ; une partie encore en cours à la limite de coups compte nulle.
+help-chess-bot-ladder-pair = Le niveau { $strong } a marqué { $points } sur { $games } contre le niveau { $weak } ({ $low } à { $high } % des points, intervalle à 95 %), { $mates } { $mates ->
     [one] partie finie
    *[other] parties finies
 } par un mat, parties limitées à { $cap } coups.
