@@ -101,6 +101,13 @@ from typing import Any
 from urllib.parse import urlparse
 
 import orjson
+from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import OPEN
+from websockets.typing import Subprotocol
+from websockets.uri import parse_uri
 
 from reference import discard, extract
 
@@ -182,11 +189,6 @@ class PlayerSocket(asyncio.Protocol):
     """
 
     def __init__(self, url: str, on_text: Any, subprotocols: list[str] | None) -> None:
-        from websockets.client import ClientProtocol
-        from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
-        from websockets.typing import Subprotocol
-        from websockets.uri import parse_uri
-
         uri = parse_uri(url)
         self.host, self.port = uri.host, uri.port
         self.protocol = ClientProtocol(
@@ -215,8 +217,6 @@ class PlayerSocket(asyncio.Protocol):
         self.flush()
 
     def data_received(self, data: bytes) -> None:
-        from websockets.frames import Frame, Opcode
-        from websockets.http11 import Response
 
         protocol = self.protocol
         protocol.receive_data(data)
@@ -268,8 +268,6 @@ class PlayerSocket(asyncio.Protocol):
 
     def send(self, text: str) -> None:
         """Send one text message (raises once the connection is closing or closed)."""
-        from websockets.protocol import OPEN
-
         if self.protocol.state is not OPEN:
             raise ConnectionError(f"the socket is {self.protocol.state.name.lower()}")
         self.protocol.send_text(text.encode())
@@ -277,8 +275,6 @@ class PlayerSocket(asyncio.Protocol):
 
     async def close(self, timeout: float = 10) -> None:
         """The closing handshake; the TCP connection is aborted if it takes too long."""
-        from websockets.protocol import OPEN
-
         if self.protocol.state is OPEN:
             self.protocol.send_close(1000)
             self.flush()
