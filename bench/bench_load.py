@@ -217,7 +217,6 @@ class PlayerSocket(asyncio.Protocol):
         self.flush()
 
     def data_received(self, data: bytes) -> None:
-
         protocol = self.protocol
         protocol.receive_data(data)
         for event in protocol.events_received():
@@ -261,10 +260,6 @@ class PlayerSocket(asyncio.Protocol):
                 transport.write_eof()
             else:
                 transport.close()
-        if self.protocol.close_expected() and not transport.is_closing():
-            # the closing handshake is done on our side: the server closes the TCP
-            # connection; if it does not, the close timeout below does
-            pass
 
     def send(self, text: str) -> None:
         """Send one text message (raises once the connection is closing or closed)."""
